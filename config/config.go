@@ -1,0 +1,217 @@
+// Package config holds spraynic's configurations: the named presets and user files, validated once and turned
+// into Verilog parameters. It is the single source of truth for every parameter of the RTL and the Go models.
+package config
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+//go:embed presets.json
+var presetsJSON []byte
+
+// Config is one complete configuration. Every field is a parameter of the RTL (see Keys) and of the Go models.
+type Config struct {
+	// Name is the preset name or the file the configuration came from; it is not a parameter.
+	Name string `json:"-"`
+	// Conns is the number of connections.
+	Conns int `json:"conns"`
+	// Window is the receive window in PSNs: bitmap bits per connection.
+	Window int `json:"window"`
+	// Paths is the number of paths per connection.
+	Paths int `json:"paths"`
+	// SackBits is the number of SACK bitmap bits per path.
+	SackBits int `json:"sack_bits"`
+	// PSNWidth is the connection PSN width; RoCEv2 fixes it at 24.
+	PSNWidth int `json:"psn_width"`
+	// PseqWidth is the width of the per-path sequence number.
+	PseqWidth int `json:"pseq_width"`
+	// HandleWidth is the width of the opaque payload handle.
+	HandleWidth int `json:"handle_width"`
+	// AckEvery is the ACK coalescing count: one ACK per this many accepted packets of a connection.
+	AckEvery int `json:"ack_every"`
+	// AckFifoDepth is the number of entries of the ACK queue.
+	AckFifoDepth int `json:"ack_fifo_depth"`
+}
+
+// Key describes one configuration key: its JSON name, its Verilog parameter and its allowed range.
+type Key struct {
+	// JSON is the key's name in presets and user files.
+	JSON string
+	// Verilog is the name of the Verilog parameter it sets.
+	Verilog string
+	// Min and Max bound the value (inclusive).
+	Min, Max int
+	// Pow2 requires a power of two.
+	Pow2 bool
+	// field returns a pointer to the key's field.
+	field func(*Config) *int
+}
+
+// Keys lists every key in the order of the Verilog parameter lists.
+var Keys = []Key{
+	{JSON: "conns", Verilog: "CONNS", Min: 2, Max: 1024, Pow2: true, field: func(c *Config) *int { return &c.Conns }},
+	{JSON: "window", Verilog: "WINDOW", Min: 8, Max: 1024, Pow2: true, field: func(c *Config) *int { return &c.Window }},
+	{JSON: "paths", Verilog: "PATHS", Min: 2, Max: 64, Pow2: true, field: func(c *Config) *int { return &c.Paths }},
+	{JSON: "sack_bits", Verilog: "SACK_BITS", Min: 8, Max: 256, Pow2: true, field: func(c *Config) *int { return &c.SackBits }},
+	{JSON: "psn_width", Verilog: "PSN_WIDTH", Min: 24, Max: 24, field: func(c *Config) *int { return &c.PSNWidth }},
+	{JSON: "pseq_width", Verilog: "PSEQ_WIDTH", Min: 8, Max: 24, field: func(c *Config) *int { return &c.PseqWidth }},
+	{JSON: "handle_width", Verilog: "HANDLE_WIDTH", Min: 1, Max: 32, field: func(c *Config) *int { return &c.HandleWidth }},
+	{JSON: "ack_every", Verilog: "ACK_EVERY", Min: 1, Max: 64, field: func(c *Config) *int { return &c.AckEvery }},
+	{JSON: "ack_fifo_depth", Verilog: "ACK_FIFO_DEPTH", Min: 4, Max: 64, Pow2: true, field: func(c *Config) *int { return &c.AckFifoDepth }},
+}
+
+// Param is one Verilog parameter assignment.
+type Param struct {
+	// Name is the Verilog parameter name.
+	Name string
+	// Value is its value.
+	Value int
+}
+
+// Validate checks every key against its range and the cross-key rules; the error names key, value and range.
+func (c Config) Validate() error {
+	var errs []error
+	for _, k := range Keys {
+		v := *k.field(&c)
+		if v < k.Min || v > k.Max {
+			errs = append(errs, fmt.Errorf("key %q: value %d out of range (allowed %s)", k.JSON, v, k.allowed()))
+		} else if k.Pow2 && v&(v-1) != 0 {
+			errs = append(errs, fmt.Errorf("key %q: value %d is not a power of two (allowed %s)", k.JSON, v, k.allowed()))
+		}
+	}
+	if len(errs) == 0 && 1<<(c.PseqWidth-1) <= c.SackBits {
+		errs = append(errs, fmt.Errorf("key %q: value %d too small for sack_bits %d (allowed: 2^(pseq_width-1) > sack_bits)",
+			"pseq_width", c.PseqWidth, c.SackBits))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("config %s: %w", c.Name, errors.Join(errs...))
+	}
+	return nil
+}
+
+func (k Key) allowed() string {
+	if k.Min == k.Max {
+		return fmt.Sprintf("exactly %d", k.Min)
+	}
+	if k.Pow2 {
+		return fmt.Sprintf("power of two, %d..%d", k.Min, k.Max)
+	}
+	return fmt.Sprintf("%d..%d", k.Min, k.Max)
+}
+
+// Params returns the Verilog parameters of c in the order of Keys.
+func (c Config) Params() []Param {
+	ps := make([]Param, 0, len(Keys))
+	for _, k := range Keys {
+		ps = append(ps, Param{Name: k.Verilog, Value: *k.field(&c)})
+	}
+	return ps
+}
+
+// Hash is a short stable digest of the parameter values (not the name).
+func (c Config) Hash() string {
+	h := sha256.New()
+	for _, p := range c.Params() {
+		fmt.Fprintf(h, "%s=%d\n", p.Name, p.Value)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// JSON renders c as a user file would hold it.
+func (c Config) JSON() string {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err.Error()
+	}
+	return string(b) + "\n"
+}
+
+// PresetNames lists the built-in presets, sorted.
+func PresetNames() []string {
+	m, err := presets()
+	if err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func presets() (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(presetsJSON, &m); err != nil {
+		return nil, fmt.Errorf("built-in presets: %w", err)
+	}
+	return m, nil
+}
+
+// Preset returns the named built-in configuration, validated.
+func Preset(name string) (Config, error) {
+	m, err := presets()
+	if err != nil {
+		return Config{}, err
+	}
+	raw, ok := m[name]
+	if !ok {
+		return Config{}, fmt.Errorf("unknown config %q (presets: %s)", name, strings.Join(PresetNames(), ", "))
+	}
+	return decode(name, bytes.NewReader(raw))
+}
+
+// Load reads a user configuration file (JSON with every key of Keys, nothing else), validated.
+func Load(path string) (Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config file: %w", err)
+	}
+	defer f.Close()
+	return decode(path, f)
+}
+
+// Resolve accepts a preset name or a path to a user file.
+func Resolve(nameOrPath string) (Config, error) {
+	if strings.ContainsAny(nameOrPath, "/.") {
+		return Load(nameOrPath)
+	}
+	return Preset(nameOrPath)
+}
+
+func decode(name string, r io.Reader) (Config, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", name, err)
+	}
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &present); err != nil {
+		return Config{}, fmt.Errorf("config %s: not a JSON object: %w", name, err)
+	}
+	var missing []string
+	for _, k := range Keys {
+		if _, ok := present[k.JSON]; !ok {
+			missing = append(missing, k.JSON)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	c := Config{Name: name}
+	if err := dec.Decode(&c); err != nil {
+		return Config{}, fmt.Errorf("config %s: %s", name, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if len(missing) > 0 {
+		return Config{}, fmt.Errorf("config %s: missing key(s) %s", name, strings.Join(missing, ", "))
+	}
+	return c, c.Validate()
+}

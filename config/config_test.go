@@ -1,0 +1,75 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/stretchr/testify/require"
+)
+
+func TestPresetsValid(t *testing.T) {
+	names := config.PresetNames()
+	require.Subset(t, names, []string{"default", "ice40", "u250"}, "the three presets the project promises")
+	for _, n := range names {
+		c, err := config.Preset(n)
+		require.NoError(t, err, "preset %s", n)
+		require.Equal(t, n, c.Name)
+		require.Len(t, c.Params(), len(config.Keys), "every key becomes a Verilog parameter")
+	}
+}
+
+func TestPresetUnknown(t *testing.T) {
+	_, err := config.Preset("nope")
+	require.ErrorContains(t, err, `unknown config "nope"`)
+}
+
+func TestLoadErrors(t *testing.T) {
+	good := `"conns": 16, "window": 64, "paths": 8, "sack_bits": 64, "psn_width": 24, "pseq_width": 16, "handle_width": 16, "ack_every": 4, "ack_fifo_depth": 16`
+	tests := []struct {
+		name, body, want string
+	}{
+		{name: "valid", body: "{" + good + "}", want: ""},
+		{name: "window not a power of two", body: "{" + replace(good, `"window": 64`, `"window": 48`) + "}",
+			want: `key "window": value 48 is not a power of two (allowed power of two, 8..1024)`},
+		{name: "zero connections", body: "{" + replace(good, `"conns": 16`, `"conns": 0`) + "}",
+			want: `key "conns": value 0 out of range (allowed power of two, 2..1024)`},
+		{name: "psn width not 24", body: "{" + replace(good, `"psn_width": 24`, `"psn_width": 32`) + "}",
+			want: `key "psn_width": value 32 out of range (allowed exactly 24)`},
+		{name: "unknown key", body: "{" + good + `, "windw": 3}`, want: `unknown field "windw"`},
+		{name: "missing key", body: "{" + replace(good, `, "ack_every": 4`, "") + "}", want: "missing key(s) ack_every"},
+		{name: "wrong type", body: "{" + replace(good, `"paths": 8`, `"paths": "8"`) + "}", want: "paths"},
+		{name: "pseq too narrow for sack", body: "{" + replace(replace(good, `"pseq_width": 16`, `"pseq_width": 8`), `"sack_bits": 64`, `"sack_bits": 128`) + "}",
+			want: `key "pseq_width": value 8 too small for sack_bits 128`},
+		{name: "not json", body: "conns=3", want: "not a JSON object"},
+	}
+	dir := t.TempDir()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, "c.json")
+			require.NoError(t, os.WriteFile(p, []byte(tc.body), 0o644))
+			c, err := config.Load(p)
+			if tc.want == "" {
+				require.NoError(t, err)
+				require.Equal(t, 64, c.Window)
+				return
+			}
+			require.ErrorContains(t, err, tc.want)
+			require.ErrorContains(t, err, p, "the error names the file")
+		})
+	}
+}
+
+func TestHashStable(t *testing.T) {
+	a, err := config.Preset("default")
+	require.NoError(t, err)
+	b := a
+	b.Name = "renamed"
+	require.Equal(t, a.Hash(), b.Hash(), "the hash covers values, not the name")
+	b.Window = 128
+	require.NotEqual(t, a.Hash(), b.Hash(), "a changed value changes the hash")
+}
+
+func replace(s, old, new string) string { return strings.Replace(s, old, new, 1) }
