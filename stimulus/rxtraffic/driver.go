@@ -26,6 +26,8 @@ type sender struct {
 	next, acked seqnum.PSN
 	// sent counts fresh PSNs of this incarnation (message position).
 	sent int64
+	// stalledSince is the cycle the window was first seen full (0: not full).
+	stalledSince int64
 	// pseq is the next path sequence per path.
 	pseq []uint32
 }
@@ -60,6 +62,8 @@ type Driver struct {
 	ctl []ctlOp
 	// pathDelay is the fixed delay of each path.
 	pathDelay []int
+	// drain is the length of the final phase without new traffic.
+	drain int64
 	// resetLeft counts remaining reset cycles; cplReady and ackReady hold the bursty ready levels.
 	resetLeft          int
 	cplReady, ackReady bool
@@ -73,6 +77,12 @@ type Stats struct {
 	Packets, Resets, Churns int64
 }
 
+// DrainCycles is the length of the final phase without new traffic: the profile's, or enough to release a full
+// completion backlog (every connection's lag at its limit) at one completion per cycle.
+func DrainCycles(cfg config.Config, prof Profile) int64 {
+	return max(prof.Drain, int64(cfg.Conns*(cfg.Window+3))+500)
+}
+
 // startReset is the number of reset cycles every run begins with.
 const startReset = 2
 
@@ -81,7 +91,7 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, e
 	if prof.Conns > cfg.Conns {
 		return nil, fmt.Errorf("test %s: uses %d connections, config %s has %d", prof.Name, prof.Conns, cfg.Name, cfg.Conns)
 	}
-	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0x5eed5eed)), cycles: cycles}
+	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0x5eed5eed)), cycles: cycles, drain: DrainCycles(cfg, prof)}
 	d.senders = make([]sender, cfg.Conns)
 	for i := range d.senders {
 		d.senders[i].pseq = make([]uint32, cfg.Paths)
@@ -124,7 +134,7 @@ func (d *Driver) Drive(cycle int64, in *rxreorder.In) {
 		in.Rst = true
 		return
 	}
-	drain := cycle >= d.cycles-d.prof.Drain
+	drain := cycle >= d.cycles-d.drain
 	if d.resetLeft == 0 && !drain && d.prof.ResetEvery > 0 && cycle > 0 && d.chance(1/float64(d.prof.ResetEvery)) {
 		d.resetLeft = 1 + d.rng.IntN(3)
 		d.Stats.Resets++
@@ -179,7 +189,7 @@ func (d *Driver) Observe(cycle int64, in *rxreorder.In, out *rxreorder.Out) {
 		s := &d.senders[op.conn]
 		if op.open {
 			s.open, s.opening = true, false
-			s.next, s.acked, s.sent = seqnum.PSN(op.psn), seqnum.PSN(op.psn), 0
+			s.next, s.acked, s.sent, s.stalledSince = seqnum.PSN(op.psn), seqnum.PSN(op.psn), 0, 0
 			clear(s.pseq)
 		} else {
 			s.open = false
@@ -224,11 +234,24 @@ func (d *Driver) generate(cycle int64) {
 	if d.chance(d.prof.Load) {
 		c := uint32(d.rng.IntN(d.conns()))
 		s := &d.senders[c]
+		if s.open && s.next.Sub(s.acked) >= int32(d.cfg.Window) {
+			// Window full: after RetxDelay cycles without progress the sender resends its oldest unacknowledged
+			// PSN (an RTO probe); the receiver answers a duplicate at once with its current cumulative PSN.
+			if s.stalledSince == 0 {
+				s.stalledSince = cycle
+			} else if cycle-s.stalledSince > int64(d.prof.RetxDelay) {
+				s.stalledSince = cycle
+				d.transmit(cycle, pkt{conn: c, psn: uint32(s.acked), handle: d.nextHandle(), ackReq: true})
+			}
+		}
 		if s.open && s.next.Sub(s.acked) < int32(d.cfg.Window) {
+			s.stalledSince = 0
 			p := pkt{conn: c, psn: uint32(s.next), handle: d.nextHandle()}
 			p.first = s.sent%int64(d.prof.MsgLen) == 0
 			p.last = s.sent%int64(d.prof.MsgLen) == int64(d.prof.MsgLen-1)
-			p.ackReq = p.last || d.chance(d.prof.PAckReq)
+			// A sender asks for an ACK at the end of a message and when this packet fills its window:
+			// coalescing has no timer, so without it the window could stay closed.
+			p.ackReq = p.last || d.chance(d.prof.PAckReq) || s.next.Sub(s.acked) == int32(d.cfg.Window-1)
 			s.next = s.next.Add(1)
 			s.sent++
 			d.transmit(cycle, p)

@@ -16,7 +16,7 @@ type Profile struct {
 	Name string
 	// Doc says what the test exercises.
 	Doc string
-	// Cycles is the default run length.
+	// Cycles is the default length of the traffic phase (the drain comes on top, see DrainCycles).
 	Cycles int64
 	// Conns is the number of connections opened (0: all of the configuration's).
 	Conns int
@@ -99,7 +99,7 @@ func init() {
 	}))
 	register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "loss", "losses recovered by retransmission on fresh path sequences, some never recovered (stalls, window edge)"
-		p.PathSkew, p.Jitter, p.PJitter, p.PLoss, p.PPermanent = 20, 20, 0.1, 0.03, 0.05
+		p.PathSkew, p.Jitter, p.PJitter, p.PLoss, p.PPermanent = 20, 20, 0.1, 0.03, 0.005
 	}))
 	register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "dup_oow", "duplicates, beyond-window packets and packets to closed connections"

@@ -1,0 +1,64 @@
+# spraynic — top-level make targets. `make` alone prints this help.
+# Every target that needs an external tool depends on `deps`, which installs missing Debian packages when run as
+# root and otherwise names them.
+
+SHELL := /bin/bash
+GO ?= go
+BIN := build/bin/spraynic
+SPRAYNIC := $(BIN)
+SUITE ?= smoke
+JOBS ?= 0
+SEED ?= 1
+CONFIG ?= default
+RTL := $(wildcard rtl/*.v)
+# Tool -> Debian package, for `make deps`.
+DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make
+DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
+
+.PHONY: help deps lint build test regress bench clean
+
+help: ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+
+deps: ## install missing tools (apt-get as root), else name the packages to install
+	@missing=""; \
+	for d in $(DEPS); do command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
+	for d in $(DEPS_HEADERS); do [ -e $${d%%:*} ] || missing="$$missing $${d#*:}"; done; \
+	command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install Go >= 1.22 (https://go.dev/dl) and retry" >&2; exit 1; }; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "deps: installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "deps: missing packages:$$missing — install them with: sudo apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+$(BIN): $(shell find cmd cosim config golden stimulus coverage -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
+	@mkdir -p $(dir $@)
+	$(GO) build -o $@ ./cmd/spraynic
+
+build: deps $(BIN) ## build the CLI and the Verilator models of every preset (cached by hash)
+	@for c in $$($(SPRAYNIC) config list); do $(SPRAYNIC) build-models --config $$c || exit 1; done
+
+lint: deps $(BIN) ## verilator -Wall per top and preset, iverilog -g2005, go vet, gofmt
+	@set -e; for top in $$($(SPRAYNIC) tops); do for c in $$($(SPRAYNIC) config list); do \
+	  echo "verilator --lint-only -Wall $$top ($$c)"; \
+	  verilator --lint-only -Wall rtl/lint.vlt $$($(SPRAYNIC) tops --files $$top) --top-module $$top $$($(SPRAYNIC) config params $$c); \
+	done; done
+	iverilog -g2005 -Wall -o /dev/null $(RTL)
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change: $$out" >&2; exit 1; fi; echo "gofmt: clean"
+
+test: lint ## lint + Go unit tests + co-simulation smoke tests (SEED=N to reproduce)
+	SEED=$(SEED) $(GO) test -count=1 ./...
+
+regress: deps $(BIN) ## the smoke regression over seeds and presets, with a table (SUITE=nightly for more)
+	$(SPRAYNIC) regress --suite $(SUITE) --jobs $(JOBS) --seed $(SEED)
+
+bench: deps $(BIN) ## co-simulation speed beside raw Verilator stepping, one run
+	$(SPRAYNIC) bench --config $(CONFIG) --seed $(SEED)
+
+clean: ## remove build outputs and cached models
+	rm -rf build

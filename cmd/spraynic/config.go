@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/urfave/cli/v2"
+)
+
+func configCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "show, check and list configurations",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "show",
+				Usage:     "print a preset (or a file) with every key",
+				ArgsUsage: "NAME|FILE",
+				Action: func(c *cli.Context) error {
+					cfg, err := oneConfigArg(c)
+					if err != nil {
+						return err
+					}
+					fmt.Fprint(c.App.Writer, cfg.JSON())
+					return nil
+				},
+			},
+			{
+				Name:      "check",
+				Usage:     "validate a user configuration file",
+				ArgsUsage: "FILE",
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return fmt.Errorf("config check takes one FILE, got %d arguments", c.NArg())
+					}
+					cfg, err := config.Load(c.Args().First())
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "%s: ok (hash %s)\n", cfg.Name, cfg.Hash())
+					return nil
+				},
+			},
+			{
+				Name:      "params",
+				Usage:     "print the Verilog parameters as flags for a tool",
+				ArgsUsage: "NAME|FILE",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "format", Value: "verilator",
+					Usage: "verilator (-GNAME=V) or yosys (chparam -set NAME V)"}},
+				Action: func(c *cli.Context) error {
+					cfg, err := oneConfigArg(c)
+					if err != nil {
+						return err
+					}
+					var parts []string
+					for _, p := range cfg.Params() {
+						switch c.String("format") {
+						case "verilator":
+							parts = append(parts, fmt.Sprintf("-G%s=%d", p.Name, p.Value))
+						case "yosys":
+							parts = append(parts, fmt.Sprintf("-set %s %d", p.Name, p.Value))
+						default:
+							return fmt.Errorf("--format %q: allowed verilator, yosys", c.String("format"))
+						}
+					}
+					fmt.Fprintln(c.App.Writer, strings.Join(parts, " "))
+					return nil
+				},
+			},
+			{
+				Name:  "list",
+				Usage: "list the presets",
+				Action: func(c *cli.Context) error {
+					for _, n := range config.PresetNames() {
+						fmt.Fprintln(c.App.Writer, n)
+					}
+					return nil
+				},
+			},
+		},
+	}
+}
+
+func oneConfigArg(c *cli.Context) (config.Config, error) {
+	if c.NArg() != 1 {
+		return config.Config{}, fmt.Errorf("%s takes one NAME or FILE, got %d arguments", c.Command.Name, c.NArg())
+	}
+	return config.Resolve(c.Args().First())
+}

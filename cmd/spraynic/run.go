@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim"
+	"github.com/urfave/cli/v2"
+)
+
+// defaultSeed is the seed of every run that does not name one.
+const defaultSeed = 1
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "run one co-simulation test: RTL under Verilator in lockstep with the golden model, plus the scoreboard",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "test", Required: true, Usage: "test name (see 'spraynic tests')", EnvVars: []string{"SPRAYNIC_TEST"}},
+			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file", EnvVars: []string{"SPRAYNIC_CONFIG"}},
+			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+			&cli.Int64Flag{Name: "cycles", Usage: "run length (0: the test's default)", EnvVars: []string{"SPRAYNIC_CYCLES"}},
+			&cli.StringFlag{Name: "waves", Usage: "write an FST waveform to this file", EnvVars: []string{"SPRAYNIC_WAVES"}},
+			&cli.Int64Flag{Name: "waves-from", Usage: "first cycle in the waveform"},
+			&cli.BoolFlag{Name: "golden", Usage: "golden model and scoreboard only, no RTL"},
+		},
+		Action: func(c *cli.Context) error {
+			req, err := request(c.String("test"), c.String("config"), c.Uint64("seed"), c.Int64("cycles"))
+			if err != nil {
+				return err
+			}
+			req.Golden, req.Waves, req.WavesFrom = c.Bool("golden"), c.String("waves"), c.Int64("waves-from")
+			if req.Cycles < 0 {
+				return fmt.Errorf("--cycles %d: must be >= 0", req.Cycles)
+			}
+			fmt.Fprintf(c.App.Writer, "run %s config=%s seed=%d\n", req.Test, req.Config.Name, req.Seed)
+			res, err := cosim.Run(req)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "PASS %s config=%s seed=%d cycles=%d packets=%d accepted=%d completions=%d acks=%d\n",
+				req.Test, req.Config.Name, req.Seed, res.Cycles, res.Packets, res.Accepted, res.Completions, res.Acks)
+			return nil
+		},
+	}
+}
+
+func request(test, cfgName string, seed uint64, cycles int64) (cosim.Request, error) {
+	cfg, err := config.Resolve(cfgName)
+	if err != nil {
+		return cosim.Request{}, err
+	}
+	if _, err := cosim.Lookup(test); err != nil {
+		return cosim.Request{}, err
+	}
+	root, err := cosim.Root()
+	if err != nil {
+		return cosim.Request{}, err
+	}
+	return cosim.Request{Test: test, Config: cfg, Seed: seed, Cycles: cycles, Root: root, Log: os.Stderr}, nil
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/cosim/bridge"
+	"github.com/urfave/cli/v2"
+)
+
+func topsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "tops",
+		Usage:     "list the synthesizable tops of rtl/manifest.json, or one top's source files",
+		ArgsUsage: "[--files TOP]",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "files", Usage: "print the source files of this top (paths relative to the repository)"}},
+		Action: func(c *cli.Context) error {
+			root, err := cosim.Root()
+			if err != nil {
+				return err
+			}
+			m, err := cosim.LoadManifest(root)
+			if err != nil {
+				return err
+			}
+			if top := c.String("files"); top != "" {
+				src, err := m.Sources(root, top)
+				if err != nil {
+					return err
+				}
+				var rel []string
+				for _, s := range src {
+					r, err := filepath.Rel(root, s)
+					if err != nil {
+						return err
+					}
+					rel = append(rel, r)
+				}
+				fmt.Fprintln(c.App.Writer, strings.Join(rel, " "))
+				return nil
+			}
+			for _, t := range m.Tops {
+				fmt.Fprintln(c.App.Writer, t.Name)
+			}
+			return nil
+		},
+	}
+}
+
+func buildModelsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "build-models",
+		Usage: "build (or find in the cache) the Verilator model of every top for a config",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"}},
+		Action: func(c *cli.Context) error {
+			cfg, err := config.Resolve(c.String("config"))
+			if err != nil {
+				return err
+			}
+			root, err := cosim.Root()
+			if err != nil {
+				return err
+			}
+			m, err := cosim.LoadManifest(root)
+			if err != nil {
+				return err
+			}
+			for _, t := range m.Tops {
+				lib, err := cosim.BuildTop(root, t.Name, cfg, bridge.Plain, os.Stderr)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "%s config=%s: %s\n", t.Name, cfg.Name, lib)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,190 @@
+package cosim
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/spraynic/spraynic/cosim/bridge"
+)
+
+// Golden is a cycle-accurate model: Step fills out with this cycle's outputs for in, then takes the clock edge.
+type Golden[I, O any] interface {
+	Step(in *I, out *O)
+}
+
+// Driver is seeded stimulus. Drive sets this cycle's inputs; Observe then sees the cycle's outputs (the golden
+// model's, which equal the DUT's wherever the lockstep compare holds) so that the driver can follow handshakes.
+type Driver[I, O any] interface {
+	Drive(cycle int64, in *I)
+	Observe(cycle int64, in *I, out *O)
+}
+
+// Checker is an independent transaction-level scoreboard. It sees the DUT's outputs (the golden model's when
+// there is no DUT) and returns the first violation it finds.
+type Checker[I, O any] interface {
+	Observe(cycle int64, in *I, out *O) error
+	Finish() error
+}
+
+// Options steer one lockstep run.
+type Options struct {
+	// Cycles is the run length.
+	Cycles int64
+	// Batch is the number of cycles per call into the Verilator model.
+	Batch int
+	// Repro is the one-line command that reproduces this run, printed with any failure.
+	Repro string
+	// History is the number of input cycles printed before a mismatch.
+	History int
+	// TraceFrom is the first cycle dumped when the DUT is tracing (0: from the start).
+	TraceFrom int64
+	// TraceFile, when set, is opened on the DUT at TraceFrom (the model must be the Trace variant).
+	TraceFile string
+}
+
+// Stats describes a finished run.
+type Stats struct {
+	// Cycles simulated.
+	Cycles int64
+}
+
+// Mismatch is a lockstep difference between the RTL and its golden model.
+type Mismatch struct {
+	// Cycle is the first cycle that differs.
+	Cycle int64
+	// Port is the first differing output port.
+	Port string
+	// Want and Got are the golden and RTL values of the port.
+	Want, Got string
+	// Outputs are every golden and RTL output of that cycle.
+	WantAll, GotAll string
+	// Inputs are the inputs of the cycles leading up to it, oldest first.
+	Inputs []string
+	// Repro is the command that reproduces the run.
+	Repro string
+}
+
+func (m *Mismatch) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "lockstep mismatch at cycle %d on port %s: expected %s, actual %s\n", m.Cycle, m.Port, m.Want, m.Got)
+	fmt.Fprintf(&b, "  golden outputs: %s\n  rtl outputs:    %s\n  last inputs:\n", m.WantAll, m.GotAll)
+	for _, in := range m.Inputs {
+		fmt.Fprintf(&b, "    %s\n", in)
+	}
+	fmt.Fprintf(&b, "  reproduce: %s\n  waveform:  %s --waves mismatch.fst --waves-from %d --cycles %d",
+		m.Repro, m.Repro, max(0, m.Cycle-64), m.Cycle+8)
+	return b.String()
+}
+
+// CheckError is a scoreboard violation, with the cycle it was found at.
+type CheckError struct {
+	// Cycle at which the violation was seen.
+	Cycle int64
+	// Err is the scoreboard's message.
+	Err error
+	// Repro is the command that reproduces the run.
+	Repro string
+}
+
+func (e *CheckError) Error() string {
+	return fmt.Sprintf("scoreboard at cycle %d: %v\n  reproduce: %s", e.Cycle, e.Err, e.Repro)
+}
+
+func (e *CheckError) Unwrap() error { return e.Err }
+
+// Lockstep drives golden, driver and checker for opt.Cycles cycles; with a DUT it batches opt.Batch cycles per call,
+// compares every output port of every cycle and feeds the DUT's outputs to the checker. Finish is called at the end.
+func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O], validOf func(string) string, opt Options) (Stats, error) {
+	var in I
+	var out, dutOut O
+	if dut == nil {
+		for c := int64(0); c < opt.Cycles; c++ {
+			drv.Drive(c, &in)
+			gold.Step(&in, &out)
+			drv.Observe(c, &in, &out)
+			if chk != nil {
+				if err := chk.Observe(c, &in, &out); err != nil {
+					return Stats{Cycles: c + 1}, &CheckError{Cycle: c, Err: err, Repro: opt.Repro}
+				}
+			}
+		}
+		return finish(chk, opt)
+	}
+	inL, err := NewLayout(typeOf[I](), dut.Ports(), bridge.In, func(string) string { return "" })
+	if err != nil {
+		return Stats{}, err
+	}
+	outL, err := NewLayout(typeOf[O](), dut.Ports(), bridge.Out, validOf)
+	if err != nil {
+		return Stats{}, err
+	}
+	if inL.Words() != dut.InWords() || outL.Words() != dut.OutWords() {
+		return Stats{}, fmt.Errorf("layout words %d/%d differ from the model's %d/%d", inL.Words(), outL.Words(), dut.InWords(), dut.OutWords())
+	}
+	batch := max(1, opt.Batch)
+	inBuf := make([]uint32, batch*inL.Words())
+	wantBuf := make([]uint32, batch*outL.Words())
+	gotBuf := make([]uint32, batch*outL.Words())
+	tracing := false
+	for base := int64(0); base < opt.Cycles; base += int64(batch) {
+		n := int(min(int64(batch), opt.Cycles-base))
+		if opt.TraceFile != "" && !tracing && base+int64(n) > opt.TraceFrom {
+			if base < opt.TraceFrom {
+				n = int(opt.TraceFrom - base)
+			} else {
+				if err := dut.TraceOpen(opt.TraceFile); err != nil {
+					return Stats{Cycles: base}, err
+				}
+				defer dut.TraceClose()
+				tracing = true
+			}
+		}
+		for i := 0; i < n; i++ {
+			c := base + int64(i)
+			drv.Drive(c, &in)
+			gold.Step(&in, &out)
+			drv.Observe(c, &in, &out)
+			inL.Pack(unsafe.Pointer(&in), inBuf[i*inL.Words():])
+			outL.Pack(unsafe.Pointer(&out), wantBuf[i*outL.Words():])
+		}
+		if err := dut.Step(n, inBuf[:n*inL.Words()], gotBuf[:n*outL.Words()]); err != nil {
+			return Stats{Cycles: base}, err
+		}
+		for i := 0; i < n; i++ {
+			c := base + int64(i)
+			want := wantBuf[i*outL.Words() : (i+1)*outL.Words()]
+			got := gotBuf[i*outL.Words() : (i+1)*outL.Words()]
+			if p := outL.Diff(want, got); p >= 0 {
+				return Stats{Cycles: c + 1}, mismatch(c, p, base, i, inL, outL, inBuf, want, got, opt)
+			}
+			if chk != nil {
+				outL.Unpack(got, unsafe.Pointer(&dutOut))
+				inL.Unpack(inBuf[i*inL.Words():], unsafe.Pointer(&in))
+				if err := chk.Observe(c, &in, &dutOut); err != nil {
+					return Stats{Cycles: c + 1}, &CheckError{Cycle: c, Err: err, Repro: opt.Repro}
+				}
+			}
+		}
+	}
+	return finish(chk, opt)
+}
+
+func finish[I, O any](chk Checker[I, O], opt Options) (Stats, error) {
+	if chk != nil {
+		if err := chk.Finish(); err != nil {
+			return Stats{Cycles: opt.Cycles}, &CheckError{Cycle: opt.Cycles, Err: err, Repro: opt.Repro}
+		}
+	}
+	return Stats{Cycles: opt.Cycles}, nil
+}
+
+func mismatch(c int64, p int, base int64, i int, inL, outL *Layout, inBuf, want, got []uint32, opt Options) *Mismatch {
+	m := &Mismatch{Cycle: c, Port: outL.Name(p), Want: outL.Format(p, want), Got: outL.Format(p, got),
+		WantAll: outL.FormatAll(want), GotAll: outL.FormatAll(got), Repro: opt.Repro}
+	hist := max(1, opt.History)
+	for k := max(0, i-hist+1); k <= i; k++ {
+		m.Inputs = append(m.Inputs, fmt.Sprintf("cycle %d: %s", base+int64(k), inL.FormatAll(inBuf[k*inL.Words():(k+1)*inL.Words()])))
+	}
+	return m
+}

@@ -1,0 +1,102 @@
+package cosim
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim/bridge"
+)
+
+// Manifest is rtl/manifest.json: the synthesizable tops and their source files, the one list every flow uses.
+type Manifest struct {
+	// Tops lists every top with the RTL files it needs (relative to rtl/).
+	Tops []TopFiles `json:"tops"`
+}
+
+// TopFiles is one top and its sources.
+type TopFiles struct {
+	// Name is the top module; Files its sources, relative to rtl/.
+	Name  string   `json:"name"`
+	Files []string `json:"files"`
+}
+
+// Root finds the repository: $SPRAYNIC_ROOT, else the nearest parent of the working directory with rtl/manifest.json.
+func Root() (string, error) {
+	if r := os.Getenv("SPRAYNIC_ROOT"); r != "" {
+		if _, err := os.Stat(filepath.Join(r, "rtl", "manifest.json")); err != nil {
+			return "", fmt.Errorf("SPRAYNIC_ROOT=%s: no rtl/manifest.json there", r)
+		}
+		return r, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "rtl", "manifest.json")); err == nil {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", fmt.Errorf("no spraynic repository (rtl/manifest.json) above the working directory; set SPRAYNIC_ROOT")
+		}
+		dir = up
+	}
+}
+
+// LoadManifest reads rtl/manifest.json under root.
+func LoadManifest(root string) (Manifest, error) {
+	var m Manifest
+	b, err := os.ReadFile(filepath.Join(root, "rtl", "manifest.json"))
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("rtl/manifest.json: %w", err)
+	}
+	return m, nil
+}
+
+// Sources returns the absolute source paths of top.
+func (m Manifest) Sources(root, top string) ([]string, error) {
+	for _, t := range m.Tops {
+		if t.Name == top {
+			var s []string
+			for _, f := range t.Files {
+				s = append(s, filepath.Join(root, "rtl", f))
+			}
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("top %q is not in rtl/manifest.json", top)
+}
+
+// BuildTop builds (or finds in the cache) the Verilator model of top under cfg.
+func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writer) (string, error) {
+	m, err := LoadManifest(root)
+	if err != nil {
+		return "", err
+	}
+	src, err := m.Sources(root, top)
+	if err != nil {
+		return "", err
+	}
+	var params []bridge.Param
+	for _, p := range cfg.Params() {
+		params = append(params, bridge.Param{Name: p.Name, Value: p.Value})
+	}
+	cache := os.Getenv("SPRAYNIC_CACHE")
+	if cache == "" {
+		cache = filepath.Join(root, "build", "models")
+	}
+	waivers := filepath.Join(root, "rtl", "lint.vlt")
+	if _, err := os.Stat(waivers); err != nil {
+		waivers = ""
+	}
+	return bridge.Build(bridge.Spec{Top: top, Sources: src, Waivers: waivers,
+		Params: params, Variant: v, CacheDir: cache}, log)
+}

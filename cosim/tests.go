@@ -1,0 +1,120 @@
+package cosim
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim/bridge"
+)
+
+// Test is one named co-simulation test of one block.
+type Test struct {
+	// Name is what --test takes; Block the RTL top it runs on; Doc says what it exercises.
+	Name, Block, Doc string
+	// CyclesFor is the default run length under a configuration.
+	CyclesFor func(cfg config.Config) int64
+	// run executes the test.
+	run func(r Request, dut *bridge.Model) (Result, error)
+	// ports returns the golden model's expected ports and the valid qualifier of each output.
+	ports func(cfg config.Config) ([]bridge.Port, func(string) string, error)
+}
+
+// Request is everything a run depends on: a run is a pure function of (test, config, seed, cycles).
+type Request struct {
+	// Test and Config name what runs; Seed and Cycles fix the stimulus.
+	Test   string
+	Config config.Config
+	Seed   uint64
+	Cycles int64
+	// Golden runs the golden model and scoreboard alone, without the RTL.
+	Golden bool
+	// Waves, when set, is an FST file for cycles WavesFrom onwards.
+	Waves     string
+	WavesFrom int64
+	// Batch is the number of cycles per call into Verilator (0: 1024).
+	Batch int
+	// Root is the repository; Log receives build progress.
+	Root string
+	Log  io.Writer
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	// Cycles run; Packets offered; Accepted, Completions and Acks counted by the scoreboard.
+	Cycles, Packets, Accepted, Completions, Acks int64
+}
+
+var tests = map[string]Test{}
+
+func register(t Test) { tests[t.Name] = t }
+
+// Tests lists every test, sorted by name.
+func Tests() []Test {
+	var ts []Test
+	for _, t := range tests {
+		ts = append(ts, t)
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	return ts
+}
+
+// Lookup finds a test.
+func Lookup(name string) (Test, error) {
+	t, ok := tests[name]
+	if !ok {
+		var names []string
+		for _, t := range Tests() {
+			names = append(names, t.Name)
+		}
+		return Test{}, fmt.Errorf("unknown test %q (tests: %s)", name, strings.Join(names, ", "))
+	}
+	return t, nil
+}
+
+// Repro is the one command that reproduces r.
+func (r Request) Repro() string {
+	return fmt.Sprintf("spraynic run --test %s --config %s --seed %d --cycles %d", r.Test, r.Config.Name, r.Seed, r.Cycles)
+}
+
+// Run executes one request: it builds or finds the model, checks its ports against the golden model, and runs.
+func Run(r Request) (Result, error) {
+	t, err := Lookup(r.Test)
+	if err != nil {
+		return Result{}, err
+	}
+	if r.Cycles <= 0 {
+		r.Cycles = t.CyclesFor(r.Config)
+	}
+	if r.Golden {
+		return t.run(r, nil)
+	}
+	variant := bridge.Plain
+	if r.Waves != "" {
+		variant = bridge.Trace
+	}
+	lib, err := BuildTop(r.Root, t.Block, r.Config, variant, r.Log)
+	if err != nil {
+		return Result{}, err
+	}
+	dut, err := bridge.Open(lib)
+	if err != nil {
+		return Result{}, err
+	}
+	defer dut.Close()
+	want, _, err := t.ports(r.Config)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := dut.CheckPorts(want); err != nil {
+		return Result{}, fmt.Errorf("%s model (%s) does not match the golden model's ports: %w", t.Block, lib, err)
+	}
+	return t.run(r, dut)
+}
+
+func portsOf[I, O any](widths map[string]int) ([]bridge.Port, error) {
+	return ExpectedPorts(reflect.TypeOf((*I)(nil)).Elem(), reflect.TypeOf((*O)(nil)).Elem(), widths)
+}

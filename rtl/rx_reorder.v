@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * rx_reorder: RX reorder of the spraynic transport core.
+ *
+ * Accepts data-packet descriptors of up to CONNS connections in any PSN order (the payload is already placed,
+ * the descriptor carries an opaque handle), drops duplicates, beyond-window packets and packets to closed
+ * connections, and releases one completion per accepted packet, exactly once and in PSN order per connection.
+ * It keeps the per-(connection, path) receive state (highest path sequence, SACK bitmap, ECN) and emits
+ * coalesced ACKs carrying it.
+ *
+ * The contract, cycle by cycle, is docs/rx_reorder.md; the Go golden model golden/rxreorder implements the same
+ * document and is compared with this module on every output port in lockstep.
+ *
+ * Pipeline:
+ *
+ *   cycle t              cycle t+1                          cycle t+2                   cycle t+3
+ *   s_pkt / s_ctl   -->  S1: classify, update conn     -->  release arbiter picks  -->  m_cpl_valid
+ *   handshake,           (flip-flops) and path state,       a conn, reads handle        (held while
+ *   path RAM read        write path RAM + handle RAM,       RAM                         !m_cpl_ready)
+ *                        push ACK FIFO                 -->  m_ack_valid (FIFO head)
+ *
+ * Memories and hazards:
+ *   - path RAM   (CONNS*PATHS x {pnext, psack, pecn}): read (registered) at the packet handshake (cycle t),
+ *                written by S1 (t+1). The read of a packet that follows S1's write of the same (conn, path) by
+ *                one cycle misses that write: S1 takes the value it wrote last cycle from fwd_*_reg instead.
+ *                pvalid_reg (flip-flops, read in S1) marks entries valid; invalid entries read as zeros.
+ *   - handle RAM (CONNS*4*WINDOW x {first, last, handle}, address {conn, psn[SLOT_W-1:0]}): written by S1 on
+ *                accept, read (registered, read enable = release fire) by the release stage; the read data is
+ *                m_cpl_first/last/handle directly. S1 writes PSNs at or after cum, the release reads cum-lag < cum
+ *                and 4*WINDOW slots never alias (docs: "Storage bound"), so no hazard.
+ *   - connection state (open, cum, bitmap, lag, ackcnt) is in flip-flops, read and written by S1 in one cycle;
+ *                the release stage reads cum/lag of its grant and decrements lag.
+ *   - ACK FIFO: register array, head read combinationally (m_ack_*).
+ *
+ * Critical paths (all from registers): S1: s1_conn -> CONNS:1 mux of bitmap -> first-zero search (WINDOW-bit
+ * carry chain + one-hot encode) -> WINDOW-bit barrel shift -> bitmap/cum/lag next; and s1 path state ->
+ * pseq compare (PSEQ_WIDTH carry chain) -> SACK_BITS-bit barrel shift. Release: lag != 0 per conn ->
+ * 2*CONNS-bit round-robin carry chain -> one-hot encode -> CONNS:1 mux of cum/lag -> 24-bit subtract -> handle
+ * RAM address. The first-zero search runs on the bitmap alone (off the d = psn - cum path), see S1 below.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module rx_reorder #(
+    // Number of connections; power of two, 2..1024.
+    parameter CONNS = 16,
+    // Receive window in PSNs (bitmap bits per connection); power of two, 8..1024.
+    parameter WINDOW = 64,
+    // Paths per connection; power of two, 2..64.
+    parameter PATHS = 8,
+    // SACK bitmap bits per path; power of two, 8..256.
+    parameter SACK_BITS = 64,
+    // Connection PSN width; exactly 24.
+    parameter PSN_WIDTH = 24,
+    // Path sequence width; 8..24, and 2^(PSEQ_WIDTH-1) > SACK_BITS.
+    parameter PSEQ_WIDTH = 16,
+    // Opaque payload handle width; 1..32.
+    parameter HANDLE_WIDTH = 16,
+    // ACK coalescing: an ACK after this many accepted packets of a connection; 1..64.
+    parameter ACK_EVERY = 4,
+    // ACK FIFO entries; power of two, 4..64.
+    parameter ACK_FIFO_DEPTH = 16
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * Packet descriptor input
+     */
+    input  wire                         s_pkt_valid,
+    output wire                         s_pkt_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_pkt_conn,
+    input  wire [PSN_WIDTH-1:0]         s_pkt_psn,
+    input  wire [$clog2(PATHS)-1:0]     s_pkt_path,
+    input  wire [PSEQ_WIDTH-1:0]        s_pkt_pseq,
+    input  wire                         s_pkt_first,
+    input  wire                         s_pkt_last,
+    input  wire                         s_pkt_ack_req,
+    input  wire                         s_pkt_ecn,
+    input  wire [HANDLE_WIDTH-1:0]      s_pkt_handle,
+
+    /*
+     * Connection control input
+     */
+    input  wire                         s_ctl_valid,
+    output wire                         s_ctl_ready,
+    input  wire                         s_ctl_open,
+    input  wire [$clog2(CONNS)-1:0]     s_ctl_conn,
+    input  wire [PSN_WIDTH-1:0]         s_ctl_psn,
+
+    /*
+     * Completion output
+     */
+    output wire                         m_cpl_valid,
+    input  wire                         m_cpl_ready,
+    output wire [$clog2(CONNS)-1:0]     m_cpl_conn,
+    output wire [PSN_WIDTH-1:0]         m_cpl_psn,
+    output wire                         m_cpl_first,
+    output wire                         m_cpl_last,
+    output wire [HANDLE_WIDTH-1:0]      m_cpl_handle,
+
+    /*
+     * ACK output
+     */
+    output wire                         m_ack_valid,
+    input  wire                         m_ack_ready,
+    output wire [$clog2(CONNS)-1:0]     m_ack_conn,
+    output wire [PSN_WIDTH-1:0]         m_ack_psn,
+    output wire [$clog2(PATHS)-1:0]     m_ack_path,
+    output wire [PSEQ_WIDTH-1:0]        m_ack_pseq,
+    output wire [SACK_BITS-1:0]         m_ack_sack,
+    output wire                         m_ack_ecn,
+
+    /*
+     * Counters (wrap)
+     */
+    output wire [31:0]                  cnt_accepted,
+    output wire [31:0]                  cnt_duplicate,
+    output wire [31:0]                  cnt_out_of_window,
+    output wire [31:0]                  cnt_closed
+);
+
+// connection, path, window index widths
+localparam CONN_W = $clog2(CONNS);
+localparam PATH_W = $clog2(PATHS);
+localparam WIN_W = $clog2(WINDOW);
+localparam SACK_W = $clog2(SACK_BITS);
+// handle slots per connection: 4 x WINDOW
+localparam SLOT_W = WIN_W + 2;
+// lag counter (docs: SLOT_W+1 bits)
+localparam LAG_W = SLOT_W + 1;
+// trailing-ones count L: 0..WINDOW
+localparam L_W = WIN_W + 1;
+// ackcnt counter (docs: 7 bits)
+localparam ACKCNT_W = 7;
+localparam AF_W = $clog2(ACK_FIFO_DEPTH);
+localparam PIDX_W = CONN_W + PATH_W;
+
+// handle RAM: {first, last, handle}
+localparam HRAM_AW = CONN_W + SLOT_W;
+localparam HRAM_DW = HANDLE_WIDTH + 2;
+// path RAM: {pnext, psack, pecn}
+localparam PRAM_DW = PSEQ_WIDTH + SACK_BITS + 1;
+// ACK FIFO entry: {conn, psn, path, pseq, sack, ecn}
+localparam ACK_DW = CONN_W + PSN_WIDTH + PATH_W + PSEQ_WIDTH + SACK_BITS + 1;
+
+// sized constants: lag limit of the input (WINDOW), last ackcnt value before an ACK, highest ACK FIFO count
+// that still takes a packet
+localparam [31:0] ACK_EVERY_M1 = ACK_EVERY - 1;
+localparam [31:0] AF_DEPTH_M2 = ACK_FIFO_DEPTH - 2;
+localparam [31:0] ONE = 1;
+localparam [LAG_W-1:0] LAG_MAX = {3'b001, {WIN_W{1'b0}}};
+localparam [ACKCNT_W-1:0] ACKCNT_LAST = ACK_EVERY_M1[ACKCNT_W-1:0];
+localparam [AF_W:0] AF_ROOM_MAX = AF_DEPTH_M2[AF_W:0];
+
+initial begin
+    if (CONNS < 2 || CONNS > 1024 || (CONNS & (CONNS - 1)) != 0) begin
+        $error("Error: CONNS must be a power of two, 2..1024 (instance %m)");
+        $finish;
+    end
+    if (WINDOW < 8 || WINDOW > 1024 || (WINDOW & (WINDOW - 1)) != 0) begin
+        $error("Error: WINDOW must be a power of two, 8..1024 (instance %m)");
+        $finish;
+    end
+    if (PATHS < 2 || PATHS > 64 || (PATHS & (PATHS - 1)) != 0) begin
+        $error("Error: PATHS must be a power of two, 2..64 (instance %m)");
+        $finish;
+    end
+    if (SACK_BITS < 8 || SACK_BITS > 256 || (SACK_BITS & (SACK_BITS - 1)) != 0) begin
+        $error("Error: SACK_BITS must be a power of two, 8..256 (instance %m)");
+        $finish;
+    end
+    if (PSN_WIDTH != 24) begin
+        $error("Error: PSN_WIDTH must be exactly 24 (instance %m)");
+        $finish;
+    end
+    if (PSEQ_WIDTH < 8 || PSEQ_WIDTH > 24) begin
+        $error("Error: PSEQ_WIDTH must be 8..24 (instance %m)");
+        $finish;
+    end
+    if ((1 << (PSEQ_WIDTH - 1)) <= SACK_BITS) begin
+        $error("Error: PSEQ_WIDTH too small, 2^(PSEQ_WIDTH-1) must exceed SACK_BITS (instance %m)");
+        $finish;
+    end
+    if (HANDLE_WIDTH < 1 || HANDLE_WIDTH > 32) begin
+        $error("Error: HANDLE_WIDTH must be 1..32 (instance %m)");
+        $finish;
+    end
+    if (ACK_EVERY < 1 || ACK_EVERY > 64) begin
+        $error("Error: ACK_EVERY must be 1..64 (instance %m)");
+        $finish;
+    end
+    if (ACK_FIFO_DEPTH < 4 || ACK_FIFO_DEPTH > 64 || (ACK_FIFO_DEPTH & (ACK_FIFO_DEPTH - 1)) != 0) begin
+        $error("Error: ACK_FIFO_DEPTH must be a power of two, 4..64 (instance %m)");
+        $finish;
+    end
+end
+
+// loop indices: i in the always @*, j in the clocked block, k in the initial block
+integer i;
+integer j;
+integer k;
+
+/*
+ * State
+ */
+
+// per connection, flattened: entry c at [c*W +: W]. Power-up values are set by the loop in the initial block
+// below (a replication this wide trips lint); cum and bitmap have none (only read while open, set by open).
+reg [CONNS-1:0]                 open_reg, open_next;
+reg [CONNS*PSN_WIDTH-1:0]       cum_reg, cum_next;
+reg [CONNS*WINDOW-1:0]          bitmap_reg, bitmap_next;
+reg [CONNS*LAG_W-1:0]           lag_reg, lag_next;
+reg [CONNS*ACKCNT_W-1:0]        ackcnt_reg, ackcnt_next;
+// per (connection, path), index {conn, path}
+reg [CONNS*PATHS-1:0]           pvalid_reg, pvalid_next;
+
+initial begin
+    for (k = 0; k < CONNS; k = k + 1) begin
+        open_reg[k] = 1'b0;
+        lag_reg[k*LAG_W +: LAG_W] = {LAG_W{1'b0}};
+        ackcnt_reg[k*ACKCNT_W +: ACKCNT_W] = {ACKCNT_W{1'b0}};
+        pvalid_reg[k*PATHS +: PATHS] = {PATHS{1'b0}};
+    end
+end
+
+// stage 1: the operation taken in last cycle (packet or control)
+reg                             s1_valid_reg = 1'b0, s1_valid_next;
+reg                             s1_is_ctl_reg = 1'b0, s1_is_ctl_next;
+reg                             s1_open_reg = 1'b0, s1_open_next;
+reg [CONN_W-1:0]                s1_conn_reg = {CONN_W{1'b0}}, s1_conn_next;
+reg [PSN_WIDTH-1:0]             s1_psn_reg = {PSN_WIDTH{1'b0}}, s1_psn_next;
+reg [PATH_W-1:0]                s1_path_reg = {PATH_W{1'b0}}, s1_path_next;
+reg [PSEQ_WIDTH-1:0]            s1_pseq_reg = {PSEQ_WIDTH{1'b0}}, s1_pseq_next;
+reg                             s1_first_reg = 1'b0, s1_first_next;
+reg                             s1_last_reg = 1'b0, s1_last_next;
+reg                             s1_ack_req_reg = 1'b0, s1_ack_req_next;
+reg                             s1_ecn_reg = 1'b0, s1_ecn_next;
+reg [HANDLE_WIDTH-1:0]          s1_handle_reg = {HANDLE_WIDTH{1'b0}}, s1_handle_next;
+
+// path RAM write of last cycle, forwarded to S1
+reg                             fwd_valid_reg = 1'b0, fwd_valid_next;
+reg [PIDX_W-1:0]                fwd_idx_reg = {PIDX_W{1'b0}}, fwd_idx_next;
+reg [PRAM_DW-1:0]               fwd_data_reg = {PRAM_DW{1'b0}}, fwd_data_next;
+
+// release
+reg [CONN_W-1:0]                rr_reg = {CONN_W{1'b0}}, rr_next;
+reg                             m_cpl_valid_reg = 1'b0, m_cpl_valid_next;
+reg [CONN_W-1:0]                m_cpl_conn_reg = {CONN_W{1'b0}}, m_cpl_conn_next;
+reg [PSN_WIDTH-1:0]             m_cpl_psn_reg = {PSN_WIDTH{1'b0}}, m_cpl_psn_next;
+
+// ACK FIFO
+reg [ACK_DW-1:0]                ack_mem [0:ACK_FIFO_DEPTH-1];
+reg [AF_W-1:0]                  ack_wr_ptr_reg = {AF_W{1'b0}}, ack_wr_ptr_next;
+reg [AF_W-1:0]                  ack_rd_ptr_reg = {AF_W{1'b0}}, ack_rd_ptr_next;
+reg [AF_W:0]                    ack_count_reg = {AF_W+1{1'b0}}, ack_count_next;
+
+// counters
+reg [31:0]                      cnt_accepted_reg = 32'd0, cnt_accepted_next;
+reg [31:0]                      cnt_duplicate_reg = 32'd0, cnt_duplicate_next;
+reg [31:0]                      cnt_out_of_window_reg = 32'd0, cnt_out_of_window_next;
+reg [31:0]                      cnt_closed_reg = 32'd0, cnt_closed_next;
+
+/*
+ * Combinational signals (all assigned in the one always @* below)
+ */
+
+// input
+reg                             s_pkt_ready_int;
+reg                             s_ctl_ready_int;
+reg                             ack_room;
+reg                             lag_ok;
+reg                             ctl_hs;
+reg                             pkt_hs;
+
+// stage 1
+reg                             s1_pkt;
+reg                             s1_ctl;
+reg                             c_open;
+reg [PSN_WIDTH-1:0]             c_cum;
+reg [WINDOW-1:0]                c_bitmap;
+reg [LAG_W-1:0]                 c_lag;
+reg [ACKCNT_W-1:0]              c_ackcnt;
+reg [PSN_WIDTH-1:0]             d;
+reg                             d_in_win;
+reg                             d_neg;
+reg                             d_zero;
+reg                             is_accept;
+reg                             is_dup;
+reg                             is_oow;
+reg [WINDOW-1:0]                first_zero_in;
+reg [WINDOW-1:0]                first_zero_onehot;
+reg [L_W-1:0]                   ones_run;
+reg [L_W-1:0]                   run_len;
+reg [WINDOW-1:0]                bitmap_new;
+reg [PSN_WIDTH-1:0]             cum_new;
+reg [PIDX_W-1:0]                pidx;
+reg [PSEQ_WIDTH-1:0]            p_next;
+reg [SACK_BITS-1:0]             p_sack;
+reg                             p_ecn;
+reg [PSEQ_WIDTH-1:0]            e;
+reg [PSEQ_WIDTH-1:0]            e_late;
+reg                             gap;
+reg [PSEQ_WIDTH-1:0]            p_next_new;
+reg [SACK_BITS-1:0]             p_sack_new;
+reg                             p_ecn_new;
+reg                             ack;
+
+// path RAM ports
+reg                             pram_wr_en;
+reg [PRAM_DW-1:0]               pram_wr_data;
+wire [PRAM_DW-1:0]              pram_rd_data;
+
+// handle RAM ports
+reg                             hram_wr_en;
+reg [HRAM_AW-1:0]               hram_wr_addr;
+reg [HRAM_DW-1:0]               hram_wr_data;
+reg                             hram_rd_en;
+reg [HRAM_AW-1:0]               hram_rd_addr;
+wire [HRAM_DW-1:0]              hram_rd_data;
+
+// release
+reg [CONNS-1:0]                 rel_req;
+reg [2*CONNS-1:0]               rel_dbl;
+reg [2*CONNS-1:0]               rel_dbl_onehot;
+reg [CONNS-1:0]                 rel_onehot;
+reg [CONN_W-1:0]                rel_grant;
+reg                             rel_fire;
+reg [LAG_W-1:0]                 rel_lag;
+reg [PSN_WIDTH-1:0]             rel_psn;
+
+// ACK FIFO
+reg                             ack_push;
+reg [ACK_DW-1:0]                ack_push_data;
+reg                             ack_pop;
+
+/*
+ * Outputs
+ */
+
+assign s_pkt_ready = s_pkt_ready_int;
+assign s_ctl_ready = s_ctl_ready_int;
+
+assign m_cpl_valid = m_cpl_valid_reg;
+assign m_cpl_conn = m_cpl_conn_reg;
+assign m_cpl_psn = m_cpl_psn_reg;
+assign {m_cpl_first, m_cpl_last, m_cpl_handle} = hram_rd_data;
+
+assign m_ack_valid = ack_count_reg != {AF_W+1{1'b0}};
+assign {m_ack_conn, m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn} = ack_mem[ack_rd_ptr_reg];
+
+assign cnt_accepted = cnt_accepted_reg;
+assign cnt_duplicate = cnt_duplicate_reg;
+assign cnt_out_of_window = cnt_out_of_window_reg;
+assign cnt_closed = cnt_closed_reg;
+
+/*
+ * Memories
+ */
+
+ram_sdp #(
+    .ADDR_WIDTH(PIDX_W),
+    .DATA_WIDTH(PRAM_DW)
+)
+path_ram_inst (
+    .clk(clk),
+    .wr_en(pram_wr_en),
+    .wr_addr(pidx),
+    .wr_data(pram_wr_data),
+    .rd_en(pkt_hs),
+    .rd_addr({s_pkt_conn, s_pkt_path}),
+    .rd_data(pram_rd_data)
+);
+
+ram_sdp #(
+    .ADDR_WIDTH(HRAM_AW),
+    .DATA_WIDTH(HRAM_DW)
+)
+handle_ram_inst (
+    .clk(clk),
+    .wr_en(hram_wr_en),
+    .wr_addr(hram_wr_addr),
+    .wr_data(hram_wr_data),
+    .rd_en(hram_rd_en),
+    .rd_addr(hram_rd_addr),
+    .rd_data(hram_rd_data)
+);
+
+/*
+ * Next state
+ */
+
+always @* begin
+    open_next = open_reg;
+    cum_next = cum_reg;
+    bitmap_next = bitmap_reg;
+    lag_next = lag_reg;
+    ackcnt_next = ackcnt_reg;
+    pvalid_next = pvalid_reg;
+
+    s1_valid_next = 1'b0;
+    s1_is_ctl_next = s1_is_ctl_reg;
+    s1_open_next = s1_open_reg;
+    s1_conn_next = s1_conn_reg;
+    s1_psn_next = s1_psn_reg;
+    s1_path_next = s1_path_reg;
+    s1_pseq_next = s1_pseq_reg;
+    s1_first_next = s1_first_reg;
+    s1_last_next = s1_last_reg;
+    s1_ack_req_next = s1_ack_req_reg;
+    s1_ecn_next = s1_ecn_reg;
+    s1_handle_next = s1_handle_reg;
+
+    fwd_valid_next = 1'b0;
+    fwd_idx_next = fwd_idx_reg;
+    fwd_data_next = fwd_data_reg;
+
+    rr_next = rr_reg;
+    m_cpl_valid_next = m_cpl_valid_reg;
+    m_cpl_conn_next = m_cpl_conn_reg;
+    m_cpl_psn_next = m_cpl_psn_reg;
+
+    ack_wr_ptr_next = ack_wr_ptr_reg;
+    ack_rd_ptr_next = ack_rd_ptr_reg;
+    ack_count_next = ack_count_reg;
+
+    cnt_accepted_next = cnt_accepted_reg;
+    cnt_duplicate_next = cnt_duplicate_reg;
+    cnt_out_of_window_next = cnt_out_of_window_reg;
+    cnt_closed_next = cnt_closed_reg;
+
+    /*
+     * Input (cycle t): control has priority, both load the one stage-1 slot.
+     * s_pkt_ready = !rst && !s_ctl_valid && ack_room && lag_ok, from the state at the start of the cycle.
+     */
+    ack_room = ack_count_reg <= AF_ROOM_MAX;
+    lag_ok = 1'b1;
+    for (i = 0; i < CONNS; i = i + 1) begin
+        if (lag_reg[i*LAG_W +: LAG_W] > LAG_MAX) begin
+            lag_ok = 1'b0;
+        end
+    end
+    s_ctl_ready_int = !rst;
+    s_pkt_ready_int = !rst && !s_ctl_valid && ack_room && lag_ok;
+    ctl_hs = s_ctl_valid && s_ctl_ready_int;
+    pkt_hs = s_pkt_valid && s_pkt_ready_int;
+
+    if (ctl_hs) begin
+        s1_valid_next = 1'b1;
+        s1_is_ctl_next = 1'b1;
+        s1_open_next = s_ctl_open;
+        s1_conn_next = s_ctl_conn;
+        s1_psn_next = s_ctl_psn;
+    end else if (pkt_hs) begin
+        // the path RAM is read at {s_pkt_conn, s_pkt_path} (rd_en = pkt_hs), data seen by S1 next cycle
+        s1_valid_next = 1'b1;
+        s1_is_ctl_next = 1'b0;
+        s1_conn_next = s_pkt_conn;
+        s1_psn_next = s_pkt_psn;
+        s1_path_next = s_pkt_path;
+        s1_pseq_next = s_pkt_pseq;
+        s1_first_next = s_pkt_first;
+        s1_last_next = s_pkt_last;
+        s1_ack_req_next = s_pkt_ack_req;
+        s1_ecn_next = s_pkt_ecn;
+        s1_handle_next = s_pkt_handle;
+    end
+
+    /*
+     * Stage 1 (cycle t+1): one operation on the state as it is at the start of the cycle.
+     */
+    s1_pkt = s1_valid_reg && !s1_is_ctl_reg;
+    s1_ctl = s1_valid_reg && s1_is_ctl_reg;
+
+    c_open = open_reg[s1_conn_reg];
+    c_cum = cum_reg[s1_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    c_bitmap = bitmap_reg[s1_conn_reg*WINDOW +: WINDOW];
+    c_lag = lag_reg[s1_conn_reg*LAG_W +: LAG_W];
+    c_ackcnt = ackcnt_reg[s1_conn_reg*ACKCNT_W +: ACKCNT_W];
+
+    // classify on d = signed24(psn - cum):
+    //   0 <= d < WINDOW                    -> accept if bitmap[d] clear, else duplicate
+    //   -(2^23-1) <= d <= -1               -> duplicate
+    //   d >= WINDOW or d == -2^23          -> out of window
+    d = s1_psn_reg - c_cum;
+    d_in_win = d[PSN_WIDTH-1:WIN_W] == {PSN_WIDTH-WIN_W{1'b0}};
+    d_neg = d[PSN_WIDTH-1] && (d[PSN_WIDTH-2:0] != {PSN_WIDTH-1{1'b0}});
+    d_zero = d == {PSN_WIDTH{1'b0}};
+    is_accept = s1_pkt && c_open && d_in_win && !c_bitmap[d[WIN_W-1:0]];
+    is_dup = s1_pkt && c_open && ((d_in_win && c_bitmap[d[WIN_W-1:0]]) || d_neg);
+    is_oow = s1_pkt && c_open && !d_in_win && !d_neg;
+
+    // accept: b = bitmap | (1 << d); L = trailing ones of b; bitmap = b >> L; cum += L; lag += L.
+    // Bitmap bit 0 is always clear, so L = 0 unless d == 0, and for d == 0 L is the index of the first zero of
+    // (bitmap | 1) (WINDOW if none) and b >> L == bitmap >> L. That search depends on the bitmap only, not on d.
+    first_zero_in = ~(c_bitmap | {{WINDOW-1{1'b0}}, 1'b1});
+    first_zero_onehot = first_zero_in & (-first_zero_in);
+    ones_run = {first_zero_in == {WINDOW{1'b0}}, {WIN_W{1'b0}}};
+    for (i = 0; i < WINDOW; i = i + 1) begin
+        if (first_zero_onehot[i]) begin
+            ones_run = ones_run | i[L_W-1:0];
+        end
+    end
+    if (d_zero) begin
+        run_len = ones_run;
+        bitmap_new = c_bitmap >> ones_run;
+    end else begin
+        run_len = {L_W{1'b0}};
+        bitmap_new = c_bitmap | ({{WINDOW-1{1'b0}}, 1'b1} << d[WIN_W-1:0]);
+    end
+    cum_new = c_cum + {{PSN_WIDTH-L_W{1'b0}}, run_len};
+
+    // path state: forwarded from last cycle's write of the same (conn, path), else RAM, else zeros
+    pidx = {s1_conn_reg, s1_path_reg};
+    if (fwd_valid_reg && fwd_idx_reg == pidx) begin
+        {p_next, p_sack, p_ecn} = fwd_data_reg;
+    end else if (pvalid_reg[pidx]) begin
+        {p_next, p_sack, p_ecn} = pram_rd_data;
+    end else begin
+        {p_next, p_sack, p_ecn} = {PRAM_DW{1'b0}};
+    end
+
+    // path update, e = signed(pseq - pnext):
+    //   e >= 0: s = e+1; psack = (s >= SACK_BITS) ? 1 : (psack << s) | 1; pnext = pseq+1; gap = e > 0
+    //   e < 0 and -e-1 < SACK_BITS: set bit -e-1
+    //   otherwise no change
+    // s >= SACK_BITS is e >= SACK_BITS-1, and psack << s is (psack << e) << 1 (no adder before the shifter).
+    // -e-1 is ~e.
+    e = s1_pseq_reg - p_next;
+    e_late = ~e;
+    p_next_new = p_next;
+    p_sack_new = p_sack;
+    gap = 1'b0;
+    if (!e[PSEQ_WIDTH-1]) begin
+        if (e[PSEQ_WIDTH-1:SACK_W] != {PSEQ_WIDTH-SACK_W{1'b0}} || &e[SACK_W-1:0]) begin
+            p_sack_new = {{SACK_BITS-1{1'b0}}, 1'b1};
+        end else begin
+            p_sack_new = ((p_sack << e[SACK_W-1:0]) << 1) | {{SACK_BITS-1{1'b0}}, 1'b1};
+        end
+        p_next_new = s1_pseq_reg + {{PSEQ_WIDTH-1{1'b0}}, 1'b1};
+        gap = e != {PSEQ_WIDTH{1'b0}};
+    end else if (e_late[PSEQ_WIDTH-1:SACK_W] == {PSEQ_WIDTH-SACK_W{1'b0}}) begin
+        p_sack_new = p_sack | ({{SACK_BITS-1{1'b0}}, 1'b1} << e_late[SACK_W-1:0]);
+    end
+    p_ecn_new = p_ecn || s1_ecn_reg;
+
+    // ACK decision (not for out of window)
+    ack = (is_accept || is_dup) && (s1_ack_req_reg || is_dup || gap || (is_accept && c_ackcnt == ACKCNT_LAST));
+
+    // path RAM write (every packet to an open connection), forwarded to next cycle's S1
+    pram_wr_en = s1_pkt && c_open;
+    pram_wr_data = {p_next_new, p_sack_new, p_ecn_new && !ack};
+    fwd_valid_next = pram_wr_en;
+    fwd_idx_next = pidx;
+    fwd_data_next = pram_wr_data;
+
+    // handle RAM write on accept
+    hram_wr_en = is_accept;
+    hram_wr_addr = {s1_conn_reg, s1_psn_reg[SLOT_W-1:0]};
+    hram_wr_data = {s1_first_reg, s1_last_reg, s1_handle_reg};
+
+    // ACK push
+    ack_push = ack;
+    ack_push_data = {s1_conn_reg, cum_new, s1_path_reg, p_next_new, p_sack_new, p_ecn_new};
+
+    if (pram_wr_en) begin
+        pvalid_next[pidx] = 1'b1;
+    end
+
+    for (i = 0; i < CONNS; i = i + 1) begin
+        if (s1_conn_reg == i[CONN_W-1:0]) begin
+            if (s1_ctl) begin
+                // open: open=1, cum=psn; close: open=0; both: bitmap, lag, ackcnt, paths cleared
+                open_next[i] = s1_open_reg;
+                if (s1_open_reg) begin
+                    cum_next[i*PSN_WIDTH +: PSN_WIDTH] = s1_psn_reg;
+                end
+                bitmap_next[i*WINDOW +: WINDOW] = {WINDOW{1'b0}};
+                lag_next[i*LAG_W +: LAG_W] = {LAG_W{1'b0}};
+                ackcnt_next[i*ACKCNT_W +: ACKCNT_W] = {ACKCNT_W{1'b0}};
+                pvalid_next[i*PATHS +: PATHS] = {PATHS{1'b0}};
+            end
+            if (is_accept) begin
+                bitmap_next[i*WINDOW +: WINDOW] = bitmap_new;
+                cum_next[i*PSN_WIDTH +: PSN_WIDTH] = cum_new;
+                lag_next[i*LAG_W +: LAG_W] = c_lag + {{LAG_W-L_W{1'b0}}, run_len};
+            end
+            if (ack) begin
+                ackcnt_next[i*ACKCNT_W +: ACKCNT_W] = {ACKCNT_W{1'b0}};
+            end else if (is_accept) begin
+                ackcnt_next[i*ACKCNT_W +: ACKCNT_W] = c_ackcnt + {{ACKCNT_W-1{1'b0}}, 1'b1};
+            end
+        end
+    end
+
+    if (s1_pkt && !c_open) begin
+        cnt_closed_next = cnt_closed_reg + 32'd1;
+    end
+    if (is_accept) begin
+        cnt_accepted_next = cnt_accepted_reg + 32'd1;
+    end
+    if (is_dup) begin
+        cnt_duplicate_next = cnt_duplicate_reg + 32'd1;
+    end
+    if (is_oow) begin
+        cnt_out_of_window_next = cnt_out_of_window_reg + 32'd1;
+    end
+
+    /*
+     * Release (every cycle, independent of stage 1, on the state at the start of the cycle).
+     * Candidates lag != 0 except the connection of a control operation in S1; round robin from rr:
+     * {req, req & mask(>= rr)} with its lowest set bit isolated, folded back to CONNS bits.
+     */
+    for (i = 0; i < CONNS; i = i + 1) begin
+        rel_req[i] = lag_reg[i*LAG_W +: LAG_W] != {LAG_W{1'b0}} && !(s1_ctl && s1_conn_reg == i[CONN_W-1:0]);
+    end
+    rel_dbl = {rel_req, rel_req & ({CONNS{1'b1}} << rr_reg)};
+    rel_dbl_onehot = rel_dbl & (-rel_dbl);
+    rel_onehot = rel_dbl_onehot[CONNS-1:0] | rel_dbl_onehot[2*CONNS-1:CONNS];
+    rel_grant = {CONN_W{1'b0}};
+    for (i = 0; i < CONNS; i = i + 1) begin
+        if (rel_onehot[i]) begin
+            rel_grant = rel_grant | i[CONN_W-1:0];
+        end
+    end
+    rel_fire = rel_req != {CONNS{1'b0}} && (!m_cpl_valid_reg || m_cpl_ready);
+    rel_lag = lag_reg[rel_grant*LAG_W +: LAG_W];
+    rel_psn = cum_reg[rel_grant*PSN_WIDTH +: PSN_WIDTH] - {{PSN_WIDTH-LAG_W{1'b0}}, rel_lag};
+
+    hram_rd_en = rel_fire;
+    hram_rd_addr = {rel_grant, rel_psn[SLOT_W-1:0]};
+
+    if (rel_fire) begin
+        m_cpl_valid_next = 1'b1;
+        m_cpl_conn_next = rel_grant;
+        m_cpl_psn_next = rel_psn;
+        rr_next = rel_grant + ONE[CONN_W-1:0];
+        for (i = 0; i < CONNS; i = i + 1) begin
+            if (rel_onehot[i]) begin
+                // after S1: an accept on the same connection gives lag + L - 1
+                lag_next[i*LAG_W +: LAG_W] = lag_next[i*LAG_W +: LAG_W] - {{LAG_W-1{1'b0}}, 1'b1};
+            end
+        end
+    end else if (m_cpl_ready) begin
+        m_cpl_valid_next = 1'b0;
+    end
+
+    /*
+     * ACK FIFO: push at the end of S1 (visible next cycle), pop on m_ack handshake. The input stalls while
+     * count > DEPTH-2, so the at most two pushes in flight never overflow it.
+     */
+    ack_pop = ack_count_reg != {AF_W+1{1'b0}} && m_ack_ready;
+    if (ack_push) begin
+        ack_wr_ptr_next = ack_wr_ptr_reg + {{AF_W-1{1'b0}}, 1'b1};
+    end
+    if (ack_pop) begin
+        ack_rd_ptr_next = ack_rd_ptr_reg + {{AF_W-1{1'b0}}, 1'b1};
+    end
+    if (ack_push && !ack_pop) begin
+        ack_count_next = ack_count_reg + {{AF_W{1'b0}}, 1'b1};
+    end else if (!ack_push && ack_pop) begin
+        ack_count_next = ack_count_reg - {{AF_W{1'b0}}, 1'b1};
+    end
+end
+
+always @(posedge clk) begin
+    open_reg <= open_next;
+    cum_reg <= cum_next;
+    bitmap_reg <= bitmap_next;
+    lag_reg <= lag_next;
+    ackcnt_reg <= ackcnt_next;
+    pvalid_reg <= pvalid_next;
+
+    s1_valid_reg <= s1_valid_next;
+    s1_is_ctl_reg <= s1_is_ctl_next;
+    s1_open_reg <= s1_open_next;
+    s1_conn_reg <= s1_conn_next;
+    s1_psn_reg <= s1_psn_next;
+    s1_path_reg <= s1_path_next;
+    s1_pseq_reg <= s1_pseq_next;
+    s1_first_reg <= s1_first_next;
+    s1_last_reg <= s1_last_next;
+    s1_ack_req_reg <= s1_ack_req_next;
+    s1_ecn_reg <= s1_ecn_next;
+    s1_handle_reg <= s1_handle_next;
+
+    fwd_valid_reg <= fwd_valid_next;
+    fwd_idx_reg <= fwd_idx_next;
+    fwd_data_reg <= fwd_data_next;
+
+    rr_reg <= rr_next;
+    m_cpl_valid_reg <= m_cpl_valid_next;
+    m_cpl_conn_reg <= m_cpl_conn_next;
+    m_cpl_psn_reg <= m_cpl_psn_next;
+
+    if (ack_push) begin
+        ack_mem[ack_wr_ptr_reg] <= ack_push_data;
+    end
+    ack_wr_ptr_reg <= ack_wr_ptr_next;
+    ack_rd_ptr_reg <= ack_rd_ptr_next;
+    ack_count_reg <= ack_count_next;
+
+    cnt_accepted_reg <= cnt_accepted_next;
+    cnt_duplicate_reg <= cnt_duplicate_next;
+    cnt_out_of_window_reg <= cnt_out_of_window_next;
+    cnt_closed_reg <= cnt_closed_next;
+
+    if (rst) begin
+        for (j = 0; j < CONNS; j = j + 1) begin
+            open_reg[j] <= 1'b0;
+            bitmap_reg[j*WINDOW +: WINDOW] <= {WINDOW{1'b0}};
+            lag_reg[j*LAG_W +: LAG_W] <= {LAG_W{1'b0}};
+            ackcnt_reg[j*ACKCNT_W +: ACKCNT_W] <= {ACKCNT_W{1'b0}};
+            pvalid_reg[j*PATHS +: PATHS] <= {PATHS{1'b0}};
+        end
+        s1_valid_reg <= 1'b0;
+        fwd_valid_reg <= 1'b0;
+        rr_reg <= {CONN_W{1'b0}};
+        m_cpl_valid_reg <= 1'b0;
+        ack_wr_ptr_reg <= {AF_W{1'b0}};
+        ack_rd_ptr_reg <= {AF_W{1'b0}};
+        ack_count_reg <= {AF_W+1{1'b0}};
+        cnt_accepted_reg <= 32'd0;
+        cnt_duplicate_reg <= 32'd0;
+        cnt_out_of_window_reg <= 32'd0;
+        cnt_closed_reg <= 32'd0;
+    end
+end
+
+endmodule
+
+`resetall
