@@ -34,6 +34,16 @@ func benchCommand() *cli.Command {
 			for _, s := range speeds {
 				fmt.Fprintf(c.App.Writer, "%-52s %14.0f %8.2f\n", s.Mode, s.CyclesPerSec, s.CyclesPerSec/speeds[0].CyclesPerSec)
 			}
+			fmt.Fprintf(c.App.Writer, "\nrx_reorder throughput and release latency (lockstep-checked runs, seed %d)\n", req.Seed)
+			for _, t := range cosim.MeasureTests {
+				r := req
+				r.Test, r.Cycles = t, 0
+				f, err := cosim.MeasureRx(r)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(c.App.Writer, f)
+			}
 			return nil
 		},
 	}

@@ -5,6 +5,7 @@ package scoreboard
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/rxreorder"
@@ -20,10 +21,12 @@ type entry struct {
 	first, last bool
 }
 
-// pathRx is what the receiver has seen on one path of a connection, as an unwrapped set.
+// pathRx is what the receiver has seen on one path of a connection, as a set of unwrapped path sequences.
 type pathRx struct {
-	// seen holds the unwrapped path sequences received; high is one past the highest.
-	seen map[int64]bool
+	// seen is the set, as a ring: sequence q is in it when seen[q mod len] == q. Only q >= high-SACK_BITS is ever
+	// asked for, and a later q' that takes the same slot is at least len (>= SACK_BITS) above q, so that q is no
+	// longer asked for: the ring answers exactly like the full set. high is one past the highest sequence.
+	seen []int64
 	high int64
 	// any is true once a packet arrived; ecn is CE seen since the path's last ACK.
 	any, ecn bool
@@ -46,7 +49,7 @@ type connRx struct {
 type ackWant struct {
 	// Fields as on m_ack.
 	conn, psn, path, pseq uint32
-	sack                  []bool
+	sack                  [4]uint64
 	ecn                   bool
 	// at is the cycle of the packet that caused it.
 	at int64
@@ -135,7 +138,11 @@ func (r *Rx) control(in *rxreorder.In) {
 	}
 	r.conns[c] = connRx{open: true, cum: in.CtlPSN, rel: in.CtlPSN, got: map[uint32]entry{}, paths: make([]pathRx, r.cfg.Paths)}
 	for p := range r.conns[c].paths {
-		r.conns[c].paths[p].seen = map[int64]bool{}
+		ring := make([]int64, r.cfg.SackBits)
+		for i := range ring {
+			ring[i] = -1
+		}
+		r.conns[c].paths[p].seen = ring
 	}
 }
 
@@ -181,12 +188,7 @@ func (r *Rx) packet(cycle int64, in *rxreorder.In) {
 		ps.high = abs + 1
 	}
 	if abs >= ps.high-int64(r.cfg.SackBits) {
-		ps.seen[abs] = true
-	}
-	for k := range ps.seen {
-		if k < ps.high-int64(r.cfg.SackBits) {
-			delete(ps.seen, k)
-		}
+		ps.seen[abs%int64(len(ps.seen))] = abs
 	}
 	ps.any = true
 	ps.ecn = ps.ecn || in.PktECN
@@ -206,9 +208,11 @@ func (r *Rx) packet(cycle int64, in *rxreorder.In) {
 	}
 	coalesce := kind == cntAccepted && cn.sinceAck+1 == r.cfg.AckEvery
 	if in.PktAckReq || kind == cntDuplicate || gap || coalesce {
-		sack := make([]bool, r.cfg.SackBits)
-		for i := range sack {
-			sack[i] = ps.seen[ps.high-1-int64(i)]
+		var sack [4]uint64
+		for i := 0; i < r.cfg.SackBits; i++ {
+			if q := ps.high - 1 - int64(i); q >= 0 && ps.seen[q%int64(len(ps.seen))] == q {
+				sack[i/64] |= 1 << (i % 64)
+			}
 		}
 		r.acks = append(r.acks, ackWant{conn: in.PktConn, psn: cn.cum, path: in.PktPath, pseq: uint32(ps.high % mod),
 			sack: sack, ecn: ps.ecn, at: cycle})
@@ -260,15 +264,11 @@ func (r *Rx) ack(out *rxreorder.Out) error {
 		return fmt.Errorf("ACK for the packet of cycle %d: conn/psn/path/pseq/ecn %d/%#x/%d/%#x/%v, expected %d/%#x/%d/%#x/%v",
 			w.at, out.AckConn, out.AckPSN, out.AckPath, out.AckPseq, out.AckECN, w.conn, w.psn, w.path, w.pseq, w.ecn)
 	}
-	for i, want := range w.sack {
-		if out.AckSack.Bit(i) != want {
-			return fmt.Errorf("ACK for the packet of cycle %d (conn %d path %d pseq %#x): SACK bit %d is %v, expected %v",
-				w.at, w.conn, w.path, w.pseq, i, out.AckSack.Bit(i), want)
-		}
-	}
-	for i := r.cfg.SackBits; i < 256; i++ {
-		if out.AckSack.Bit(i) {
-			return fmt.Errorf("ACK SACK bit %d set beyond sack_bits %d", i, r.cfg.SackBits)
+	for k, want := range w.sack {
+		if got := out.AckSack[k]; got != want {
+			i := k*64 + bits.TrailingZeros64(got^want)
+			return fmt.Errorf("ACK for the packet of cycle %d (conn %d path %d pseq %#x): SACK bit %d is %v, expected %v (sack_bits %d)",
+				w.at, w.conn, w.path, w.pseq, i, got>>(i%64)&1 == 1, want>>(i%64)&1 == 1, r.cfg.SackBits)
 		}
 	}
 	return nil

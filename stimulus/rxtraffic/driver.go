@@ -263,8 +263,13 @@ func (d *Driver) generate(cycle int64) {
 	if d.chance(d.prof.POOW) {
 		c := uint32(d.rng.IntN(d.conns()))
 		if s := &d.senders[c]; s.open {
-			// The receiver's cumulative PSN is at most next, so this lies beyond its window.
-			p := pkt{conn: c, psn: uint32(s.next.Add(int32(d.cfg.Window + d.rng.IntN(4*d.cfg.Window)))), handle: d.nextHandle()}
+			// Half of them surely beyond the window (the receiver's cumulative PSN is at most next); half around
+			// its edge as the last ACK saw it (acked+WINDOW-2 .. +2), on either side of the real edge.
+			psn := s.next.Add(int32(d.cfg.Window + d.rng.IntN(4*d.cfg.Window)))
+			if d.rng.IntN(2) == 0 {
+				psn = s.acked.Add(int32(d.cfg.Window - 2 + d.rng.IntN(5)))
+			}
+			p := pkt{conn: c, psn: uint32(psn), handle: d.nextHandle()}
 			d.transmit(cycle, p)
 		}
 	}
