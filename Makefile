@@ -52,6 +52,7 @@ lint: deps $(BIN) ## verilator -Wall per top and preset, iverilog -g2005, go vet
 	  if [ -n "$$out" ]; then echo "gofmt would change: $$out" >&2; exit 1; fi; echo "gofmt: clean"
 
 test: lint ## lint + Go unit tests + co-simulation smoke tests (SEED=N to reproduce)
+	@echo "co-simulation seed: SEED=$(SEED) (make test SEED=N runs another)"
 	SEED=$(SEED) $(GO) test -count=1 ./...
 
 regress: deps $(BIN) ## the smoke regression over seeds and presets, with a table (SUITE=nightly for more)

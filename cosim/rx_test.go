@@ -31,11 +31,11 @@ func root(t *testing.T) string {
 	return r
 }
 
-// TestRxSmoke runs every rx_reorder test in lockstep on the default and ice40 presets.
+// TestRxSmoke runs every rx_reorder test in lockstep on every preset.
 func TestRxSmoke(t *testing.T) {
 	sd := seed(t)
 	fmt.Printf("cosim: TestRxSmoke seed=%d (SEED=N to change)\n", sd)
-	for _, cname := range []string{"default", "ice40"} {
+	for _, cname := range []string{"default", "ice40", "u250"} {
 		cfg, err := config.Preset(cname)
 		require.NoError(t, err)
 		for _, tc := range cosim.Tests() {
