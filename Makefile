@@ -44,7 +44,7 @@ build: deps $(BIN) ## build the CLI and the Verilator models of every preset (ca
 lint: deps $(BIN) ## verilator -Wall per top and preset, iverilog -g2005, go vet, gofmt
 	@set -e; for top in $$($(SPRAYNIC) tops); do for c in $$($(SPRAYNIC) config list); do \
 	  echo "verilator --lint-only -Wall $$top ($$c)"; \
-	  verilator --lint-only -Wall rtl/lint.vlt $$($(SPRAYNIC) tops --files $$top) --top-module $$top $$($(SPRAYNIC) config params $$c); \
+	  verilator --lint-only -Wall rtl/lint.vlt $$($(SPRAYNIC) tops --files $$top) --top-module $$top $$($(SPRAYNIC) config params --top $$top $$c); \
 	done; done
 	iverilog -g2005 -Wall -o /dev/null $(RTL)
 	$(GO) vet ./...

@@ -41,6 +41,18 @@ type Config struct {
 	AckEvery int `json:"ack_every"`
 	// AckFifoDepth is the number of entries of the ACK queue.
 	AckFifoDepth int `json:"ack_fifo_depth"`
+	// TickCycles is the number of clock cycles per timer tick.
+	TickCycles int `json:"tick_cycles"`
+	// CwndInit is a path's congestion window after open, in packets.
+	CwndInit int `json:"cwnd_init"`
+	// CwndMax caps a path's congestion window, in packets.
+	CwndMax int `json:"cwnd_max"`
+	// AI16ths is the additive increase of a path's window per delivered packet, in 1/16 packet.
+	AI16ths int `json:"ai_16ths"`
+	// FailK is the number of consecutive losses or timeouts that mark a path failed.
+	FailK int `json:"fail_k"`
+	// HoldoffTicks is the wait, in ticks, before a failed path is probed.
+	HoldoffTicks int `json:"holdoff_ticks"`
 }
 
 // Key describes one configuration key: its JSON name, its Verilog parameter and its allowed range.
@@ -68,6 +80,12 @@ var Keys = []Key{
 	{JSON: "handle_width", Verilog: "HANDLE_WIDTH", Min: 1, Max: 32, field: func(c *Config) *int { return &c.HandleWidth }},
 	{JSON: "ack_every", Verilog: "ACK_EVERY", Min: 1, Max: 64, field: func(c *Config) *int { return &c.AckEvery }},
 	{JSON: "ack_fifo_depth", Verilog: "ACK_FIFO_DEPTH", Min: 4, Max: 64, Pow2: true, field: func(c *Config) *int { return &c.AckFifoDepth }},
+	{JSON: "tick_cycles", Verilog: "TICK_CYCLES", Min: 1, Max: 65536, field: func(c *Config) *int { return &c.TickCycles }},
+	{JSON: "cwnd_init", Verilog: "CWND_INIT", Min: 1, Max: 255, field: func(c *Config) *int { return &c.CwndInit }},
+	{JSON: "cwnd_max", Verilog: "CWND_MAX", Min: 1, Max: 255, field: func(c *Config) *int { return &c.CwndMax }},
+	{JSON: "ai_16ths", Verilog: "AI_16THS", Min: 1, Max: 16, field: func(c *Config) *int { return &c.AI16ths }},
+	{JSON: "fail_k", Verilog: "FAIL_K", Min: 1, Max: 15, field: func(c *Config) *int { return &c.FailK }},
+	{JSON: "holdoff_ticks", Verilog: "HOLDOFF_TICKS", Min: 1, Max: 255, field: func(c *Config) *int { return &c.HoldoffTicks }},
 }
 
 // Param is one Verilog parameter assignment.
@@ -92,6 +110,9 @@ func (c Config) Validate() error {
 	if len(errs) == 0 && 1<<(c.PseqWidth-1) <= c.SackBits {
 		errs = append(errs, fmt.Errorf("key %q: value %d too small for sack_bits %d (allowed: 2^(pseq_width-1) > sack_bits)",
 			"pseq_width", c.PseqWidth, c.SackBits))
+	}
+	if len(errs) == 0 && c.CwndInit > c.CwndMax {
+		errs = append(errs, fmt.Errorf("key %q: value %d above cwnd_max %d (allowed: cwnd_init <= cwnd_max)", "cwnd_init", c.CwndInit, c.CwndMax))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("config %s: %w", c.Name, errors.Join(errs...))

@@ -27,7 +27,7 @@ func TestPresetUnknown(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
-	good := `"conns": 16, "window": 64, "paths": 8, "sack_bits": 64, "psn_width": 24, "pseq_width": 16, "handle_width": 16, "ack_every": 4, "ack_fifo_depth": 16`
+	good := `"conns": 16, "window": 64, "paths": 8, "sack_bits": 64, "psn_width": 24, "pseq_width": 16, "handle_width": 16, "ack_every": 4, "ack_fifo_depth": 16, "tick_cycles": 256, "cwnd_init": 16, "cwnd_max": 64, "ai_16ths": 2, "fail_k": 3, "holdoff_ticks": 40`
 	tests := []struct {
 		name, body, want string
 	}{
@@ -44,6 +44,8 @@ func TestLoadErrors(t *testing.T) {
 		{name: "pseq too narrow for sack", body: "{" + replace(replace(good, `"pseq_width": 16`, `"pseq_width": 8`), `"sack_bits": 64`, `"sack_bits": 128`) + "}",
 			want: `key "pseq_width": value 8 too small for sack_bits 128`},
 		{name: "not json", body: "conns=3", want: "not a JSON object"},
+		{name: "cwnd init above max", body: "{" + replace(good, `"cwnd_init": 16`, `"cwnd_init": 65`) + "}",
+			want: `key "cwnd_init": value 65 above cwnd_max 64`},
 	}
 	dir := t.TempDir()
 	for _, tc := range tests {

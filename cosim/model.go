@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
@@ -75,6 +76,33 @@ func (m Manifest) Sources(root, top string) ([]string, error) {
 	return nil, fmt.Errorf("top %q is not in rtl/manifest.json", top)
 }
 
+// paramDecl matches a (non-local) parameter declaration of a module header.
+var paramDecl = regexp.MustCompile(`(?m)^\s*parameter\s+(?:integer\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=`)
+
+// TopParams returns the configuration's Verilog parameters that top declares (read from rtl/<top>.v: one module
+// per file), in configuration order. Verilator refuses a -G the design does not have, so each top gets its own.
+func TopParams(root, top string, cfg config.Config) ([]config.Param, error) {
+	src, err := os.ReadFile(filepath.Join(root, "rtl", top+".v"))
+	if err != nil {
+		return nil, fmt.Errorf("top %s: %w", top, err)
+	}
+	declared := map[string]bool{}
+	for _, m := range paramDecl.FindAllStringSubmatch(string(src), -1) {
+		declared[m[1]] = true
+	}
+	var ps []config.Param
+	for _, p := range cfg.Params() {
+		if declared[p.Name] {
+			ps = append(ps, p)
+			delete(declared, p.Name)
+		}
+	}
+	for name := range declared {
+		return nil, fmt.Errorf("top %s declares parameter %s, which no config key sets (config.Keys)", top, name)
+	}
+	return ps, nil
+}
+
 // BuildTop builds (or finds in the cache) the Verilator model of top under cfg.
 func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writer) (string, error) {
 	m, err := LoadManifest(root)
@@ -85,8 +113,12 @@ func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writ
 	if err != nil {
 		return "", err
 	}
+	tps, err := TopParams(root, top, cfg)
+	if err != nil {
+		return "", err
+	}
 	var params []bridge.Param
-	for _, p := range cfg.Params() {
+	for _, p := range tps {
 		params = append(params, bridge.Param{Name: p.Name, Value: p.Value})
 	}
 	cache := os.Getenv("SPRAYNIC_CACHE")

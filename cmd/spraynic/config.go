@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim"
 	"github.com/urfave/cli/v2"
 )
 
@@ -47,14 +48,25 @@ func configCommand() *cli.Command {
 				Usage:     "print the Verilog parameters as flags for a tool",
 				ArgsUsage: "NAME|FILE",
 				Flags: []cli.Flag{&cli.StringFlag{Name: "format", Value: "verilator",
-					Usage: "verilator (-GNAME=V) or yosys (chparam -set NAME V)"}},
+					Usage: "verilator (-GNAME=V) or yosys (chparam -set NAME V)"},
+					&cli.StringFlag{Name: "top", Usage: "only the parameters this top declares (what its tools accept)"}},
 				Action: func(c *cli.Context) error {
 					cfg, err := oneConfigArg(c)
 					if err != nil {
 						return err
 					}
+					params := cfg.Params()
+					if top := c.String("top"); top != "" {
+						root, err := cosim.Root()
+						if err != nil {
+							return err
+						}
+						if params, err = cosim.TopParams(root, top, cfg); err != nil {
+							return err
+						}
+					}
 					var parts []string
-					for _, p := range cfg.Params() {
+					for _, p := range params {
 						switch c.String("format") {
 						case "verilator":
 							parts = append(parts, fmt.Sprintf("-G%s=%d", p.Name, p.Value))
