@@ -1,6 +1,8 @@
 package cosim
 
 import (
+	"fmt"
+
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/cosim/scoreboard"
@@ -48,13 +50,10 @@ func runRx(r Request, drv rxDriver, dut *bridge.Model) (Result, error) {
 		return Result{}, err
 	}
 	sb := scoreboard.NewRx(r.Config)
-	batch := r.Batch
-	if batch == 0 {
-		batch = 1024
-	}
 	st, err := Lockstep[rxreorder.In, rxreorder.Out](dut, gold, drv.Driver, sb, rxreorder.Valid, Options{
-		Cycles: r.Cycles, Batch: batch, Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
-	res := Result{Cycles: st.Cycles, Packets: drv.stats(), Accepted: sb.Accepted, Completions: sb.Completions, Acks: sb.Acks}
+		Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+	res := Result{Cycles: st.Cycles, Packets: drv.stats(),
+		Detail: fmt.Sprintf("accepted=%d completions=%d acks=%d", sb.Accepted, sb.Completions, sb.Acks)}
 	if err == nil && drv.check != nil {
 		if err = drv.check(); err != nil {
 			err = &CheckError{Cycle: st.Cycles, Err: err, Repro: r.Repro()}

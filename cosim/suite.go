@@ -143,14 +143,14 @@ func Table(outs []Outcome) (string, int) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-18s %-8s %5s %10s %9s  %s\n", "test", "config", "seeds", "cycles", "packets", "result")
+	fmt.Fprintf(&b, "%-22s %-8s %5s %10s %12s  %s\n", "test", "config", "seeds", "cycles", "transactions", "result")
 	for _, k := range keys {
 		r := rows[k]
 		res := "PASS"
 		if r.pass != r.seeds {
 			res = fmt.Sprintf("FAIL (%d/%d)", r.seeds-r.pass, r.seeds)
 		}
-		fmt.Fprintf(&b, "%-18s %-8s %5d %10d %9d  %s\n", r.test, r.cfg, r.seeds, r.cycles, r.packets, res)
+		fmt.Fprintf(&b, "%-22s %-8s %5d %10d %12d  %s\n", r.test, r.cfg, r.seeds, r.cycles, r.packets, res)
 	}
 	fmt.Fprintf(&b, "%d passed, %d failed\n", len(outs)-failed, failed)
 	return b.String(), failed

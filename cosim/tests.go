@@ -44,8 +44,10 @@ type Request struct {
 
 // Result is the outcome of one run.
 type Result struct {
-	// Cycles run; Packets offered; Accepted, Completions and Acks counted by the scoreboard.
-	Cycles, Packets, Accepted, Completions, Acks int64
+	// Cycles run; Packets is the block's main transaction count (packets taken, decisions made).
+	Cycles, Packets int64
+	// Detail is a block-specific line of further counts.
+	Detail string
 }
 
 var tests = map[string]Test{}
@@ -117,4 +119,12 @@ func Run(r Request) (Result, error) {
 
 func portsOf[I, O any](widths map[string]int) ([]bridge.Port, error) {
 	return ExpectedPorts(reflect.TypeOf((*I)(nil)).Elem(), reflect.TypeOf((*O)(nil)).Elem(), widths)
+}
+
+// batchOf is the request's cycles per call into Verilator (default 1024).
+func batchOf(r Request) int {
+	if r.Batch == 0 {
+		return 1024
+	}
+	return r.Batch
 }

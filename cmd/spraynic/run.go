@@ -39,8 +39,8 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, "PASS %s config=%s seed=%d cycles=%d packets=%d accepted=%d completions=%d acks=%d\n",
-				req.Test, req.Config.Name, req.Seed, res.Cycles, res.Packets, res.Accepted, res.Completions, res.Acks)
+			fmt.Fprintf(c.App.Writer, "PASS %s config=%s seed=%d cycles=%d transactions=%d %s\n",
+				req.Test, req.Config.Name, req.Seed, res.Cycles, res.Packets, res.Detail)
 			return nil
 		},
 	}

@@ -7,12 +7,13 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/rxreorder"
 	"github.com/spraynic/spraynic/golden/seqnum"
+	"github.com/spraynic/spraynic/stimulus/eventq"
 )
 
 // pkt is one packet descriptor travelling through the modelled network.
 type pkt struct {
-	// due is the cycle from which it may be delivered; order breaks ties.
-	due, order int64
+	// due is the cycle from which it may be delivered (or resent, in the retransmit list).
+	due int64
 	// conn, psn, path, pseq, handle and the flags are the descriptor fields.
 	conn, psn, path, pseq, handle uint32
 	first, last, ackReq, ecn      bool
@@ -50,10 +51,10 @@ type Driver struct {
 	cycles int64
 	// senders has one entry per connection of the configuration.
 	senders []sender
-	// flight is the network: a min-heap of packets by (due, order); retx holds lost PSNs awaiting resend.
-	flight, retx []pkt
-	// order numbers packets for stable tie breaking; handle numbers them for unique handles.
-	order  int64
+	// flight is the network, by delivery cycle; retx holds lost PSNs awaiting resend.
+	flight eventq.Queue[pkt]
+	retx   []pkt
+	// handle numbers packets for unique handles.
 	handle uint32
 	// cur is the packet on s_pkt (valid while curValid), held until ready.
 	cur      pkt
@@ -154,8 +155,8 @@ func (d *Driver) Drive(cycle int64, in *rxreorder.In) {
 		op := d.ctl[0]
 		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlPSN = true, op.open, op.conn, op.psn
 	}
-	if !d.curValid && len(d.flight) > 0 && d.flight[0].due <= cycle {
-		d.cur = d.pop()
+	if !d.curValid && d.flight.Due(cycle) {
+		d.cur = d.flight.Pop()
 		d.curValid = true
 	}
 	if d.curValid {
@@ -210,7 +211,8 @@ func (d *Driver) afterReset() {
 	for i := range d.senders {
 		d.senders[i].open, d.senders[i].opening = false, false
 	}
-	d.flight, d.retx, d.ctl, d.curValid = d.flight[:0], d.retx[:0], d.ctl[:0], false
+	d.flight.Clear()
+	d.retx, d.ctl, d.curValid = d.retx[:0], d.ctl[:0], false
 	d.openAll()
 }
 
@@ -276,7 +278,7 @@ func (d *Driver) generate(cycle int64) {
 	if d.chance(d.prof.PClosed) {
 		c := uint32(d.rng.IntN(d.cfg.Conns))
 		if s := &d.senders[c]; !s.open && !s.opening {
-			d.push(pkt{due: cycle, conn: c, psn: d.rng.Uint32() & (1<<24 - 1), path: uint32(d.rng.IntN(d.cfg.Paths)), handle: d.nextHandle()})
+			d.flight.Push(cycle, pkt{conn: c, psn: d.rng.Uint32() & (1<<24 - 1), path: uint32(d.rng.IntN(d.cfg.Paths)), handle: d.nextHandle()})
 		}
 	}
 }
@@ -300,11 +302,11 @@ func (d *Driver) transmit(cycle int64, p pkt) {
 		return
 	}
 	p.ecn = d.chance(d.prof.PECN)
-	p.due = cycle + int64(d.pathDelay[p.path])
+	due := cycle + int64(d.pathDelay[p.path])
 	if d.chance(d.prof.PJitter) {
-		p.due += int64(d.rng.IntN(d.prof.Jitter + 1))
+		due += int64(d.rng.IntN(d.prof.Jitter + 1))
 	}
-	d.push(p)
+	d.flight.Push(due, p)
 }
 
 // churn closes a random open connection and queues its reopening with a new PSN.
@@ -317,16 +319,7 @@ func (d *Driver) churn() {
 	s.open, s.opening = false, true
 	d.Stats.Churns++
 	d.ctl = append(d.ctl, ctlOp{open: false, conn: c}, ctlOp{open: true, conn: c, psn: d.initPSN()})
-	kept := d.flight[:0]
-	for _, p := range d.flight {
-		if p.conn != c {
-			kept = append(kept, p)
-		}
-	}
-	d.flight = kept
-	for i := len(d.flight)/2 - 1; i >= 0; i-- {
-		d.down(i)
-	}
+	d.flight.Filter(func(p *pkt) bool { return p.conn != c })
 	kr := d.retx[:0]
 	for _, p := range d.retx {
 		if p.conn != c {
@@ -334,47 +327,4 @@ func (d *Driver) churn() {
 		}
 	}
 	d.retx = kr
-}
-
-func less(a, b *pkt) bool { return a.due < b.due || (a.due == b.due && a.order < b.order) }
-
-func (d *Driver) push(p pkt) {
-	d.order++
-	p.order = d.order
-	d.flight = append(d.flight, p)
-	for i := len(d.flight) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !less(&d.flight[i], &d.flight[up]) {
-			break
-		}
-		d.flight[i], d.flight[up] = d.flight[up], d.flight[i]
-		i = up
-	}
-}
-
-func (d *Driver) pop() pkt {
-	p := d.flight[0]
-	n := len(d.flight) - 1
-	d.flight[0] = d.flight[n]
-	d.flight = d.flight[:n]
-	d.down(0)
-	return p
-}
-
-func (d *Driver) down(i int) {
-	n := len(d.flight)
-	for {
-		l, m := 2*i+1, i
-		if l < n && less(&d.flight[l], &d.flight[m]) {
-			m = l
-		}
-		if r := l + 1; r < n && less(&d.flight[r], &d.flight[m]) {
-			m = r
-		}
-		if m == i {
-			return
-		}
-		d.flight[i], d.flight[m] = d.flight[m], d.flight[i]
-		i = m
-	}
 }

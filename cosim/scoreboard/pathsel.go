@@ -1,0 +1,273 @@
+package scoreboard
+
+import (
+	"fmt"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/golden/pathsel"
+)
+
+// pathSB is the scoreboard's own view of one (connection, path), kept from the feedback and decision streams.
+type pathSB struct {
+	// failed and probing are the exclusion states; consec counts losses/timeouts since the last delivery.
+	failed, probing bool
+	consec          int
+	// inflight, cwnd (1/16 packets) and guard as the spec's AIMD defines them; holdoff in ticks.
+	inflight, cwnd, guard, holdoff int
+	// entropy is the last one seen on m_sel (seen says whether there is one); mustChange is set by a failure.
+	entropy          uint32
+	seen, mustChange bool
+	// decisions counts decisions on the path (fairness).
+	decisions int64
+}
+
+// selReq is a request waiting for its decision.
+type selReq struct {
+	// conn, retx and avoid are the request fields.
+	conn, avoid uint32
+	retx        bool
+}
+
+// PathSel checks path_sel by its policy's invariants: no failed path except as a probe, never beyond a path's
+// window, probes only after the hold-off and always once it is over, retransmissions avoid the losing path when
+// another is usable, a failed path comes back with a new entropy and keeps it otherwise, no request waits while a
+// path is usable, the all-failed status, the counters, and round-robin fairness on healthy paths.
+type PathSel struct {
+	// cfg is the configuration; fair enables the fairness check.
+	cfg  config.Config
+	fair bool
+	// paths is [conn][path]; reqs the requests in order; phase the tick counter.
+	paths [][]pathSB
+	reqs  []selReq
+	phase int
+	// prevIn, prevOut hold the cycle not yet processed; have says whether there is one.
+	prevIn  pathsel.In
+	prevOut pathsel.Out
+	have    bool
+	// decisions, probes, failures, recoveries are the expected counters.
+	decisions, probes, failures, recoveries uint32
+	// Failures and Probes count what happened (for reports).
+	Failures, Probes int64
+}
+
+// NewPathSel returns a checker; fair asks for the fairness bound (healthy traffic only).
+func NewPathSel(cfg config.Config, fair bool) *PathSel {
+	s := &PathSel{cfg: cfg, fair: fair}
+	s.reset()
+	return s
+}
+
+func (s *PathSel) reset() {
+	s.paths = make([][]pathSB, s.cfg.Conns)
+	for c := range s.paths {
+		s.paths[c] = make([]pathSB, s.cfg.Paths)
+		s.open(c)
+	}
+	s.reqs, s.phase = s.reqs[:0], 0
+	s.decisions, s.probes, s.failures, s.recoveries = 0, 0, 0, 0
+}
+
+func (s *PathSel) open(c int) {
+	for p := range s.paths[c] {
+		d := s.paths[c][p].decisions
+		s.paths[c][p] = pathSB{cwnd: s.cfg.CwndInit * 16, decisions: d}
+	}
+}
+
+// Observe takes cycle t and judges cycle t-1, whose decision is visible now.
+func (s *PathSel) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) error {
+	var err error
+	if s.have {
+		err = s.process(cycle-1, &s.prevIn, &s.prevOut, out)
+	}
+	s.prevIn, s.prevOut, s.have = *in, *out, true
+	return err
+}
+
+func (p *pathSB) room() bool { return p.inflight < p.cwnd>>4 }
+
+func (s *PathSel) process(k int64, in *pathsel.In, out, next *pathsel.Out) error {
+	if in.Rst {
+		if out.ReqReady || out.FbReady || out.CtlReady {
+			return fmt.Errorf("cycle %d: a ready is high during reset", k)
+		}
+		s.reset()
+		return nil
+	}
+	// Status and counters at k+1 show the state at the start of k.
+	anyAll, lowest := false, uint32(0)
+	for c := len(s.paths) - 1; c >= 0; c-- {
+		all := true
+		for p := range s.paths[c] {
+			all = all && (s.paths[c][p].failed || s.paths[c][p].probing)
+		}
+		if all {
+			anyAll, lowest = true, uint32(c)
+		}
+	}
+	if next.StatusAllFail != anyAll || (anyAll && next.StatusConn != lowest) {
+		return fmt.Errorf("cycle %d: m_status_all_failed/conn = %v/%d, expected %v/%d", k+1, next.StatusAllFail, next.StatusConn, anyAll, lowest)
+	}
+	fired := next.SelValid && (!out.SelValid || in.SelReady)
+	if err := s.decision(k, fired, !out.SelValid || in.SelReady, next); err != nil {
+		return err
+	}
+	if in.ReqValid && out.ReqReady {
+		s.reqs = append(s.reqs, selReq{conn: in.ReqConn, retx: in.ReqRetx, avoid: in.ReqAvoid})
+	}
+	// Effects of cycle k in the spec's order: tick, feedback, the decision, control.
+	if s.phase == s.cfg.TickCycles-1 {
+		for c := range s.paths {
+			for p := range s.paths[c] {
+				if ps := &s.paths[c][p]; ps.failed && ps.holdoff > 0 {
+					ps.holdoff--
+				}
+			}
+		}
+	}
+	s.phase = (s.phase + 1) % s.cfg.TickCycles
+	if in.FbValid && out.FbReady {
+		s.feedback(&s.paths[in.FbConn][in.FbPath], in.FbKind, int(in.FbCount))
+	}
+	if fired {
+		ps := &s.paths[next.SelConn][next.SelPath]
+		ps.inflight = min(ps.inflight+1, 255)
+		ps.decisions++
+		s.decisions++
+		if next.SelProbe {
+			ps.failed, ps.probing = false, true
+			s.probes++
+			s.Probes++
+		}
+	}
+	if in.CtlValid && out.CtlReady {
+		s.open(int(in.CtlConn))
+	}
+	got := [4]uint32{next.CntDecisions, next.CntProbes, next.CntFailures, next.CntRecoveries}
+	if want := [4]uint32{s.decisions, s.probes, s.failures, s.recoveries}; got != want {
+		return fmt.Errorf("cycle %d: counters decisions/probes/failures/recoveries = %v, expected %v", k+1, got, want)
+	}
+	return nil
+}
+
+// decision judges the decision S1 made in cycle k (fired), against the state at the start of k.
+func (s *PathSel) decision(k int64, fired, outFree bool, next *pathsel.Out) error {
+	if len(s.reqs) == 0 {
+		if fired {
+			return fmt.Errorf("cycle %d: a decision without a request", k)
+		}
+		return nil
+	}
+	r := s.reqs[0]
+	paths := s.paths[r.conn]
+	var act, sus, prb uint64
+	for p := range paths {
+		ps := &paths[p]
+		switch {
+		case ps.failed:
+			if ps.holdoff == 0 {
+				prb |= 1 << p
+			}
+		case ps.probing:
+		case ps.room() && ps.consec == 0:
+			act |= 1 << p
+		case ps.room():
+			sus |= 1 << p
+		}
+	}
+	usable := act | sus
+	if r.retx && usable&^(1<<r.avoid) != 0 {
+		usable &^= 1 << r.avoid
+	}
+	possible := usable != 0 || (!r.retx && prb != 0)
+	if !fired {
+		if possible && outFree {
+			return fmt.Errorf("cycle %d: request for conn %d waits although a path is usable (usable %#x, probe-ready %#x)", k, r.conn, usable, prb)
+		}
+		return nil
+	}
+	s.reqs = s.reqs[1:]
+	p := next.SelPath
+	if next.SelConn != r.conn {
+		return fmt.Errorf("cycle %d: decision for conn %d, the request was for conn %d", k, next.SelConn, r.conn)
+	}
+	switch {
+	case next.SelProbe:
+		if r.retx || prb&(1<<p) == 0 {
+			return fmt.Errorf("cycle %d: probe on conn %d path %d: not a failed path past its hold-off, or a retransmission (retx %v, probe-ready %#x)", k, r.conn, p, r.retx, prb)
+		}
+	case !r.retx && prb != 0:
+		return fmt.Errorf("cycle %d: conn %d has failed paths past their hold-off (%#x) but was not probed", k, r.conn, prb)
+	case usable&(1<<p) == 0:
+		return fmt.Errorf("cycle %d: conn %d path %d chosen but not usable (failed, probing, at its window, or the avoided path %d with another usable; usable %#x)",
+			k, r.conn, p, r.avoid, usable)
+	case act&usable != 0 && act&(1<<p) == 0:
+		return fmt.Errorf("cycle %d: conn %d path %d is suspect while active paths %#x had room", k, r.conn, p, act&usable)
+	}
+	ps := &paths[p]
+	switch {
+	case ps.mustChange && ps.seen && next.SelEntropy == ps.entropy:
+		return fmt.Errorf("cycle %d: conn %d path %d failed but kept its entropy %#x", k, r.conn, p, ps.entropy)
+	case !ps.mustChange && ps.seen && next.SelEntropy != ps.entropy:
+		return fmt.Errorf("cycle %d: conn %d path %d changed entropy %#x -> %#x without a failure", k, r.conn, p, ps.entropy, next.SelEntropy)
+	}
+	ps.entropy, ps.seen, ps.mustChange = next.SelEntropy, true, false
+	return nil
+}
+
+func (s *PathSel) feedback(ps *pathSB, kind uint32, n int) {
+	switch kind {
+	case pathsel.FbDelivered:
+		ps.inflight = max(0, ps.inflight-n)
+		ps.cwnd = min(ps.cwnd+n*s.cfg.AI16ths, s.cfg.CwndMax*16)
+		ps.guard = max(0, ps.guard-n)
+		if n > 0 {
+			ps.consec = 0
+			if ps.probing {
+				ps.probing = false
+				s.recoveries++
+			}
+		}
+	case pathsel.FbECN:
+		if n > 0 && ps.guard == 0 {
+			ps.guard = ps.cwnd >> 4
+			ps.cwnd = max(ps.cwnd>>1, 16)
+		}
+	default: // loss, timeout
+		ps.inflight = max(0, ps.inflight-n)
+		if n == 0 || ps.failed {
+			return
+		}
+		if !ps.probing {
+			ps.consec = min(ps.consec+n, 15)
+			if ps.consec < s.cfg.FailK {
+				return
+			}
+		}
+		*ps = pathSB{failed: true, cwnd: ps.cwnd, guard: ps.guard, holdoff: s.cfg.HoldoffTicks, entropy: ps.entropy, seen: ps.seen,
+			mustChange: true, decisions: ps.decisions}
+		s.failures++
+		s.Failures++
+	}
+}
+
+// Finish checks the fairness bound when asked: decisions of a connection over its paths differ by at most one.
+func (s *PathSel) Finish() error {
+	if !s.fair {
+		return nil
+	}
+	for c := range s.paths {
+		lo, hi := int64(-1), int64(0)
+		for p := range s.paths[c] {
+			n := s.paths[c][p].decisions
+			if lo < 0 || n < lo {
+				lo = n
+			}
+			hi = max(hi, n)
+		}
+		if hi-lo > 1 {
+			return fmt.Errorf("conn %d: decisions per path range %d..%d on healthy paths (round robin allows 1)", c, lo, hi)
+		}
+	}
+	return nil
+}
