@@ -179,7 +179,8 @@ func (s *PathSel) decision(k int64, fired, outFree bool, next *pathsel.Out) erro
 	if r.retx && usable&^(1<<r.avoid) != 0 {
 		usable &^= 1 << r.avoid
 	}
-	possible := usable != 0 || (!r.retx && prb != 0)
+	mayProbe := prb != 0 && (!r.retx || usable == 0)
+	possible := usable != 0 || mayProbe
 	if !fired {
 		if possible && outFree {
 			return fmt.Errorf("cycle %d: request for conn %d waits although a path is usable (usable %#x, probe-ready %#x)", k, r.conn, usable, prb)
@@ -193,10 +194,11 @@ func (s *PathSel) decision(k int64, fired, outFree bool, next *pathsel.Out) erro
 	}
 	switch {
 	case next.SelProbe:
-		if r.retx || prb&(1<<p) == 0 {
-			return fmt.Errorf("cycle %d: probe on conn %d path %d: not a failed path past its hold-off, or a retransmission (retx %v, probe-ready %#x)", k, r.conn, p, r.retx, prb)
+		if !mayProbe || prb&(1<<p) == 0 {
+			return fmt.Errorf("cycle %d: probe on conn %d path %d: not a failed path past its hold-off, or a retransmission with a usable path (retx %v, usable %#x, probe-ready %#x)",
+				k, r.conn, p, r.retx, usable, prb)
 		}
-	case !r.retx && prb != 0:
+	case mayProbe:
 		return fmt.Errorf("cycle %d: conn %d has failed paths past their hold-off (%#x) but was not probed", k, r.conn, prb)
 	case usable&(1<<p) == 0:
 		return fmt.Errorf("cycle %d: conn %d path %d chosen but not usable (failed, probing, at its window, or the avoided path %d with another usable; usable %#x)",

@@ -1,0 +1,315 @@
+package pathsel_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/golden/pathsel"
+)
+
+// refPath is one (connection, path) of the reference.
+type refPath struct{ state, cwnd, inflight, consec, guard, holdoff, entropy int }
+
+// ref is a deliberately naive second reading of docs/path_sel.md: plain loops over every path, a copy of the
+// whole state as "start of cycle", no derived masks. It checks the model's incremental bookkeeping, not the
+// reading of the document (both were written by the same hand).
+type ref struct {
+	cfg  config.Config
+	p    [][]refPath
+	rr   []int
+	lfsr int
+	tick int
+	s1   struct {
+		valid, retx bool
+		conn, avoid int
+	}
+	sel struct {
+		valid, probe        bool
+		conn, path, entropy int
+	}
+	regs    pathsel.Out // rd_*, m_status_* and counter registers
+	started bool
+}
+
+func newRef(cfg config.Config) *ref {
+	r := &ref{cfg: cfg, p: make([][]refPath, cfg.Conns), rr: make([]int, cfg.Conns)}
+	for c := range r.p {
+		r.p[c] = make([]refPath, cfg.Paths)
+	}
+	r.reset()
+	return r
+}
+
+func (r *ref) reset() {
+	for c := range r.p {
+		r.open(c)
+	}
+	r.lfsr, r.tick = 0xACE1, 0
+	r.s1.valid, r.sel.valid = false, false
+	r.regs = pathsel.Out{}
+}
+
+func (r *ref) open(c int) {
+	for p := range r.p[c] {
+		r.p[c][p] = refPath{cwnd: r.cfg.CwndInit * 16, entropy: int(e0(r.cfg.Paths, uint32(c), uint32(p)))}
+	}
+	r.rr[c] = 0
+}
+
+func (r *ref) allFailed(p [][]refPath, c int) bool {
+	for _, x := range p[c] {
+		if x.state != pathsel.StateFailed && x.state != pathsel.StateProbing {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *ref) step(in pathsel.In) pathsel.Out {
+	cm, pm := r.cfg.Conns-1, r.cfg.Paths-1
+	old := make([][]refPath, len(r.p))
+	for c := range r.p {
+		old[c] = slices.Clone(r.p[c])
+	}
+	found, probe, choice := false, false, 0
+	if r.s1.valid {
+		c := r.s1.conn
+		var act, sus, prb []bool
+		usable := make([]bool, r.cfg.Paths)
+		others := false
+		for _, x := range old[c] {
+			room := x.inflight < x.cwnd>>4
+			act = append(act, x.state == pathsel.StateActive && room)
+			sus = append(sus, x.state == pathsel.StateSuspect && room)
+			prb = append(prb, x.state == pathsel.StateFailed && x.holdoff == 0)
+		}
+		for p := range usable {
+			usable[p] = act[p] || sus[p]
+			if usable[p] && p != r.s1.avoid {
+				others = true
+			}
+		}
+		if r.s1.retx && others {
+			usable[r.s1.avoid] = false
+		}
+		pick := func(m func(p int) bool) bool {
+			for i := range r.cfg.Paths {
+				if p := (r.rr[c] + i) % r.cfg.Paths; m(p) {
+					choice, found = p, true
+					return true
+				}
+			}
+			return false
+		}
+		anyUsable := false
+		for _, u := range usable {
+			anyUsable = anyUsable || u
+		}
+		if (!r.s1.retx || !anyUsable) && pick(func(p int) bool { return prb[p] }) {
+			probe = true
+		} else if !pick(func(p int) bool { return act[p] && usable[p] }) {
+			pick(func(p int) bool { return sus[p] && usable[p] })
+		}
+	}
+	fire := r.s1.valid && found && (!r.sel.valid || in.SelReady)
+	out := r.regs
+	out.ReqReady = !in.Rst && (!r.s1.valid || fire)
+	out.FbReady, out.CtlReady = !in.Rst, !in.Rst
+	out.SelValid, out.SelConn, out.SelPath = r.sel.valid, uint32(r.sel.conn), uint32(r.sel.path)
+	out.SelEntropy, out.SelProbe = uint32(r.sel.entropy), r.sel.probe
+	if in.Rst {
+		r.reset()
+		return out
+	}
+	next := r.regs
+	rc, rp := int(in.RdConn)&cm, int(in.RdPath)&pm
+	x := old[rc][rp]
+	next.RdState, next.RdCwnd, next.RdInflight = uint32(x.state), uint32(x.cwnd), uint32(x.inflight)
+	next.RdEntropy, next.RdAllFailed = uint32(x.entropy), r.allFailed(old, rc)
+	next.StatusAllFail, next.StatusConn = false, 0
+	for c := range old {
+		if r.allFailed(old, c) {
+			next.StatusAllFail, next.StatusConn = true, uint32(c)
+			break
+		}
+	}
+	if r.tick == r.cfg.TickCycles-1 {
+		for c := range r.p {
+			for p := range r.p[c] {
+				if y := &r.p[c][p]; y.state == pathsel.StateFailed && y.holdoff > 0 {
+					y.holdoff--
+				}
+			}
+		}
+	}
+	r.tick = (r.tick + 1) % r.cfg.TickCycles
+	if in.FbValid {
+		y := &r.p[int(in.FbConn)&cm][int(in.FbPath)&pm]
+		n := int(in.FbCount & 255)
+		fail := func() {
+			r.lfsr = r.lfsr>>1 ^ (r.lfsr & 1 * 0xB400)
+			e := 0xC000 | r.lfsr&0x3FFF
+			if e == y.entropy {
+				e ^= 1
+			}
+			*y = refPath{state: pathsel.StateFailed, cwnd: y.cwnd, guard: y.guard, holdoff: r.cfg.HoldoffTicks, entropy: e}
+			next.CntFailures++
+		}
+		switch in.FbKind & 3 {
+		case pathsel.FbDelivered:
+			y.inflight = max(y.inflight-n, 0)
+			y.cwnd = min(y.cwnd+n*r.cfg.AI16ths, r.cfg.CwndMax*16)
+			y.guard = max(y.guard-n, 0)
+			if n > 0 {
+				y.consec = 0
+				if y.state == pathsel.StateProbing {
+					next.CntRecoveries++
+				}
+				if y.state != pathsel.StateFailed {
+					y.state = pathsel.StateActive
+				}
+			}
+		case pathsel.FbECN:
+			if n > 0 && y.guard == 0 {
+				y.guard, y.cwnd = y.cwnd>>4, max(y.cwnd>>1, 16)
+			}
+		default:
+			y.inflight = max(y.inflight-n, 0)
+			if n > 0 {
+				switch y.state {
+				case pathsel.StateActive, pathsel.StateSuspect:
+					y.consec = min(y.consec+n, 15)
+					if y.consec >= r.cfg.FailK {
+						fail()
+					} else {
+						y.state = pathsel.StateSuspect
+					}
+				case pathsel.StateProbing:
+					fail()
+				}
+			}
+		}
+	}
+	if fire {
+		c := r.s1.conn
+		r.sel.valid, r.sel.conn, r.sel.path, r.sel.probe = true, c, choice, probe
+		r.sel.entropy = old[c][choice].entropy
+		r.rr[c] = (choice + 1) % r.cfg.Paths
+		y := &r.p[c][choice]
+		y.inflight = min(y.inflight+1, 255)
+		if probe && y.state == pathsel.StateFailed {
+			y.state = pathsel.StateProbing
+		}
+		next.CntDecisions++
+		if probe {
+			next.CntProbes++
+		}
+	} else if in.SelReady {
+		r.sel.valid = false
+	}
+	if in.CtlValid {
+		r.open(int(in.CtlConn) & cm)
+	}
+	if in.ReqValid && out.ReqReady {
+		r.s1.valid, r.s1.conn, r.s1.retx, r.s1.avoid = true, int(in.ReqConn)&cm, in.ReqRetx, int(in.ReqAvoid)&pm
+	} else if fire {
+		r.s1.valid = false
+	}
+	r.regs = next
+	return out
+}
+
+// TestRandomAgainstReference drives the model and the naive reference with the same random inputs (rare resets
+// and reopens, feedback biased to the paths just decided, bursts of losses so that whole connections fail) and
+// compares every output port every cycle (m_sel payload only while m_sel_valid).
+func TestRandomAgainstReference(t *testing.T) {
+	tests := []struct {
+		name   string
+		cfg    config.Config
+		cycles int
+		seed   uint64
+	}{
+		{name: "small", cfg: smallCfg(), cycles: 40000, seed: 1},
+		{name: "small fail_k 1 tick 1", cfg: smallCfg(func(c *config.Config) {
+			c.FailK, c.TickCycles, c.HoldoffTicks, c.CwndInit, c.CwndMax, c.AI16ths = 1, 1, 1, 2, 3, 16
+		}), cycles: 40000, seed: 2},
+		{name: "two paths saturating counts", cfg: smallCfg(func(c *config.Config) {
+			c.Conns, c.Paths, c.CwndInit, c.CwndMax, c.FailK, c.HoldoffTicks, c.TickCycles = 2, 2, 255, 255, 15, 255, 1
+		}), cycles: 20000, seed: 3},
+		{name: "64 paths", cfg: smallCfg(func(c *config.Config) {
+			c.Conns, c.Paths, c.TickCycles, c.HoldoffTicks, c.FailK = 2, 64, 4, 255, 1
+		}), cycles: 20000, seed: 4},
+		{name: "128 connections", cfg: smallCfg(func(c *config.Config) {
+			c.Conns, c.Paths, c.FailK = 128, 2, 1
+		}), cycles: 20000, seed: 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(tc.seed, 0x5EED))
+			m, err := pathsel.New(tc.cfg)
+			require.NoError(t, err, "New")
+			r := newRef(tc.cfg)
+			conns, paths := uint32(tc.cfg.Conns), uint32(tc.cfg.Paths)
+			hot := uint32(0) // connection most traffic goes to
+			var in pathsel.In
+			var got pathsel.Out
+			var lastSel pathsel.Out
+			lossy := false
+			var seen struct{ probe, recovery, allFailed, rdAllFailed, fullStall bool }
+			for cyc := range tc.cycles {
+				in.Rst = cyc < 2 || rng.IntN(5000) == 0
+				if rng.IntN(200) == 0 {
+					hot = rng.Uint32N(conns)
+					lossy = rng.IntN(3) == 0
+				}
+				if !in.ReqValid || got.ReqReady || rng.IntN(8) == 0 {
+					in.ReqValid = rng.IntN(4) != 0
+					in.ReqConn = hot
+					if rng.IntN(4) == 0 {
+						in.ReqConn = rng.Uint32N(conns)
+					}
+					in.ReqRetx = rng.IntN(4) == 0
+					in.ReqAvoid = rng.Uint32N(paths)
+				}
+				in.SelReady = rng.IntN(5) != 0
+				in.FbValid = rng.IntN(3) != 0
+				in.FbConn, in.FbPath = rng.Uint32N(conns), rng.Uint32N(paths)
+				if lastSel.SelValid && rng.IntN(2) == 0 {
+					in.FbConn, in.FbPath = lastSel.SelConn, lastSel.SelPath
+				}
+				in.FbKind = rng.Uint32N(4)
+				if lossy && rng.IntN(2) == 0 {
+					in.FbKind = pathsel.FbLoss
+				}
+				in.FbCount = []uint32{0, 1, 1, 1, 2, 3, 17, 255}[rng.IntN(8)]
+				in.CtlValid = rng.IntN(700) == 0
+				in.CtlConn = rng.Uint32N(conns)
+				in.RdConn, in.RdPath = hot, rng.Uint32N(paths)
+				if rng.IntN(3) == 0 {
+					in.RdConn = rng.Uint32N(conns)
+				}
+				want := r.step(in)
+				m.Step(&in, &got)
+				if !want.SelValid {
+					got, want = noPayload(got), noPayload(want)
+				}
+				require.Equal(t, want, got, "cycle %d, inputs %+v", cyc, in)
+				if got.SelValid && in.SelReady {
+					lastSel = got
+				}
+				seen.probe = seen.probe || got.CntProbes != 0
+				seen.recovery = seen.recovery || got.CntRecoveries != 0
+				seen.allFailed = seen.allFailed || got.StatusAllFail
+				seen.rdAllFailed = seen.rdAllFailed || got.RdAllFailed
+				seen.fullStall = seen.fullStall || (!in.Rst && in.SelReady && !got.SelValid && !got.ReqReady)
+			}
+			require.Equal(t, [5]bool{true, true, true, true, true},
+				[5]bool{seen.probe, seen.recovery, seen.allFailed, seen.rdAllFailed, seen.fullStall},
+				"stimulus reached probes, recoveries, all-failed status, rd_all_failed and a held request")
+		})
+	}
+}

@@ -1,0 +1,185 @@
+package pathtraffic
+
+import (
+	"math/rand/v2"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/stimulus/eventq"
+)
+
+// startReset is the number of reset cycles every run begins with.
+const startReset = 2
+
+// fbEvent is one feedback message.
+type fbEvent struct {
+	// conn, path, kind and count are the s_fb fields.
+	conn, path, kind, count uint32
+}
+
+// link is the condition of one network link.
+type link struct {
+	// dead drops everything; ecn and loss are probabilities.
+	dead      bool
+	ecn, loss float64
+}
+
+// Driver produces path_sel inputs and models the network and the retransmit engine's feedback.
+type Driver struct {
+	// cfg, prof and rng fix the traffic.
+	cfg  config.Config
+	prof Profile
+	rng  *rand.Rand
+	// cycles is the run length; drain the final phase without requests.
+	cycles, drain int64
+	// links is the network; next is the index of the next link event.
+	links []link
+	next  int
+	// fb is the feedback queue, by the cycle each becomes known.
+	fb eventq.Queue[fbEvent]
+	// cur is the feedback on s_fb, held until taken.
+	cur      fbEvent
+	curValid bool
+	// req is the request on s_req (valid while reqValid).
+	reqValid       bool
+	reqConn        uint32
+	reqRetx        bool
+	reqAvoid       uint32
+	lastLoss       []uint32
+	ctlValid       bool
+	ctlConn        uint32
+	resetLeft      int
+	rdConn, rdPath uint32
+	// Stats counts what happened.
+	Stats Stats
+}
+
+// Stats counts the traffic of a run.
+type Stats struct {
+	// Requests taken, Decisions seen, Feedback events taken, Resets pulsed.
+	Requests, Decisions, Feedback, Resets int64
+}
+
+// DrainCycles is the final phase: every packet sent has had its feedback (RTO plus slack).
+func DrainCycles(prof Profile) int64 { return int64(prof.RTO + 2*prof.RTT + 2*prof.Jitter + 500) }
+
+// New returns a driver for cfg and prof with seed; cycles is the whole run length.
+func New(cfg config.Config, prof Profile, seed uint64, cycles int64) *Driver {
+	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0xbadc0ffee)), cycles: cycles, drain: DrainCycles(prof)}
+	d.links = make([]link, prof.Links*cfg.Paths)
+	d.lastLoss = make([]uint32, cfg.Conns)
+	return d
+}
+
+func (d *Driver) chance(p float64) bool { return p > 0 && d.rng.Float64() < p }
+
+func (d *Driver) conns() int {
+	if d.prof.Conns == 0 {
+		return d.cfg.Conns
+	}
+	return d.prof.Conns
+}
+
+// Link returns the link an entropy hashes onto (the ECMP model).
+func (d *Driver) Link(entropy uint32) int {
+	return int((entropy*2654435761)>>16) % len(d.links)
+}
+
+// Drive sets this cycle's inputs.
+func (d *Driver) Drive(cycle int64, in *pathsel.In) {
+	*in = pathsel.In{RdConn: d.rdConn, RdPath: d.rdPath}
+	d.rdPath = (d.rdPath + 1) % uint32(d.cfg.Paths)
+	if d.rdPath == 0 {
+		d.rdConn = (d.rdConn + 1) % uint32(d.cfg.Conns)
+	}
+	if cycle < startReset {
+		in.Rst = true
+		return
+	}
+	for d.next < len(d.prof.Events) && d.prof.Events[d.next].At <= cycle {
+		e := d.prof.Events[d.next]
+		for l := range d.links {
+			if e.Link < 0 || e.Link == l {
+				d.links[l] = link{dead: e.Dead, ecn: e.ECN, loss: e.Loss}
+			}
+		}
+		d.next++
+	}
+	drain := cycle >= d.cycles-d.drain
+	if d.resetLeft == 0 && !drain && d.prof.ResetEvery > 0 && d.chance(1/float64(d.prof.ResetEvery)) {
+		d.resetLeft = 1 + d.rng.IntN(3)
+		d.Stats.Resets++
+	}
+	if d.resetLeft > 0 {
+		in.Rst = true
+		d.resetLeft--
+		d.fb.Clear()
+		d.curValid, d.reqValid, d.ctlValid = false, false, false
+		return
+	}
+	if !d.reqValid && !drain && d.chance(d.prof.Load) {
+		d.reqValid = true
+		d.reqConn = uint32(d.rng.IntN(d.conns()))
+		d.reqRetx = d.chance(d.prof.PRetx)
+		d.reqAvoid = d.lastLoss[d.reqConn]
+		if d.chance(0.3) {
+			d.reqAvoid = uint32(d.rng.IntN(d.cfg.Paths))
+		}
+	}
+	if !d.ctlValid && !drain && d.prof.ChurnEvery > 0 && d.chance(1/float64(d.prof.ChurnEvery)) {
+		d.ctlValid, d.ctlConn = true, uint32(d.rng.IntN(d.conns()))
+	}
+	if !d.curValid && d.fb.Due(cycle) {
+		d.cur, d.curValid = d.fb.Pop(), true
+		for d.fb.Due(cycle) && *d.fb.Peek() == (fbEvent{conn: d.cur.conn, path: d.cur.path, kind: d.cur.kind, count: 1}) &&
+			d.cur.count < 250 && d.chance(d.prof.PAgg) {
+			d.cur.count += d.fb.Pop().count
+		}
+	}
+	in.ReqValid, in.ReqConn, in.ReqRetx, in.ReqAvoid = d.reqValid, d.reqConn, d.reqRetx, d.reqAvoid
+	in.CtlValid, in.CtlConn = d.ctlValid, d.ctlConn
+	if d.curValid {
+		in.FbValid, in.FbConn, in.FbPath, in.FbKind, in.FbCount = true, d.cur.conn, d.cur.path, d.cur.kind, d.cur.count
+	}
+	in.SelReady = drain || d.prof.SelReady >= 1 || d.chance(d.prof.SelReady)
+}
+
+// Observe follows the handshakes and sends each decided packet into the network.
+func (d *Driver) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) {
+	if in.Rst {
+		return
+	}
+	if in.ReqValid && out.ReqReady {
+		d.reqValid = false
+		d.Stats.Requests++
+	}
+	if in.CtlValid && out.CtlReady {
+		d.ctlValid = false
+	}
+	if in.FbValid && out.FbReady {
+		d.curValid = false
+		d.Stats.Feedback++
+	}
+	if out.SelValid && in.SelReady {
+		d.Stats.Decisions++
+		d.send(cycle, out.SelConn, out.SelPath, out.SelEntropy)
+	}
+}
+
+// send decides a packet's fate on the link its entropy hashes onto and queues the feedback.
+func (d *Driver) send(cycle int64, conn, path, entropy uint32) {
+	l := d.links[d.Link(entropy)]
+	rtt := cycle + int64(d.prof.RTT+d.rng.IntN(d.prof.Jitter+1))
+	switch {
+	case l.dead:
+		d.fb.Push(cycle+int64(d.prof.RTO), fbEvent{conn: conn, path: path, kind: pathsel.FbTimeout, count: 1})
+	case d.chance(l.loss):
+		d.lastLoss[conn] = path
+		d.fb.Push(rtt+int64(d.prof.RTT/2), fbEvent{conn: conn, path: path, kind: pathsel.FbLoss, count: 1})
+	default:
+		d.fb.Push(rtt, fbEvent{conn: conn, path: path, kind: pathsel.FbDelivered, count: 1})
+		if d.chance(l.ecn) {
+			d.fb.Push(rtt, fbEvent{conn: conn, path: path, kind: pathsel.FbECN, count: 1})
+		}
+	}
+}

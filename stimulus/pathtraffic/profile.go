@@ -1,0 +1,109 @@
+// Package pathtraffic is seeded stimulus for the path_sel block: a sender that asks for paths (new packets and
+// retransmissions), and a network of links onto which entropies are hashed (ECMP), with congestion (ECN), random
+// loss, links that die and heal, and the feedback the retransmit engine would give: delivered, ECN, loss, timeout.
+package pathtraffic
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// LinkEvent changes one link's condition from a cycle on.
+type LinkEvent struct {
+	// At is the cycle; Link the link index (-1: every link).
+	At   int64
+	Link int
+	// Dead drops everything; ECN is the CE-mark probability; Loss the random loss probability.
+	Dead      bool
+	ECN, Loss float64
+}
+
+// Profile shapes one test.
+type Profile struct {
+	// Name and Doc identify it; Cycles is the default traffic length (a drain follows).
+	Name, Doc string
+	Cycles    int64
+	// Conns is the number of connections requesting (0: all).
+	Conns int
+	// Load is the probability of a request per cycle; PRetx the share that are retransmissions.
+	Load, PRetx float64
+	// SelReady is the probability that m_sel_ready is high.
+	SelReady float64
+	// RTT is the base round trip in cycles; Jitter its random spread; RTO the timeout of a vanished packet.
+	RTT, Jitter, RTO int
+	// Links is the number of network links, as a multiple of the paths.
+	Links int
+	// Events change link conditions over time (applied in order).
+	Events []LinkEvent
+	// PAgg is the probability that feedback of one (conn, path, kind) due together goes out as one count.
+	PAgg float64
+	// ChurnEvery is the mean number of cycles between reopening a random connection (0: never).
+	ChurnEvery int
+	// ResetEvery is the mean number of cycles between resets (0: never).
+	ResetEvery int
+	// Healthy asks the scoreboard to check round-robin fairness (no failure, congestion or full window expected).
+	Healthy bool
+}
+
+var profiles = map[string]Profile{}
+
+// Lookup returns the named profile.
+func Lookup(name string) (Profile, error) {
+	p, ok := profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("unknown path_sel test %q (tests: %s)", name, strings.Join(Names(), ", "))
+	}
+	return p, nil
+}
+
+// Names lists the profiles, sorted.
+func Names() []string {
+	var n []string
+	for k := range profiles {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+func init() {
+	base := Profile{Cycles: 20000, Load: 1, SelReady: 1, RTT: 40, Jitter: 20, RTO: 400, Links: 2, PAgg: 0.2}
+	with := func(f func(*Profile)) { p := base; f(&p); profiles[p.Name] = p }
+	with(func(p *Profile) {
+		p.Name, p.Doc = "spray", "healthy links, a request every cycle: one decision per cycle, round-robin fairness"
+		p.Load, p.Healthy, p.RTT, p.Jitter, p.PAgg = 0.5, true, 8, 0, 0
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "saturate", "a request every cycle with long round trips: windows fill, requests wait, feedback frees room"
+		p.RTT, p.Jitter = 200, 100
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "congested", "one link marks ECN heavily: its paths' windows shrink (AIMD), traffic moves to the others"
+		p.Events = []LinkEvent{{At: 0, Link: 0, ECN: 0.6}}
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "die_heal", "a link dies: its paths fail, get new entropies, are probed after the hold-off; it heals"
+		p.Events = []LinkEvent{{At: 3000, Link: 1, Dead: true}, {At: 12000, Link: 1}}
+		p.PRetx = 0.05
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "all_dead", "every link dead for a while: all paths fail, status reports it, probing never stops, recovery"
+		p.Events = []LinkEvent{{At: 3000, Link: -1, Dead: true}, {At: 11000, Link: -1}}
+		p.Cycles = 24000
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "flap", "links flap between dead and lossy; retransmissions avoid the losing path"
+		p.PRetx = 0.2
+		for t := int64(1000); t < 20000; t += 1500 {
+			p.Events = append(p.Events, LinkEvent{At: t, Link: int(t/1500) % 4, Dead: true}, LinkEvent{At: t + 700, Link: int(t/1500) % 4, Loss: 0.05})
+		}
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "random", "everything: ECN, loss, dead links, retransmissions, back-pressure, reopen, reset"
+		p.PRetx, p.SelReady, p.ChurnEvery, p.ResetEvery, p.Load = 0.1, 0.7, 3000, 9000, 0.8
+		p.Events = []LinkEvent{{At: 0, Link: -1, Loss: 0.01}, {At: 0, Link: 2, ECN: 0.3, Loss: 0.01}, {At: 4000, Link: 3, Dead: true},
+			{At: 9000, Link: 3, Loss: 0.01}, {At: 13000, Link: 0, Dead: true}, {At: 17000, Link: 0, Loss: 0.02}}
+		p.Cycles = 30000
+	})
+}
