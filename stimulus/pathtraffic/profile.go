@@ -76,7 +76,7 @@ func init() {
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "saturate", "a request every cycle with long round trips: windows fill, requests wait, feedback frees room"
-		p.RTT, p.Jitter = 200, 100
+		p.RTT, p.Jitter, p.Conns = 200, 100, 2
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "congested", "one link marks ECN heavily: its paths' windows shrink (AIMD), traffic moves to the others"

@@ -1,0 +1,810 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * path_sel: TX path selector of the spraynic transport core.
+ *
+ * Answers one path request per cycle with the path (and its UDP source-port entropy) the next packet of a
+ * connection goes on: round robin over the paths with room in their congestion window, ACTIVE before SUSPECT,
+ * a probe on a FAILED path whose hold-off has run out, and a retransmission kept off the path that lost it when
+ * another one is usable. Feedback from the retransmit engine (delivered, ECN-marked, lost, timed out) drives
+ * per-(connection, path) AIMD windows, failure with a new entropy, hold-off, probe and recovery.
+ *
+ * The contract, cycle by cycle, is docs/path_sel.md; the Go golden model golden/pathsel implements the same
+ * document and is compared with this module on every output port in lockstep.
+ *
+ * Pipeline:
+ *
+ *   cycle t              cycle t+1 (S1)                               cycle t+2
+ *   s_req handshake -->  decide on the start-of-cycle state; on  -->  m_sel_valid (held while !m_sel_ready)
+ *   (S1 register)        fire load m_sel and update rr/inflight/
+ *                        state, else hold the request
+ *   s_fb / s_ctl handshake: applied to the state at the end of cycle t
+ *
+ * State: all in flip-flops (CONNS x PATHS x 58 bits), flattened, entry {c, p} at [{c, p}*W +: W]; read and
+ * written in one cycle, so there are no hazards to forward. Effects on one path in one cycle, in order: tick
+ * decrement of holdoff, feedback, stage-1 fire (on top of the feedback result), control (overrides all). The
+ * feedback result is computed once, for its one target path; the stage-1 inflight increment once per path of
+ * s1_conn (so the round-robin pick only drives write enables); the tick decrement and the control reopen are
+ * replicated per path. Control overrides the path fields and rr only: a feedback fail or recovery on a path
+ * reopened in the same cycle still steps the LFSR and counts in cnt_failures / cnt_recoveries, and a decision
+ * still counts (docs: the effects are applied in order, control last).
+ *
+ * Field layout per path (docs: State):
+ *
+ *   field     bits  meaning
+ *   state     2     ACTIVE=0, SUSPECT=1, FAILED=2, PROBING=3
+ *   cwnd      12    congestion window, fixed point 8.4 (cwnd_int = cwnd[11:4])
+ *   inflight  8     packets in flight
+ *   consec    4     consecutive losses/timeouts
+ *   guard     8     delivered packets before another ECN decrease is allowed
+ *   holdoff   8     ticks before a FAILED path may be probed
+ *   entropy   16    UDP source port
+ *
+ * Critical paths (all from registers): S1: s1_conn -> CONNS:1 mux of the connection's path fields ->
+ * inflight < cwnd_int compare per path -> class masks -> 2*PATHS-bit round-robin carry chain -> one-hot
+ * -> found -> s1_fire -> per-path write enables, m_sel/rr loads and s_req_ready. Feedback:
+ * s_fb_conn/path -> CONNS*PATHS:1 mux of the target's fields -> 13-bit cwnd add and cap / consec add and
+ * compare -> fail -> entropy/inflight select -> per-path write.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module path_sel #(
+    // Number of connections; power of two, 2..1024.
+    parameter CONNS = 16,
+    // Paths per connection; power of two, 2..64.
+    parameter PATHS = 8,
+    // Clock cycles per timer tick; 1..65536.
+    parameter TICK_CYCLES = 256,
+    // Window of a path after open or reset, packets; 1..255, <= CWND_MAX.
+    parameter CWND_INIT = 16,
+    // Window cap, packets; 1..255.
+    parameter CWND_MAX = 64,
+    // Additive increase per delivered packet, 1/16 packet; 1..16.
+    parameter AI_16THS = 2,
+    // Consecutive losses/timeouts that fail a path; 1..15.
+    parameter FAIL_K = 3,
+    // Ticks a failed path waits before its probe; 1..255.
+    parameter HOLDOFF_TICKS = 40
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * Path request input
+     */
+    input  wire                         s_req_valid,
+    output wire                         s_req_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_req_conn,
+    input  wire                         s_req_retx,
+    input  wire [$clog2(PATHS)-1:0]     s_req_avoid,
+
+    /*
+     * Decision output
+     */
+    output wire                         m_sel_valid,
+    input  wire                         m_sel_ready,
+    output wire [$clog2(CONNS)-1:0]     m_sel_conn,
+    output wire [$clog2(PATHS)-1:0]     m_sel_path,
+    output wire [15:0]                  m_sel_entropy,
+    output wire                         m_sel_probe,
+
+    /*
+     * Feedback input (from the retransmit engine)
+     */
+    input  wire                         s_fb_valid,
+    output wire                         s_fb_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_fb_conn,
+    input  wire [$clog2(PATHS)-1:0]     s_fb_path,
+    input  wire [1:0]                   s_fb_kind,
+    input  wire [7:0]                   s_fb_count,
+
+    /*
+     * Connection control input
+     */
+    input  wire                         s_ctl_valid,
+    output wire                         s_ctl_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_ctl_conn,
+
+    /*
+     * Status (registered)
+     */
+    input  wire [$clog2(CONNS)-1:0]     rd_conn,
+    input  wire [$clog2(PATHS)-1:0]     rd_path,
+    output wire [1:0]                   rd_state,
+    output wire [11:0]                  rd_cwnd,
+    output wire [7:0]                   rd_inflight,
+    output wire [15:0]                  rd_entropy,
+    output wire                         rd_all_failed,
+    output wire                         m_status_all_failed,
+    output wire [$clog2(CONNS)-1:0]     m_status_conn,
+
+    /*
+     * Counters (wrap)
+     */
+    output wire [31:0]                  cnt_decisions,
+    output wire [31:0]                  cnt_probes,
+    output wire [31:0]                  cnt_failures,
+    output wire [31:0]                  cnt_recoveries
+);
+
+// connection, path and flat path index widths; number of (connection, path) entries
+localparam CONN_W = $clog2(CONNS);
+localparam PATH_W = $clog2(PATHS);
+localparam PIDX_W = CONN_W + PATH_W;
+localparam NPATHS = CONNS * PATHS;
+// tick counter width (at least 1 bit, for TICK_CYCLES = 1)
+localparam TICK_W = TICK_CYCLES > 1 ? $clog2(TICK_CYCLES) : 1;
+
+// per-path field widths (docs: State)
+localparam ST_W = 2;
+localparam CW_W = 12;
+localparam IF_W = 8;
+localparam CS_W = 4;
+localparam GD_W = 8;
+localparam HO_W = 8;
+localparam EN_W = 16;
+
+// path states
+localparam [ST_W-1:0] ST_ACTIVE = 2'd0;
+localparam [ST_W-1:0] ST_SUSPECT = 2'd1;
+localparam [ST_W-1:0] ST_FAILED = 2'd2;
+localparam [ST_W-1:0] ST_PROBING = 2'd3;
+
+// feedback kinds
+localparam [1:0] FB_DELIVERED = 2'd0;
+localparam [1:0] FB_ECN = 2'd1;
+
+// sized constants: last tick counter value, initial window and window cap (8.4), additive increase, failure
+// threshold, hold-off, LFSR seed and taps, ECN window floor (one packet)
+localparam [31:0] TICK_LAST_32 = TICK_CYCLES - 1;
+localparam [31:0] CWND_INIT_32 = CWND_INIT * 16;
+localparam [31:0] CWND_CAP_32 = CWND_MAX * 16;
+localparam [31:0] AI_32 = AI_16THS;
+localparam [31:0] FAIL_K_32 = FAIL_K;
+localparam [31:0] HOLDOFF_32 = HOLDOFF_TICKS;
+localparam [TICK_W-1:0] TICK_LAST = TICK_LAST_32[TICK_W-1:0];
+localparam [CW_W-1:0] CWND_OPEN = CWND_INIT_32[CW_W-1:0];
+localparam [CW_W-1:0] CWND_CAP = CWND_CAP_32[CW_W-1:0];
+localparam [4:0] AI = AI_32[4:0];
+localparam [CS_W-1:0] FAIL_THR = FAIL_K_32[CS_W-1:0];
+localparam [HO_W-1:0] HOLDOFF = HOLDOFF_32[HO_W-1:0];
+localparam [15:0] LFSR_SEED = 16'hACE1;
+localparam [15:0] LFSR_TAPS = 16'hB400;
+localparam [CW_W-1:0] CWND_FLOOR = 12'd16;
+localparam [31:0] ONE = 1;
+
+initial begin
+    if (CONNS < 2 || CONNS > 1024 || (CONNS & (CONNS - 1)) != 0) begin
+        $error("Error: CONNS must be a power of two, 2..1024 (instance %m)");
+        $finish;
+    end
+    if (PATHS < 2 || PATHS > 64 || (PATHS & (PATHS - 1)) != 0) begin
+        $error("Error: PATHS must be a power of two, 2..64 (instance %m)");
+        $finish;
+    end
+    if (TICK_CYCLES < 1 || TICK_CYCLES > 65536) begin
+        $error("Error: TICK_CYCLES must be 1..65536 (instance %m)");
+        $finish;
+    end
+    if (CWND_INIT < 1 || CWND_INIT > 255) begin
+        $error("Error: CWND_INIT must be 1..255 (instance %m)");
+        $finish;
+    end
+    if (CWND_MAX < 1 || CWND_MAX > 255) begin
+        $error("Error: CWND_MAX must be 1..255 (instance %m)");
+        $finish;
+    end
+    if (CWND_INIT > CWND_MAX) begin
+        $error("Error: CWND_INIT must not exceed CWND_MAX (instance %m)");
+        $finish;
+    end
+    if (AI_16THS < 1 || AI_16THS > 16) begin
+        $error("Error: AI_16THS must be 1..16 (instance %m)");
+        $finish;
+    end
+    if (FAIL_K < 1 || FAIL_K > 15) begin
+        $error("Error: FAIL_K must be 1..15 (instance %m)");
+        $finish;
+    end
+    if (HOLDOFF_TICKS < 1 || HOLDOFF_TICKS > 255) begin
+        $error("Error: HOLDOFF_TICKS must be 1..255 (instance %m)");
+        $finish;
+    end
+end
+
+// E0(c, p) = 16'hC000 | (((c*PATHS + p) * 997) mod 2^14); idx = (c*PATHS + p) mod 2^14, enough since the
+// product mod 2^14 only depends on the operands mod 2^14
+function [EN_W-1:0] entropy_open;
+    input [13:0] idx;
+    reg [13:0] prod;
+    begin
+        prod = idx * 14'd997;
+        entropy_open = {2'b11, prod};
+    end
+endfunction
+
+// loop indices: i and q in the always @*, j in the clocked block, k in the initial block
+integer i;
+integer q;
+integer j;
+integer k;
+
+/*
+ * State
+ */
+
+// per (connection, path), flattened, entry {c, p} at [{c, p}*W +: W]; power-up values (the open state) are set
+// by the loop in the initial block below
+reg [NPATHS*ST_W-1:0]           state_reg, state_next;
+reg [NPATHS*CW_W-1:0]           cwnd_reg, cwnd_next;
+reg [NPATHS*IF_W-1:0]           inflight_reg, inflight_next;
+reg [NPATHS*CS_W-1:0]           consec_reg, consec_next;
+reg [NPATHS*GD_W-1:0]           guard_reg, guard_next;
+reg [NPATHS*HO_W-1:0]           holdoff_reg, holdoff_next;
+reg [NPATHS*EN_W-1:0]           entropy_reg, entropy_next;
+// per connection: round-robin pointer, entry c at [c*PATH_W +: PATH_W]
+reg [CONNS*PATH_W-1:0]          rr_reg, rr_next;
+
+initial begin
+    for (k = 0; k < NPATHS; k = k + 1) begin
+        state_reg[k*ST_W +: ST_W] = ST_ACTIVE;
+        cwnd_reg[k*CW_W +: CW_W] = CWND_OPEN;
+        inflight_reg[k*IF_W +: IF_W] = {IF_W{1'b0}};
+        consec_reg[k*CS_W +: CS_W] = {CS_W{1'b0}};
+        guard_reg[k*GD_W +: GD_W] = {GD_W{1'b0}};
+        holdoff_reg[k*HO_W +: HO_W] = {HO_W{1'b0}};
+        entropy_reg[k*EN_W +: EN_W] = entropy_open(k[13:0]);
+    end
+    for (k = 0; k < CONNS; k = k + 1) begin
+        rr_reg[k*PATH_W +: PATH_W] = {PATH_W{1'b0}};
+    end
+end
+
+// global
+reg [15:0]                      lfsr_reg = LFSR_SEED, lfsr_next;
+reg [TICK_W-1:0]                tick_cnt_reg = {TICK_W{1'b0}}, tick_cnt_next;
+
+// stage 1: the request taken in a previous cycle, waiting for its decision
+reg                             s1_valid_reg = 1'b0, s1_valid_next;
+reg [CONN_W-1:0]                s1_conn_reg = {CONN_W{1'b0}}, s1_conn_next;
+reg                             s1_retx_reg = 1'b0, s1_retx_next;
+reg [PATH_W-1:0]                s1_avoid_reg = {PATH_W{1'b0}}, s1_avoid_next;
+
+// decision output
+reg                             m_sel_valid_reg = 1'b0, m_sel_valid_next;
+reg [CONN_W-1:0]                m_sel_conn_reg = {CONN_W{1'b0}}, m_sel_conn_next;
+reg [PATH_W-1:0]                m_sel_path_reg = {PATH_W{1'b0}}, m_sel_path_next;
+reg [EN_W-1:0]                  m_sel_entropy_reg = {EN_W{1'b0}}, m_sel_entropy_next;
+reg                             m_sel_probe_reg = 1'b0, m_sel_probe_next;
+
+// status
+reg [ST_W-1:0]                  rd_state_reg = {ST_W{1'b0}}, rd_state_next;
+reg [CW_W-1:0]                  rd_cwnd_reg = {CW_W{1'b0}}, rd_cwnd_next;
+reg [IF_W-1:0]                  rd_inflight_reg = {IF_W{1'b0}}, rd_inflight_next;
+reg [EN_W-1:0]                  rd_entropy_reg = {EN_W{1'b0}}, rd_entropy_next;
+reg                             rd_all_failed_reg = 1'b0, rd_all_failed_next;
+reg                             m_status_all_failed_reg = 1'b0, m_status_all_failed_next;
+reg [CONN_W-1:0]                m_status_conn_reg = {CONN_W{1'b0}}, m_status_conn_next;
+
+// counters
+reg [31:0]                      cnt_decisions_reg = 32'd0, cnt_decisions_next;
+reg [31:0]                      cnt_probes_reg = 32'd0, cnt_probes_next;
+reg [31:0]                      cnt_failures_reg = 32'd0, cnt_failures_next;
+reg [31:0]                      cnt_recoveries_reg = 32'd0, cnt_recoveries_next;
+
+/*
+ * Combinational signals (all assigned in the one always @* below)
+ */
+
+// input
+reg                             s_req_ready_int;
+reg                             s_fb_ready_int;
+reg                             s_ctl_ready_int;
+reg                             req_hs;
+reg                             fb_hs;
+reg                             ctl_hs;
+reg                             tick;
+
+// stage 1: fields of the paths of s1_conn
+reg [PATHS*ST_W-1:0]            c_state;
+reg [PATHS*CW_W-1:0]            c_cwnd;
+reg [PATHS*IF_W-1:0]            c_inflight;
+reg [PATHS*HO_W-1:0]            c_holdoff;
+reg [PATHS*EN_W-1:0]            c_entropy;
+reg [PATH_W-1:0]                c_rr;
+reg [ST_W-1:0]                  p_state;
+reg [IF_W-1:0]                  p_cwnd_int;
+reg                             p_room;
+reg [PATHS-1:0]                 act;
+reg [PATHS-1:0]                 sus;
+reg [PATHS-1:0]                 prb;
+reg [PATHS-1:0]                 usable;
+reg [PATHS-1:0]                 avoid_mask;
+reg [PATHS-1:0]                 pick_in;
+reg [2*PATHS-1:0]               pick_dbl;
+reg [2*PATHS-1:0]               pick_dbl_onehot;
+reg [PATHS-1:0]                 pick_onehot;
+reg                             sel_probe;
+reg                             found;
+reg [PATH_W-1:0]                sel_path;
+reg                             s1_fire;
+reg [PATHS*IF_W-1:0]            c_inflight_inc;
+reg [IF_W-1:0]                  f_inflight_inc;
+reg                             fb_hit;
+reg                             s1_hit;
+
+// feedback: start-of-cycle fields of the target and its result
+reg [PIDX_W-1:0]                fidx;
+reg [ST_W-1:0]                  f_state;
+reg [CW_W-1:0]                  f_cwnd;
+reg [IF_W-1:0]                  f_inflight;
+reg [CS_W-1:0]                  f_consec;
+reg [GD_W-1:0]                  f_guard;
+reg [EN_W-1:0]                  f_entropy;
+reg                             f_nz;
+reg [IF_W-1:0]                  f_inflight_sub;
+reg [CW_W:0]                    f_ai;
+reg [CW_W:0]                    f_cwnd_sum;
+reg [CW_W-1:0]                  f_cwnd_half;
+reg [8:0]                       f_consec_sum;
+reg [CS_W-1:0]                  f_consec_sat;
+reg                             f_fail;
+reg                             f_recover;
+reg [15:0]                      lfsr_step;
+reg [EN_W-1:0]                  f_entropy_fail;
+reg [ST_W-1:0]                  f_state_new;
+reg [CW_W-1:0]                  f_cwnd_new;
+reg [IF_W-1:0]                  f_inflight_new;
+reg [CS_W-1:0]                  f_consec_new;
+reg [GD_W-1:0]                  f_guard_new;
+reg [EN_W-1:0]                  f_entropy_new;
+
+// status
+reg [CONNS-1:0]                 all_failed;
+reg [PIDX_W-1:0]                ridx;
+
+/*
+ * Outputs
+ */
+
+assign s_req_ready = s_req_ready_int;
+assign s_fb_ready = s_fb_ready_int;
+assign s_ctl_ready = s_ctl_ready_int;
+
+assign m_sel_valid = m_sel_valid_reg;
+assign m_sel_conn = m_sel_conn_reg;
+assign m_sel_path = m_sel_path_reg;
+assign m_sel_entropy = m_sel_entropy_reg;
+assign m_sel_probe = m_sel_probe_reg;
+
+assign rd_state = rd_state_reg;
+assign rd_cwnd = rd_cwnd_reg;
+assign rd_inflight = rd_inflight_reg;
+assign rd_entropy = rd_entropy_reg;
+assign rd_all_failed = rd_all_failed_reg;
+assign m_status_all_failed = m_status_all_failed_reg;
+assign m_status_conn = m_status_conn_reg;
+
+assign cnt_decisions = cnt_decisions_reg;
+assign cnt_probes = cnt_probes_reg;
+assign cnt_failures = cnt_failures_reg;
+assign cnt_recoveries = cnt_recoveries_reg;
+
+/*
+ * Next state
+ */
+
+always @* begin
+    state_next = state_reg;
+    cwnd_next = cwnd_reg;
+    inflight_next = inflight_reg;
+    consec_next = consec_reg;
+    guard_next = guard_reg;
+    holdoff_next = holdoff_reg;
+    entropy_next = entropy_reg;
+    rr_next = rr_reg;
+
+    lfsr_next = lfsr_reg;
+    tick_cnt_next = tick_cnt_reg;
+
+    s1_valid_next = s1_valid_reg;
+    s1_conn_next = s1_conn_reg;
+    s1_retx_next = s1_retx_reg;
+    s1_avoid_next = s1_avoid_reg;
+
+    m_sel_valid_next = m_sel_valid_reg;
+    m_sel_conn_next = m_sel_conn_reg;
+    m_sel_path_next = m_sel_path_reg;
+    m_sel_entropy_next = m_sel_entropy_reg;
+    m_sel_probe_next = m_sel_probe_reg;
+
+    rd_state_next = rd_state_reg;
+    rd_cwnd_next = rd_cwnd_reg;
+    rd_inflight_next = rd_inflight_reg;
+    rd_entropy_next = rd_entropy_reg;
+    rd_all_failed_next = rd_all_failed_reg;
+    m_status_all_failed_next = m_status_all_failed_reg;
+    m_status_conn_next = m_status_conn_reg;
+
+    cnt_decisions_next = cnt_decisions_reg;
+    cnt_probes_next = cnt_probes_reg;
+    cnt_failures_next = cnt_failures_reg;
+    cnt_recoveries_next = cnt_recoveries_reg;
+
+    /*
+     * Timer: a tick cycle is one where the counter holds TICK_CYCLES-1.
+     */
+    tick = tick_cnt_reg == TICK_LAST;
+    if (tick) begin
+        tick_cnt_next = {TICK_W{1'b0}};
+    end else begin
+        tick_cnt_next = tick_cnt_reg + ONE[TICK_W-1:0];
+    end
+
+    /*
+     * Stage 1 decision, on the start-of-cycle state of the paths of s1_conn:
+     *   room = inflight < cwnd_int; act = ACTIVE && room; sus = SUSPECT && room; prb = FAILED && holdoff == 0
+     *   usable = act | sus, without the avoided path for a retransmission if that leaves any
+     *   probe on prb (a retransmission only when nothing is usable), else act & usable, else sus & usable;
+     *   round robin from rr[c]
+     */
+    c_state = state_reg[s1_conn_reg*(PATHS*ST_W) +: PATHS*ST_W];
+    c_cwnd = cwnd_reg[s1_conn_reg*(PATHS*CW_W) +: PATHS*CW_W];
+    c_inflight = inflight_reg[s1_conn_reg*(PATHS*IF_W) +: PATHS*IF_W];
+    c_holdoff = holdoff_reg[s1_conn_reg*(PATHS*HO_W) +: PATHS*HO_W];
+    c_entropy = entropy_reg[s1_conn_reg*(PATHS*EN_W) +: PATHS*EN_W];
+    c_rr = rr_reg[s1_conn_reg*PATH_W +: PATH_W];
+
+    for (i = 0; i < PATHS; i = i + 1) begin
+        p_state = c_state[i*ST_W +: ST_W];
+        p_cwnd_int = c_cwnd[i*CW_W + 4 +: IF_W];
+        p_room = c_inflight[i*IF_W +: IF_W] < p_cwnd_int;
+        act[i] = p_state == ST_ACTIVE && p_room;
+        sus[i] = p_state == ST_SUSPECT && p_room;
+        prb[i] = p_state == ST_FAILED && c_holdoff[i*HO_W +: HO_W] == {HO_W{1'b0}};
+    end
+
+    usable = act | sus;
+    avoid_mask = ~({{PATHS-1{1'b0}}, 1'b1} << s1_avoid_reg);
+    if (s1_retx_reg && (usable & avoid_mask) != {PATHS{1'b0}}) begin
+        usable = usable & avoid_mask;
+    end
+
+    sel_probe = 1'b0;
+    if (prb != {PATHS{1'b0}} && (!s1_retx_reg || usable == {PATHS{1'b0}})) begin
+        sel_probe = 1'b1;
+        pick_in = prb;
+    end else if ((act & usable) != {PATHS{1'b0}}) begin
+        pick_in = act & usable;
+    end else begin
+        pick_in = sus & usable;
+    end
+    found = pick_in != {PATHS{1'b0}};
+
+    // rrpick: {m, m & mask(>= rr)} with its lowest set bit isolated, folded back to PATHS bits
+    pick_dbl = {pick_in, pick_in & ({PATHS{1'b1}} << c_rr)};
+    pick_dbl_onehot = pick_dbl & (-pick_dbl);
+    pick_onehot = pick_dbl_onehot[PATHS-1:0] | pick_dbl_onehot[2*PATHS-1:PATHS];
+    sel_path = {PATH_W{1'b0}};
+    for (i = 0; i < PATHS; i = i + 1) begin
+        if (pick_onehot[i]) begin
+            sel_path = sel_path | i[PATH_W-1:0];
+        end
+    end
+
+    s1_fire = s1_valid_reg && found && (!m_sel_valid_reg || m_sel_ready);
+
+    /*
+     * Input handshakes
+     */
+    s_fb_ready_int = !rst;
+    s_ctl_ready_int = !rst;
+    s_req_ready_int = !rst && (!s1_valid_reg || s1_fire);
+    req_hs = s_req_valid && s_req_ready_int;
+    fb_hs = s_fb_valid && s_fb_ready_int;
+    ctl_hs = s_ctl_valid && s_ctl_ready_int;
+
+    if (req_hs) begin
+        s1_valid_next = 1'b1;
+        s1_conn_next = s_req_conn;
+        s1_retx_next = s_req_retx;
+        s1_avoid_next = s_req_avoid;
+    end else if (s1_fire) begin
+        s1_valid_next = 1'b0;
+    end
+
+    if (s1_fire) begin
+        m_sel_valid_next = 1'b1;
+        m_sel_conn_next = s1_conn_reg;
+        m_sel_path_next = sel_path;
+        m_sel_entropy_next = c_entropy[sel_path*EN_W +: EN_W];
+        m_sel_probe_next = sel_probe;
+        cnt_decisions_next = cnt_decisions_reg + 32'd1;
+        if (sel_probe) begin
+            cnt_probes_next = cnt_probes_reg + 32'd1;
+        end
+    end else if (m_sel_ready) begin
+        m_sel_valid_next = 1'b0;
+    end
+
+    /*
+     * Feedback on (s_fb_conn, s_fb_path), n = s_fb_count, from the start-of-cycle fields (the tick only
+     * touches holdoff, which feedback only sets, on a fail):
+     *   delivered: inflight -= n, cwnd = min(cwnd + n*AI, CWND_MAX<<4), guard -= n (floors 0);
+     *              n > 0: consec = 0, SUSPECT/PROBING -> ACTIVE (PROBING: a recovery)
+     *   ECN:       n > 0 and guard == 0: guard = cwnd_int, cwnd = max(cwnd >> 1, 16)
+     *   loss/tmo:  inflight -= n (floor 0); n > 0: ACTIVE/SUSPECT: consec = min(consec + n, 15), fail at
+     *              FAIL_K else SUSPECT; PROBING: fail
+     *   fail:      FAILED, inflight = 0, consec = 0, holdoff = HOLDOFF_TICKS, entropy from the stepped LFSR
+     */
+    fidx = {s_fb_conn, s_fb_path};
+    f_state = state_reg[fidx*ST_W +: ST_W];
+    f_cwnd = cwnd_reg[fidx*CW_W +: CW_W];
+    f_inflight = inflight_reg[fidx*IF_W +: IF_W];
+    f_consec = consec_reg[fidx*CS_W +: CS_W];
+    f_guard = guard_reg[fidx*GD_W +: GD_W];
+    f_entropy = entropy_reg[fidx*EN_W +: EN_W];
+
+    f_nz = s_fb_count != 8'd0;
+    if (f_inflight > s_fb_count) begin
+        f_inflight_sub = f_inflight - s_fb_count;
+    end else begin
+        f_inflight_sub = {IF_W{1'b0}};
+    end
+    f_ai = {5'd0, s_fb_count} * {8'd0, AI};
+    f_cwnd_sum = {1'b0, f_cwnd} + f_ai;
+    f_cwnd_half = {1'b0, f_cwnd[CW_W-1:1]};
+    f_consec_sum = {5'd0, f_consec} + {1'b0, s_fb_count};
+    if (f_consec_sum > 9'd15) begin
+        f_consec_sat = 4'd15;
+    end else begin
+        f_consec_sat = f_consec_sum[CS_W-1:0];
+    end
+
+    f_state_new = f_state;
+    f_cwnd_new = f_cwnd;
+    f_inflight_new = f_inflight;
+    f_consec_new = f_consec;
+    f_guard_new = f_guard;
+    f_entropy_new = f_entropy;
+    f_fail = 1'b0;
+    f_recover = 1'b0;
+
+    if (s_fb_kind == FB_DELIVERED) begin
+        f_inflight_new = f_inflight_sub;
+        if (f_cwnd_sum > {1'b0, CWND_CAP}) begin
+            f_cwnd_new = CWND_CAP;
+        end else begin
+            f_cwnd_new = f_cwnd_sum[CW_W-1:0];
+        end
+        if (f_guard > s_fb_count) begin
+            f_guard_new = f_guard - s_fb_count;
+        end else begin
+            f_guard_new = {GD_W{1'b0}};
+        end
+        if (f_nz) begin
+            f_consec_new = {CS_W{1'b0}};
+            if (f_state == ST_SUSPECT) begin
+                f_state_new = ST_ACTIVE;
+            end
+            if (f_state == ST_PROBING) begin
+                f_state_new = ST_ACTIVE;
+                f_recover = 1'b1;
+            end
+        end
+    end else if (s_fb_kind == FB_ECN) begin
+        if (f_nz && f_guard == {GD_W{1'b0}}) begin
+            f_guard_new = f_cwnd[CW_W-1:4];
+            if (f_cwnd_half < CWND_FLOOR) begin
+                f_cwnd_new = CWND_FLOOR;
+            end else begin
+                f_cwnd_new = f_cwnd_half;
+            end
+        end
+    end else begin
+        f_inflight_new = f_inflight_sub;
+        if (f_nz) begin
+            if (f_state == ST_ACTIVE || f_state == ST_SUSPECT) begin
+                if (f_consec_sat >= FAIL_THR) begin
+                    f_fail = 1'b1;
+                end else begin
+                    f_consec_new = f_consec_sat;
+                    f_state_new = ST_SUSPECT;
+                end
+            end else if (f_state == ST_PROBING) begin
+                f_fail = 1'b1;
+            end
+        end
+    end
+
+    // new entropy: one Galois step, then 16'hC000 | lfsr[13:0], bit 0 flipped if equal to the old entropy
+    lfsr_step = {1'b0, lfsr_reg[15:1]} ^ (lfsr_reg[0] ? LFSR_TAPS : 16'h0000);
+    f_entropy_fail = {2'b11, lfsr_step[13:0]};
+    if (f_entropy_fail == f_entropy) begin
+        f_entropy_fail = f_entropy_fail ^ 16'h0001;
+    end
+
+    if (f_fail) begin
+        f_state_new = ST_FAILED;
+        f_inflight_new = {IF_W{1'b0}};
+        f_consec_new = {CS_W{1'b0}};
+        f_entropy_new = f_entropy_fail;
+    end
+
+    if (fb_hs && f_fail) begin
+        lfsr_next = lfsr_step;
+        cnt_failures_next = cnt_failures_reg + 32'd1;
+    end
+    if (fb_hs && f_recover) begin
+        cnt_recoveries_next = cnt_recoveries_reg + 32'd1;
+    end
+
+    /*
+     * Stage-1 update of the chosen path, on top of the feedback result of the same cycle: inflight + 1
+     * (saturating at 255), a probe turns a FAILED path PROBING. The increments are computed for every path of
+     * s1_conn and for the feedback result, so the round-robin pick only drives the write enables.
+     */
+    for (i = 0; i < PATHS; i = i + 1) begin
+        if (c_inflight[i*IF_W +: IF_W] == {IF_W{1'b1}}) begin
+            c_inflight_inc[i*IF_W +: IF_W] = {IF_W{1'b1}};
+        end else begin
+            c_inflight_inc[i*IF_W +: IF_W] = c_inflight[i*IF_W +: IF_W] + {{IF_W-1{1'b0}}, 1'b1};
+        end
+    end
+    if (f_inflight_new == {IF_W{1'b1}}) begin
+        f_inflight_inc = {IF_W{1'b1}};
+    end else begin
+        f_inflight_inc = f_inflight_new + {{IF_W-1{1'b0}}, 1'b1};
+    end
+
+    /*
+     * Per path, in order: tick, feedback, stage 1, control.
+     */
+    for (i = 0; i < NPATHS; i = i + 1) begin
+        if (tick && state_reg[i*ST_W +: ST_W] == ST_FAILED && holdoff_reg[i*HO_W +: HO_W] != {HO_W{1'b0}}) begin
+            holdoff_next[i*HO_W +: HO_W] = holdoff_reg[i*HO_W +: HO_W] - {{HO_W-1{1'b0}}, 1'b1};
+        end
+        fb_hit = fb_hs && fidx == i[PIDX_W-1:0];
+        s1_hit = s1_fire && s1_conn_reg == i[PIDX_W-1:PATH_W] && pick_onehot[i % PATHS];
+        if (fb_hit) begin
+            state_next[i*ST_W +: ST_W] = f_state_new;
+            cwnd_next[i*CW_W +: CW_W] = f_cwnd_new;
+            inflight_next[i*IF_W +: IF_W] = f_inflight_new;
+            consec_next[i*CS_W +: CS_W] = f_consec_new;
+            guard_next[i*GD_W +: GD_W] = f_guard_new;
+            entropy_next[i*EN_W +: EN_W] = f_entropy_new;
+            if (f_fail) begin
+                holdoff_next[i*HO_W +: HO_W] = HOLDOFF;
+            end
+        end
+        if (s1_hit && fb_hit) begin
+            inflight_next[i*IF_W +: IF_W] = f_inflight_inc;
+            if (sel_probe && f_state_new == ST_FAILED) begin
+                state_next[i*ST_W +: ST_W] = ST_PROBING;
+            end
+        end else if (s1_hit) begin
+            inflight_next[i*IF_W +: IF_W] = c_inflight_inc[(i % PATHS)*IF_W +: IF_W];
+            if (sel_probe && c_state[(i % PATHS)*ST_W +: ST_W] == ST_FAILED) begin
+                state_next[i*ST_W +: ST_W] = ST_PROBING;
+            end
+        end
+        if (ctl_hs && s_ctl_conn == i[PIDX_W-1:PATH_W]) begin
+            state_next[i*ST_W +: ST_W] = ST_ACTIVE;
+            cwnd_next[i*CW_W +: CW_W] = CWND_OPEN;
+            inflight_next[i*IF_W +: IF_W] = {IF_W{1'b0}};
+            consec_next[i*CS_W +: CS_W] = {CS_W{1'b0}};
+            guard_next[i*GD_W +: GD_W] = {GD_W{1'b0}};
+            holdoff_next[i*HO_W +: HO_W] = {HO_W{1'b0}};
+            entropy_next[i*EN_W +: EN_W] = entropy_open(i[13:0]);
+        end
+    end
+
+    for (i = 0; i < CONNS; i = i + 1) begin
+        if (s1_fire && s1_conn_reg == i[CONN_W-1:0]) begin
+            rr_next[i*PATH_W +: PATH_W] = sel_path + ONE[PATH_W-1:0];
+        end
+        if (ctl_hs && s_ctl_conn == i[CONN_W-1:0]) begin
+            rr_next[i*PATH_W +: PATH_W] = {PATH_W{1'b0}};
+        end
+    end
+
+    /*
+     * Status, from the start-of-cycle state: all_failed(c) = every path of c FAILED or PROBING (state[1]).
+     */
+    for (i = 0; i < CONNS; i = i + 1) begin
+        all_failed[i] = 1'b1;
+        for (q = 0; q < PATHS; q = q + 1) begin
+            if (!state_reg[(i*PATHS + q)*ST_W + 1]) begin
+                all_failed[i] = 1'b0;
+            end
+        end
+    end
+    m_status_all_failed_next = all_failed != {CONNS{1'b0}};
+    m_status_conn_next = {CONN_W{1'b0}};
+    for (i = CONNS - 1; i >= 0; i = i - 1) begin
+        if (all_failed[i]) begin
+            m_status_conn_next = i[CONN_W-1:0];
+        end
+    end
+
+    ridx = {rd_conn, rd_path};
+    rd_state_next = state_reg[ridx*ST_W +: ST_W];
+    rd_cwnd_next = cwnd_reg[ridx*CW_W +: CW_W];
+    rd_inflight_next = inflight_reg[ridx*IF_W +: IF_W];
+    rd_entropy_next = entropy_reg[ridx*EN_W +: EN_W];
+    rd_all_failed_next = all_failed[rd_conn];
+end
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+    cwnd_reg <= cwnd_next;
+    inflight_reg <= inflight_next;
+    consec_reg <= consec_next;
+    guard_reg <= guard_next;
+    holdoff_reg <= holdoff_next;
+    entropy_reg <= entropy_next;
+    rr_reg <= rr_next;
+
+    lfsr_reg <= lfsr_next;
+    tick_cnt_reg <= tick_cnt_next;
+
+    s1_valid_reg <= s1_valid_next;
+    s1_conn_reg <= s1_conn_next;
+    s1_retx_reg <= s1_retx_next;
+    s1_avoid_reg <= s1_avoid_next;
+
+    m_sel_valid_reg <= m_sel_valid_next;
+    m_sel_conn_reg <= m_sel_conn_next;
+    m_sel_path_reg <= m_sel_path_next;
+    m_sel_entropy_reg <= m_sel_entropy_next;
+    m_sel_probe_reg <= m_sel_probe_next;
+
+    rd_state_reg <= rd_state_next;
+    rd_cwnd_reg <= rd_cwnd_next;
+    rd_inflight_reg <= rd_inflight_next;
+    rd_entropy_reg <= rd_entropy_next;
+    rd_all_failed_reg <= rd_all_failed_next;
+    m_status_all_failed_reg <= m_status_all_failed_next;
+    m_status_conn_reg <= m_status_conn_next;
+
+    cnt_decisions_reg <= cnt_decisions_next;
+    cnt_probes_reg <= cnt_probes_next;
+    cnt_failures_reg <= cnt_failures_next;
+    cnt_recoveries_reg <= cnt_recoveries_next;
+
+    if (rst) begin
+        for (j = 0; j < NPATHS; j = j + 1) begin
+            state_reg[j*ST_W +: ST_W] <= ST_ACTIVE;
+            cwnd_reg[j*CW_W +: CW_W] <= CWND_OPEN;
+            inflight_reg[j*IF_W +: IF_W] <= {IF_W{1'b0}};
+            consec_reg[j*CS_W +: CS_W] <= {CS_W{1'b0}};
+            guard_reg[j*GD_W +: GD_W] <= {GD_W{1'b0}};
+            holdoff_reg[j*HO_W +: HO_W] <= {HO_W{1'b0}};
+            entropy_reg[j*EN_W +: EN_W] <= entropy_open(j[13:0]);
+        end
+        for (j = 0; j < CONNS; j = j + 1) begin
+            rr_reg[j*PATH_W +: PATH_W] <= {PATH_W{1'b0}};
+        end
+        lfsr_reg <= LFSR_SEED;
+        tick_cnt_reg <= {TICK_W{1'b0}};
+        s1_valid_reg <= 1'b0;
+        m_sel_valid_reg <= 1'b0;
+        rd_state_reg <= {ST_W{1'b0}};
+        rd_cwnd_reg <= {CW_W{1'b0}};
+        rd_inflight_reg <= {IF_W{1'b0}};
+        rd_entropy_reg <= {EN_W{1'b0}};
+        rd_all_failed_reg <= 1'b0;
+        m_status_all_failed_reg <= 1'b0;
+        m_status_conn_reg <= {CONN_W{1'b0}};
+        cnt_decisions_reg <= 32'd0;
+        cnt_probes_reg <= 32'd0;
+        cnt_failures_reg <= 32'd0;
+        cnt_recoveries_reg <= 32'd0;
+    end
+end
+
+endmodule
+
+`resetall
