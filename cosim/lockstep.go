@@ -97,7 +97,7 @@ func (e *CheckError) Unwrap() error { return e.Err }
 // compares every output port of every cycle and feeds the DUT's outputs to the checker. Finish is called at the end.
 func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O], validOf func(string) string, opt Options) (Stats, error) {
 	var in I
-	var out, dutOut O
+	var out O
 	if dut == nil {
 		for c := int64(0); c < opt.Cycles; c++ {
 			drv.Drive(c, &in)
@@ -122,50 +122,97 @@ func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], 
 	if inL.Words() != dut.InWords() || outL.Words() != dut.OutWords() {
 		return Stats{}, fmt.Errorf("layout words %d/%d differ from the model's %d/%d", inL.Words(), outL.Words(), dut.InWords(), dut.OutWords())
 	}
+	return pipelined(dut, gold, drv, chk, inL, outL, opt)
+}
+
+// batchBuf is one batch of predicted cycles: inputs and the golden outputs, packed.
+type batchBuf struct {
+	// base is the first cycle; n the cycle count; trace opens the waveform before stepping.
+	base  int64
+	n     int
+	trace bool
+	// in and want are n packed cycles each.
+	in, want []uint32
+}
+
+// pipelined overlaps the two halves of lockstep on two cores: a goroutine runs driver + golden model ahead and
+// packs batches; this goroutine steps the RTL on each batch, compares and feeds the checker. The driver follows
+// the golden outputs only, so the prediction never needs the RTL; a mismatch stops the predictor.
+func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O], inL, outL *Layout, opt Options) (Stats, error) {
 	batch := max(1, opt.Batch)
-	inBuf := make([]uint32, batch*inL.Words())
-	wantBuf := make([]uint32, batch*outL.Words())
-	gotBuf := make([]uint32, batch*outL.Words())
-	tracing := false
-	for base := int64(0); base < opt.Cycles; base += int64(batch) {
-		n := int(min(int64(batch), opt.Cycles-base))
-		if opt.TraceFile != "" && !tracing && base+int64(n) > opt.TraceFrom {
-			if base < opt.TraceFrom {
-				n = int(opt.TraceFrom - base)
-			} else {
-				if err := dut.TraceOpen(opt.TraceFile); err != nil {
-					return Stats{Cycles: base}, err
+	const depth = 3
+	free := make(chan *batchBuf, depth)
+	for i := 0; i < depth; i++ {
+		free <- &batchBuf{in: make([]uint32, batch*inL.Words()), want: make([]uint32, batch*outL.Words())}
+	}
+	full := make(chan *batchBuf, depth)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(full)
+		var in I
+		var out O
+		tracing := false
+		for base := int64(0); base < opt.Cycles; {
+			var b *batchBuf
+			select {
+			case b = <-free:
+			case <-stop:
+				return
+			}
+			b.base, b.n, b.trace = base, int(min(int64(batch), opt.Cycles-base)), false
+			if opt.TraceFile != "" && !tracing && base+int64(b.n) > opt.TraceFrom {
+				if base < opt.TraceFrom {
+					b.n = int(opt.TraceFrom - base)
+				} else {
+					b.trace, tracing = true, true
 				}
-				defer dut.TraceClose()
-				tracing = true
+			}
+			for i := 0; i < b.n; i++ {
+				c := base + int64(i)
+				drv.Drive(c, &in)
+				gold.Step(&in, &out)
+				drv.Observe(c, &in, &out)
+				inL.Pack(unsafe.Pointer(&in), b.in[i*inL.Words():])
+				outL.Pack(unsafe.Pointer(&out), b.want[i*outL.Words():])
+			}
+			base += int64(b.n)
+			select {
+			case full <- b:
+			case <-stop:
+				return
 			}
 		}
-		for i := 0; i < n; i++ {
-			c := base + int64(i)
-			drv.Drive(c, &in)
-			gold.Step(&in, &out)
-			drv.Observe(c, &in, &out)
-			inL.Pack(unsafe.Pointer(&in), inBuf[i*inL.Words():])
-			outL.Pack(unsafe.Pointer(&out), wantBuf[i*outL.Words():])
+	}()
+	got := make([]uint32, batch*outL.Words())
+	var in I
+	var dutOut O
+	for b := range full {
+		if b.trace {
+			if err := dut.TraceOpen(opt.TraceFile); err != nil {
+				return Stats{Cycles: b.base}, err
+			}
+			defer dut.TraceClose()
 		}
-		if err := dut.Step(n, inBuf[:n*inL.Words()], gotBuf[:n*outL.Words()]); err != nil {
-			return Stats{Cycles: base}, err
+		if err := dut.Step(b.n, b.in[:b.n*inL.Words()], got[:b.n*outL.Words()]); err != nil {
+			return Stats{Cycles: b.base}, err
 		}
-		for i := 0; i < n; i++ {
-			c := base + int64(i)
-			want := wantBuf[i*outL.Words() : (i+1)*outL.Words()]
-			got := gotBuf[i*outL.Words() : (i+1)*outL.Words()]
-			if p := outL.Diff(want, got); p >= 0 {
-				return Stats{Cycles: c + 1}, mismatch(c, p, base, i, inL, outL, inBuf, want, got, opt)
+		for i := 0; i < b.n; i++ {
+			c := b.base + int64(i)
+			want := b.want[i*outL.Words() : (i+1)*outL.Words()]
+			g := got[i*outL.Words() : (i+1)*outL.Words()]
+			if p := outL.Diff(want, g); p >= 0 {
+				return Stats{Cycles: c + 1}, mismatch(c, p, b.base, i, inL, outL, b.in, want, g, opt)
 			}
 			if chk != nil {
-				outL.Unpack(got, unsafe.Pointer(&dutOut))
-				inL.Unpack(inBuf[i*inL.Words():], unsafe.Pointer(&in))
+				outL.Unpack(g, unsafe.Pointer(&dutOut))
+				inL.Unpack(b.in[i*inL.Words():], unsafe.Pointer(&in))
 				if err := chk.Observe(c, &in, &dutOut); err != nil {
 					return Stats{Cycles: c + 1}, &CheckError{Cycle: c, Err: err, Repro: opt.Repro}
 				}
 			}
 		}
+		free <- b
 	}
 	return finish(chk, opt)
 }

@@ -1,6 +1,7 @@
 package cosim
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -129,6 +130,18 @@ func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writ
 	if _, err := os.Stat(waivers); err != nil {
 		waivers = ""
 	}
-	return bridge.Build(bridge.Spec{Top: top, Sources: src, Waivers: waivers,
-		Params: params, Variant: v, CacheDir: cache}, log)
+	// The build's own log is shown only when it fails; a cache hit prints nothing, a build one line.
+	var blog bytes.Buffer
+	lib, err := bridge.Build(bridge.Spec{Top: top, Sources: src, Waivers: waivers,
+		Params: params, Variant: v, CacheDir: cache}, &blog)
+	if err != nil {
+		if log != nil {
+			log.Write(blog.Bytes())
+		}
+		return "", err
+	}
+	if blog.Len() > 0 && log != nil {
+		fmt.Fprintf(log, "built %s model of %s for config %s: %s\n", v, top, cfg.Name, lib)
+	}
+	return lib, nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
@@ -31,18 +30,16 @@ func root(t *testing.T) string {
 	return r
 }
 
-// TestRxSmoke runs every rx_reorder test in lockstep on every preset.
-func TestRxSmoke(t *testing.T) {
+// TestSmoke runs every co-simulation test (every block) in lockstep on every preset.
+func TestSmoke(t *testing.T) {
 	sd := seed(t)
-	fmt.Printf("cosim: TestRxSmoke seed=%d (SEED=N to change)\n", sd)
-	for _, cname := range []string{"default", "ice40", "u250"} {
+	fmt.Printf("cosim: TestSmoke seed=%d (SEED=N to change)\n", sd)
+	for _, cname := range config.PresetNames() {
 		cfg, err := config.Preset(cname)
 		require.NoError(t, err)
 		for _, tc := range cosim.Tests() {
-			if !strings.HasPrefix(tc.Name, "rx_") {
-				continue
-			}
 			t.Run(cname+"/"+tc.Name, func(t *testing.T) {
+				t.Parallel()
 				req := cosim.Request{Test: tc.Name, Config: cfg, Seed: sd, Root: root(t), Log: os.Stderr}
 				res, err := cosim.Run(req)
 				require.NoError(t, err, "seed %d; reproduce: %s", sd, req.Repro())
