@@ -6,7 +6,9 @@ import (
 
 	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/cosim/scoreboard"
+	"github.com/spraynic/spraynic/golden/pathsel"
 	"github.com/spraynic/spraynic/golden/rxreorder"
+	"github.com/spraynic/spraynic/stimulus/pathtraffic"
 	"github.com/spraynic/spraynic/stimulus/rxtraffic"
 )
 
@@ -114,3 +116,94 @@ func MeasureRx(r Request) (RxFigures, error) {
 
 // MeasureTests are the runs whose figures `spraynic bench` reports.
 var MeasureTests = []string{"rx_inorder", "rx_single_conn", "rx_reorder", "rx_backpressure"}
+
+// PathFigures are the path_sel figures of one checked run.
+type PathFigures struct {
+	// Test and Config name the run.
+	Test, Config string
+	// Offered is the number of cycles with a request waiting; Taken the requests taken in them.
+	Offered, Taken int64
+	// OnCongested and OnHealthy are decisions per path, averaged over the paths whose entropy hashes onto the
+	// ECN-marking link and over the others, measured from cycle From on (after the windows settled).
+	OnCongested, OnHealthy float64
+	// From is the first cycle counted for the shares.
+	From int64
+}
+
+func (f PathFigures) String() string {
+	return fmt.Sprintf("%-16s %-8s %.4f decisions/cycle  decisions per path from cycle %d: congested link %.0f, healthy %.0f (ratio %.2f)",
+		f.Test, f.Config, float64(f.Taken)/float64(max(1, f.Offered)), f.From, f.OnCongested, f.OnHealthy, f.OnCongested/max(1, f.OnHealthy))
+}
+
+// pathMeasure wraps the path_sel scoreboard and counts decisions per path and link.
+type pathMeasure struct {
+	sb   *scoreboard.PathSel
+	drv  *pathtraffic.Driver
+	fig  PathFigures
+	cong map[[2]uint32]bool
+	per  map[[2]uint32]int64
+}
+
+func (m *pathMeasure) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) error {
+	if err := m.sb.Observe(cycle, in, out); err != nil {
+		return err
+	}
+	if in.ReqValid && !in.Rst {
+		m.fig.Offered++
+		if out.ReqReady {
+			m.fig.Taken++
+		}
+	}
+	if out.SelValid && in.SelReady && cycle >= m.fig.From {
+		k := [2]uint32{out.SelConn, out.SelPath}
+		m.per[k]++
+		m.cong[k] = m.drv.Link(out.SelEntropy) == 0
+	}
+	return nil
+}
+
+func (m *pathMeasure) Finish() error { return m.sb.Finish() }
+
+// MeasurePathSel runs path_congested (link 0 marks ECN on 60% of packets) in lockstep and returns the figures.
+func MeasurePathSel(r Request) (PathFigures, error) {
+	r.Test = "path_congested"
+	prof, err := pathtraffic.Lookup("congested")
+	if err != nil {
+		return PathFigures{}, err
+	}
+	if r.Cycles <= 0 {
+		r.Cycles = prof.Cycles + pathtraffic.DrainCycles(prof)
+	}
+	lib, err := BuildTop(r.Root, "path_sel", r.Config, bridge.Plain, r.Log)
+	if err != nil {
+		return PathFigures{}, err
+	}
+	dut, err := bridge.Open(lib)
+	if err != nil {
+		return PathFigures{}, err
+	}
+	defer dut.Close()
+	g, err := pathsel.New(r.Config)
+	if err != nil {
+		return PathFigures{}, err
+	}
+	drv := pathtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+	m := &pathMeasure{sb: scoreboard.NewPathSel(r.Config, false), drv: drv, cong: map[[2]uint32]bool{}, per: map[[2]uint32]int64{},
+		fig: PathFigures{Test: r.Test, Config: r.Config.Name, From: prof.Cycles / 4}}
+	if _, err := Lockstep[pathsel.In, pathsel.Out](dut, g, drv, m, pathsel.Valid, Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
+		return PathFigures{}, err
+	}
+	var nc, nh, sc, sh float64
+	for k, n := range m.per {
+		if m.cong[k] {
+			nc, sc = nc+1, sc+float64(n)
+		} else {
+			nh, sh = nh+1, sh+float64(n)
+		}
+	}
+	if nc == 0 || nh == 0 {
+		return m.fig, fmt.Errorf("measure %s: need paths on both the congested and healthy links (got %v/%v)", r.Test, nc, nh)
+	}
+	m.fig.OnCongested, m.fig.OnHealthy = sc/nc, sh/nh
+	return m.fig, nil
+}

@@ -3,7 +3,8 @@
  * path_sel: TX path selector of the spraynic transport core.
  *
  * Answers one path request per cycle with the path (and its UDP source-port entropy) the next packet of a
- * connection goes on: round robin over the paths with room in their congestion window, ACTIVE before SUSPECT,
+ * connection goes on: window-weighted round robin over the paths with room in their congestion window (the
+ * pointer stays on a path for max(1, cwnd_int/4) decisions in a row), ACTIVE before SUSPECT,
  * a probe on a FAILED path whose hold-off has run out, and a retransmission kept off the path that lost it when
  * another one is usable. Feedback from the retransmit engine (delivered, ECN-marked, lost, timed out) drives
  * per-(connection, path) AIMD windows, failure with a new entropy, hold-off, probe and recovery.
@@ -15,8 +16,8 @@
  *
  *   cycle t              cycle t+1 (S1)                               cycle t+2
  *   s_req handshake -->  decide on the start-of-cycle state; on  -->  m_sel_valid (held while !m_sel_ready)
- *   (S1 register)        fire load m_sel and update rr/inflight/
- *                        state, else hold the request
+ *   (S1 register)        fire load m_sel and update rr/cred/
+ *                        inflight/state, else hold the request
  *   s_fb / s_ctl handshake: applied to the state at the end of cycle t
  *
  * State: all in flip-flops (CONNS x PATHS x 58 bits), flattened, entry {c, p} at [{c, p}*W +: W]; read and
@@ -24,9 +25,10 @@
  * decrement of holdoff, feedback, stage-1 fire (on top of the feedback result), control (overrides all). The
  * feedback result is computed once, for its one target path; the stage-1 inflight increment once per path of
  * s1_conn (so the round-robin pick only drives write enables); the tick decrement and the control reopen are
- * replicated per path. Control overrides the path fields and rr only: a feedback fail or recovery on a path
- * reopened in the same cycle still steps the LFSR and counts in cnt_failures / cnt_recoveries, and a decision
- * still counts (docs: the effects are applied in order, control last).
+ * replicated per path. Control overrides the path fields, rr and cred only: a feedback fail or recovery on a
+ * path reopened in the same cycle still steps the LFSR and counts in cnt_failures / cnt_recoveries, and a
+ * decision still counts (docs: the effects are applied in order, control last). Per connection, rr and cred
+ * (PATH_W + 8 bits) are flip-flops too.
  *
  * Field layout per path (docs: State):
  *
@@ -41,7 +43,8 @@
  *
  * Critical paths (all from registers): S1: s1_conn -> CONNS:1 mux of the connection's path fields ->
  * inflight < cwnd_int compare per path -> class masks -> 2*PATHS-bit round-robin carry chain -> one-hot
- * -> found -> s1_fire -> per-path write enables, m_sel/rr loads and s_req_ready. Feedback:
+ * -> found -> s1_fire -> per-path write enables, m_sel/rr/cred loads and s_req_ready; one-hot -> sel_path ->
+ * PATHS:1 cwnd mux -> quantum compare -> rr/cred loads. Feedback:
  * s_fb_conn/path -> CONNS*PATHS:1 mux of the target's fields -> 13-bit cwnd add and cap / consec add and
  * compare -> fail -> entropy/inflight select -> per-path write.
  */
@@ -145,6 +148,8 @@ localparam CS_W = 4;
 localparam GD_W = 8;
 localparam HO_W = 8;
 localparam EN_W = 16;
+// per-connection round-robin credit width (docs: State)
+localparam CR_W = 8;
 
 // path states
 localparam [ST_W-1:0] ST_ACTIVE = 2'd0;
@@ -244,8 +249,10 @@ reg [NPATHS*CS_W-1:0]           consec_reg, consec_next;
 reg [NPATHS*GD_W-1:0]           guard_reg, guard_next;
 reg [NPATHS*HO_W-1:0]           holdoff_reg, holdoff_next;
 reg [NPATHS*EN_W-1:0]           entropy_reg, entropy_next;
-// per connection: round-robin pointer, entry c at [c*PATH_W +: PATH_W]
+// per connection: round-robin pointer, entry c at [c*PATH_W +: PATH_W], and credit (decisions made in a row on
+// the path at rr), entry c at [c*CR_W +: CR_W]
 reg [CONNS*PATH_W-1:0]          rr_reg, rr_next;
+reg [CONNS*CR_W-1:0]            cred_reg, cred_next;
 
 initial begin
     for (k = 0; k < NPATHS; k = k + 1) begin
@@ -259,6 +266,7 @@ initial begin
     end
     for (k = 0; k < CONNS; k = k + 1) begin
         rr_reg[k*PATH_W +: PATH_W] = {PATH_W{1'b0}};
+        cred_reg[k*CR_W +: CR_W] = {CR_W{1'b0}};
     end
 end
 
@@ -314,6 +322,7 @@ reg [PATHS*IF_W-1:0]            c_inflight;
 reg [PATHS*HO_W-1:0]            c_holdoff;
 reg [PATHS*EN_W-1:0]            c_entropy;
 reg [PATH_W-1:0]                c_rr;
+reg [CR_W-1:0]                  c_cred;
 reg [ST_W-1:0]                  p_state;
 reg [IF_W-1:0]                  p_cwnd_int;
 reg                             p_room;
@@ -330,6 +339,10 @@ reg                             sel_probe;
 reg                             found;
 reg [PATH_W-1:0]                sel_path;
 reg                             s1_fire;
+reg [IF_W-1:0]                  sel_quantum;
+reg [CR_W-1:0]                  sel_n;
+reg [PATH_W-1:0]                rr_fire;
+reg [CR_W-1:0]                  cred_fire;
 reg [PATHS*IF_W-1:0]            c_inflight_inc;
 reg [IF_W-1:0]                  f_inflight_inc;
 reg                             fb_hit;
@@ -405,6 +418,7 @@ always @* begin
     holdoff_next = holdoff_reg;
     entropy_next = entropy_reg;
     rr_next = rr_reg;
+    cred_next = cred_reg;
 
     lfsr_next = lfsr_reg;
     tick_cnt_next = tick_cnt_reg;
@@ -448,7 +462,7 @@ always @* begin
      *   room = inflight < cwnd_int; act = ACTIVE && room; sus = SUSPECT && room; prb = FAILED && holdoff == 0
      *   usable = act | sus, without the avoided path for a retransmission if that leaves any
      *   probe on prb (a retransmission only when nothing is usable), else act & usable, else sus & usable;
-     *   round robin from rr[c]
+     *   round robin from rr[c]; on fire rr[c]/cred[c] move by the window-weighted rule (below)
      */
     c_state = state_reg[s1_conn_reg*(PATHS*ST_W) +: PATHS*ST_W];
     c_cwnd = cwnd_reg[s1_conn_reg*(PATHS*CW_W) +: PATHS*CW_W];
@@ -456,6 +470,7 @@ always @* begin
     c_holdoff = holdoff_reg[s1_conn_reg*(PATHS*HO_W) +: PATHS*HO_W];
     c_entropy = entropy_reg[s1_conn_reg*(PATHS*EN_W) +: PATHS*EN_W];
     c_rr = rr_reg[s1_conn_reg*PATH_W +: PATH_W];
+    c_cred = cred_reg[s1_conn_reg*CR_W +: CR_W];
 
     for (i = 0; i < PATHS; i = i + 1) begin
         p_state = c_state[i*ST_W +: ST_W];
@@ -495,6 +510,28 @@ always @* begin
     end
 
     s1_fire = s1_valid_reg && found && (!m_sel_valid_reg || m_sel_ready);
+
+    // window-weighted round robin: n = (path == rr) ? cred + 1 : 1 (saturating at 255),
+    // quantum = max(1, cwnd_int(path) >> 2) from the start-of-cycle window; on fire, if probe or n >= quantum:
+    // rr = path + 1, cred = 0; else rr = path, cred = n
+    sel_quantum = {2'b00, c_cwnd[sel_path*CW_W + 6 +: IF_W-2]};
+    if (sel_quantum == {IF_W{1'b0}}) begin
+        sel_quantum = {{IF_W-1{1'b0}}, 1'b1};
+    end
+    if (sel_path != c_rr) begin
+        sel_n = {{CR_W-1{1'b0}}, 1'b1};
+    end else if (c_cred == {CR_W{1'b1}}) begin
+        sel_n = {CR_W{1'b1}};
+    end else begin
+        sel_n = c_cred + {{CR_W-1{1'b0}}, 1'b1};
+    end
+    if (sel_probe || sel_n >= sel_quantum) begin
+        rr_fire = sel_path + ONE[PATH_W-1:0];
+        cred_fire = {CR_W{1'b0}};
+    end else begin
+        rr_fire = sel_path;
+        cred_fire = sel_n;
+    end
 
     /*
      * Input handshakes
@@ -703,10 +740,12 @@ always @* begin
 
     for (i = 0; i < CONNS; i = i + 1) begin
         if (s1_fire && s1_conn_reg == i[CONN_W-1:0]) begin
-            rr_next[i*PATH_W +: PATH_W] = sel_path + ONE[PATH_W-1:0];
+            rr_next[i*PATH_W +: PATH_W] = rr_fire;
+            cred_next[i*CR_W +: CR_W] = cred_fire;
         end
         if (ctl_hs && s_ctl_conn == i[CONN_W-1:0]) begin
             rr_next[i*PATH_W +: PATH_W] = {PATH_W{1'b0}};
+            cred_next[i*CR_W +: CR_W] = {CR_W{1'b0}};
         end
     end
 
@@ -746,6 +785,7 @@ always @(posedge clk) begin
     holdoff_reg <= holdoff_next;
     entropy_reg <= entropy_next;
     rr_reg <= rr_next;
+    cred_reg <= cred_next;
 
     lfsr_reg <= lfsr_next;
     tick_cnt_reg <= tick_cnt_next;
@@ -786,6 +826,7 @@ always @(posedge clk) begin
         end
         for (j = 0; j < CONNS; j = j + 1) begin
             rr_reg[j*PATH_W +: PATH_W] <= {PATH_W{1'b0}};
+            cred_reg[j*CR_W +: CR_W] <= {CR_W{1'b0}};
         end
         lfsr_reg <= LFSR_SEED;
         tick_cnt_reg <= {TICK_W{1'b0}};

@@ -22,6 +22,8 @@ const (
 	consecMax = 15
 	// inflightMax is the saturation value of the 8-bit inflight field.
 	inflightMax = 255
+	// credMax is the saturation value of the 8-bit per-connection cred field.
+	credMax = 255
 )
 
 // path is the flip-flop row of one (connection, path).
@@ -103,6 +105,8 @@ type Model struct {
 	rows []path
 	// rr is rr[c], the round-robin pointer of each connection.
 	rr []uint32
+	// cred is cred[c] (8 bits): decisions made in a row on the path at rr[c] (window-weighted round robin).
+	cred []uint8
 	// lfsr is the 16-bit Galois LFSR, never zero.
 	lfsr uint16
 	// tick is the tick counter, 0..TICK_CYCLES-1.
@@ -165,6 +169,7 @@ func New(cfg config.Config) (*Model, error) {
 		tickLast:     uint32(cfg.TickCycles - 1),
 		rows:         make([]path, cfg.Conns*cfg.Paths),
 		rr:           make([]uint32, cfg.Conns),
+		cred:         make([]uint8, cfg.Conns),
 		act:          make([]uint64, cfg.Conns),
 		sus:          make([]uint64, cfg.Conns),
 		prb:          make([]uint64, cfg.Conns),
@@ -201,12 +206,15 @@ func (m *Model) Step(in *In, out *Out) {
 	// Stage 1 decision, on the start-of-cycle state.
 	// s1_fire = s1_valid && found && (!m_sel_valid || m_sel_ready).
 	var sel, selEntropy uint32
+	var selCwnd uint16
 	var probe, fire bool
 	if m.s1.valid {
 		var found bool
 		sel, probe, found = m.decide()
 		fire = found && (!m.sel.valid || in.SelReady)
-		selEntropy = uint32(m.rows[int(m.s1.conn)*m.paths+int(sel)].entropy)
+		r := &m.rows[int(m.s1.conn)*m.paths+int(sel)]
+		selEntropy = uint32(r.entropy)
+		selCwnd = r.cwnd
 	}
 
 	// s_fb_ready = !rst, s_ctl_ready = !rst, s_req_ready = !rst && (!s1_valid || s1_fire).
@@ -263,15 +271,16 @@ func (m *Model) Step(in *In, out *Out) {
 		m.feedback(in.FbConn&m.connMask, in.FbPath&m.pathMask, in.FbKind&3, in.FbCount&0xFF)
 	}
 
-	// On fire: m_sel loads {c, path, entropy of that path (start-of-cycle), probe}; rr[c] = path+1 (mod PATHS);
-	// inflight[c][path] += 1 (saturating at 255) on top of the feedback result; if probe, state = PROBING (the
-	// path is still FAILED after feedback); cnt_decisions++, and cnt_probes++ for a probe.
+	// On fire: m_sel loads {c, path, entropy of that path (start-of-cycle), probe}; rr[c]/cred[c] move by the
+	// window-weighted round robin rule (advance, from the start-of-cycle window of the path); inflight[c][path] += 1
+	// (saturating at 255) on top of the feedback result; if probe, state = PROBING (the path is still FAILED after
+	// feedback); cnt_decisions++, and cnt_probes++ for a probe.
 	// If not fire and m_sel_ready, m_sel_valid drops.
 	if fire {
 		c := m.s1.conn
 		i := int(c)*m.paths + int(sel)
 		m.sel = decision{valid: true, conn: c, path: sel, entropy: selEntropy, probe: probe}
-		m.rr[c] = (sel + 1) & m.pathMask
+		m.advance(c, sel, probe, selCwnd)
 		r := &m.rows[i]
 		if r.inflight < inflightMax {
 			r.inflight++
@@ -288,9 +297,9 @@ func (m *Model) Step(in *In, out *Out) {
 		m.sel.valid = false
 	}
 
-	// Control (s_ctl handshake): every path of s_ctl_conn goes to the open state and rr to 0; it wins over the
-	// feedback and the stage-1 update of the same cycle (the decision itself is still emitted).
-	// Read here as overriding the path flops and rr only: a same-cycle failure still counts in cnt_failures and
+	// Control (s_ctl handshake): every path of s_ctl_conn goes to the open state, rr and cred to 0; it wins over
+	// the feedback and the stage-1 update of the same cycle (the decision itself is still emitted).
+	// Read here as overriding the path flops, rr and cred only: a same-cycle failure still counts in cnt_failures and
 	// keeps its LFSR step, a recovery its cnt_recoveries, the decision its cnt_decisions / cnt_probes.
 	if in.CtlValid {
 		m.open(int(in.CtlConn & m.connMask))
@@ -326,7 +335,7 @@ func (m *Model) reset() {
 	m.cntDecisions, m.cntProbes, m.cntFailures, m.cntRecoveries = 0, 0, 0, 0
 }
 
-// open puts every path of connection c in the open state and rr[c] to 0:
+// open puts every path of connection c in the open state and rr[c], cred[c] to 0:
 // state=ACTIVE, cwnd=CWND_INIT<<4, inflight=0, consec=0, guard=0, holdoff=0, entropy=E0(c,p).
 func (m *Model) open(c int) {
 	rows := m.rows[c*m.paths : (c+1)*m.paths]
@@ -334,6 +343,7 @@ func (m *Model) open(c int) {
 		rows[p] = path{state: StateActive, cwnd: m.cwndInit, entropy: uint16(e0(m.paths, uint32(c), uint32(p)))}
 	}
 	m.rr[c] = 0
+	m.cred[c] = 0
 	// Every path ACTIVE with room (CWND_INIT >= 1, inflight 0).
 	m.nWait -= bits.OnesCount64(m.wait[c])
 	m.act[c], m.sus[c], m.prb[c], m.down[c], m.wait[c] = m.fullMask, 0, 0, 0, 0
@@ -369,6 +379,29 @@ func (m *Model) decide() (p uint32, probe, found bool) {
 		return rrpick(sus&usable, rr), false, true
 	}
 	return 0, false, false
+}
+
+// advance moves rr[c] and cred[c] after a decision of connection c on path p (window-weighted round robin), with
+// cwnd the start-of-cycle window of (c, p):
+//
+//	n = (p == rr[c]) ? cred[c] + 1 : 1 (saturating at 255); quantum = max(1, cwnd_int >> 2)
+//	if probe or n >= quantum: rr[c] = p+1 (mod PATHS), cred[c] = 0; else rr[c] = p, cred[c] = n
+func (m *Model) advance(c, p uint32, probe bool, cwnd uint16) {
+	n := uint8(1)
+	if p == m.rr[c] {
+		n = m.cred[c]
+		if n < credMax {
+			n++
+		}
+	}
+	quantum := max(1, cwnd>>4>>2)
+	if probe || uint16(n) >= quantum {
+		m.rr[c] = (p + 1) & m.pathMask
+		m.cred[c] = 0
+		return
+	}
+	m.rr[c] = p
+	m.cred[c] = n
 }
 
 // rrpick returns the first set bit of mask (non-zero) at or after rr, wrapping.

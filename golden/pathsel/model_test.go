@@ -42,10 +42,11 @@ func TestPipeline(t *testing.T) {
 		conns []uint32 // connection of each request
 		want  []uint32 // path of each decision
 	}{
-		{name: "one connection wraps round robin", conns: []uint32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-			want: []uint32{0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2}},
-		{name: "connections keep their own pointer", conns: []uint32{0, 3, 0, 3, 3, 0},
-			want: []uint32{0, 0, 1, 1, 2, 2}},
+		// default: CWND_INIT 16, so the quantum is 4 decisions per path
+		{name: "one connection repeats each path quantum times", conns: []uint32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+			want: []uint32{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2}},
+		{name: "connections keep their own pointer and credit", conns: []uint32{0, 0, 0, 3, 0, 3, 0, 3},
+			want: []uint32{0, 0, 0, 0, 0, 0, 1, 0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,7 +70,9 @@ func TestPipeline(t *testing.T) {
 // TestBackpressure: m_sel holds while !m_sel_ready, the next decision waits in S1 (s1_fire needs the output
 // free), s_req_ready drops in the same cycle, and everything moves again the cycle m_sel_ready returns.
 func TestBackpressure(t *testing.T) {
-	b := newTB(t, presetCfg(t, "default"))
+	cfg := presetCfg(t, "default")
+	cfg.CwndInit = 4 // quantum 1: one decision per path, so the order shows in the paths
+	b := newTB(t, cfg)
 	b.req(0, false, 0) // A, cycle 0
 	b.req(0, false, 0) // B, cycle 1: A fires in the same cycle
 	b.in.SelReady = false
@@ -121,6 +124,55 @@ func TestWindow(t *testing.T) {
 	require.Len(t, b.sels, 5, "sixth request waits again")
 	require.Equal(t, view{state: pathsel.StateActive, cwnd: 16 + 4, inflight: 1, entropy: e0(4, 0, 2)}, b.read(0, 2),
 		"path 2: inflight 1-1+1, cwnd + AI")
+}
+
+// TestWeightedRoundRobin: the pointer stays on a path for quantum = max(1, cwnd_int >> 2) decisions in a row,
+// the quantum taken from the chosen path's start-of-cycle window; a probe always moves the pointer on; control
+// clears the credit with rr. Conn 0 of smallCfg with CWND_INIT 8 (quantum 2), CWND_MAX 16.
+func TestWeightedRoundRobin(t *testing.T) {
+	cfg := smallCfg(func(c *config.Config) { c.CwndInit, c.CwndMax = 8, 16 })
+	t.Run("each path its own quantum", func(t *testing.T) {
+		b := newTB(t, cfg)
+		b.fb(0, 1, pathsel.FbECN, 1) // path 1: cwnd_int 4, quantum 1
+		for range 8 {
+			b.req(0, false, 0)
+		}
+		b.idle(2)
+		require.Equal(t, []uint32{0, 0, 1, 2, 2, 3, 3, 0}, b.paths(0), "quanta 2, 1, 2, 2")
+	})
+	t.Run("quantum from the start-of-cycle window", func(t *testing.T) {
+		b := newTB(t, cfg)
+		b.req(0, false, 0)
+		b.fb(0, 0, pathsel.FbECN, 1) // the request decides path 0 in this cycle: quantum 2, not the new 1
+		for range 2 {
+			b.req(0, false, 0)
+		}
+		b.idle(2)
+		require.Equal(t, []uint32{0, 0, 1}, b.paths(0), "second decision on path 0, then quantum 1 moves on")
+	})
+	t.Run("a probe moves the pointer on", func(t *testing.T) {
+		b := newTB(t, cfg)
+		b.fail(0, 0)
+		b.idle(4 * 3)
+		b.req(0, false, 0)
+		b.idle(2)
+		b.fb(0, 0, pathsel.FbDelivered, 1) // recovery: path 0 usable again
+		b.req(0, false, 0)
+		b.idle(2)
+		require.Equal(t, []uint32{0, 1}, b.paths(0), "rr at 1 after the probe, not back on path 0")
+		require.Equal(t, []bool{true, false}, []bool{b.sels[0].probe, b.sels[1].probe}, "the first was the probe")
+	})
+	t.Run("control clears the credit", func(t *testing.T) {
+		b := newTB(t, cfg)
+		b.req(0, false, 0)
+		b.idle(2) // rr 0, cred 1
+		b.ctl(0)
+		for range 3 {
+			b.req(0, false, 0)
+		}
+		b.idle(2)
+		require.Equal(t, []uint32{0, 0, 0, 1}, b.paths(0), "a full quantum on path 0 after the reopen")
+	})
 }
 
 // TestChoice: the stage-1 choice among ACTIVE, SUSPECT and probe-able paths, with and without retx/avoid. Conn 0
@@ -487,7 +539,7 @@ func TestECN(t *testing.T) {
 // TestSameCycle: feedback and a stage-1 fire on the same path in the same cycle. The decision (and m_sel's
 // entropy) uses the start-of-cycle state; the fire's inflight+1 lands on the feedback result; a probe sets
 // PROBING over same-cycle feedback on the FAILED path. Conn 0 of smallCfg with 2 paths, CWND_INIT 8, FAIL_K 2;
-// five requests leave path 1 with inflight 2 and rr at 1.
+// six requests (quantum 2: paths 0, 0, 1, 1, 0, 0) leave path 1 with inflight 2 and rr at 1.
 func TestSameCycle(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -515,7 +567,7 @@ func TestSameCycle(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newTB(t, smallCfg(func(c *config.Config) { c.Paths, c.CwndInit, c.CwndMax = 2, 8, 16 }))
-			for range 5 {
+			for range 6 {
 				b.req(0, false, 0)
 			}
 			b.idle(2)

@@ -21,6 +21,7 @@ type ref struct {
 	cfg  config.Config
 	p    [][]refPath
 	rr   []int
+	cred []int
 	lfsr int
 	tick int
 	s1   struct {
@@ -36,7 +37,7 @@ type ref struct {
 }
 
 func newRef(cfg config.Config) *ref {
-	r := &ref{cfg: cfg, p: make([][]refPath, cfg.Conns), rr: make([]int, cfg.Conns)}
+	r := &ref{cfg: cfg, p: make([][]refPath, cfg.Conns), rr: make([]int, cfg.Conns), cred: make([]int, cfg.Conns)}
 	for c := range r.p {
 		r.p[c] = make([]refPath, cfg.Paths)
 	}
@@ -57,7 +58,7 @@ func (r *ref) open(c int) {
 	for p := range r.p[c] {
 		r.p[c][p] = refPath{cwnd: r.cfg.CwndInit * 16, entropy: int(e0(r.cfg.Paths, uint32(c), uint32(p)))}
 	}
-	r.rr[c] = 0
+	r.rr[c], r.cred[c] = 0, 0
 }
 
 func (r *ref) allFailed(p [][]refPath, c int) bool {
@@ -198,7 +199,15 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 		c := r.s1.conn
 		r.sel.valid, r.sel.conn, r.sel.path, r.sel.probe = true, c, choice, probe
 		r.sel.entropy = old[c][choice].entropy
-		r.rr[c] = (choice + 1) % r.cfg.Paths
+		n := 1
+		if choice == r.rr[c] {
+			n = min(r.cred[c]+1, 255)
+		}
+		if quantum := max(1, old[c][choice].cwnd/16/4); probe || n >= quantum {
+			r.rr[c], r.cred[c] = (choice+1)%r.cfg.Paths, 0
+		} else {
+			r.rr[c], r.cred[c] = choice, n
+		}
 		y := &r.p[c][choice]
 		y.inflight = min(y.inflight+1, 255)
 		if probe && y.state == pathsel.StateFailed {

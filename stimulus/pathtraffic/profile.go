@@ -71,8 +71,8 @@ func init() {
 	base := Profile{Cycles: 20000, Load: 1, SelReady: 1, RTT: 40, Jitter: 20, RTO: 400, Links: 2, PAgg: 0.2}
 	with := func(f func(*Profile)) { p := base; f(&p); profiles[p.Name] = p }
 	with(func(p *Profile) {
-		p.Name, p.Doc = "spray", "healthy links, a request every cycle: one decision per cycle, round-robin fairness"
-		p.Load, p.Healthy, p.RTT, p.Jitter, p.PAgg = 0.5, true, 8, 0, 0
+		p.Name, p.Doc = "spray", "one connection on healthy links, a request every cycle: one decision per cycle, windows grow to cwnd_max, weighted round-robin fairness"
+		p.Healthy, p.RTT, p.Jitter, p.PAgg, p.Conns, p.Cycles = true, 8, 0, 0, 1, 40000
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "saturate", "a request every cycle with long round trips: windows fill, requests wait, feedback frees room"
