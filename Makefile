@@ -15,7 +15,7 @@ RTL := $(wildcard rtl/*.v)
 DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make
 DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 
-.PHONY: help deps lint build test regress bench clean
+.PHONY: help deps lint build test regress bench clean slurm-up slurm-test
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -55,11 +55,59 @@ test: lint ## lint + Go unit tests + co-simulation smoke tests (SEED=N to reprod
 	@echo "co-simulation seed: SEED=$(SEED) (make test SEED=N runs another)"
 	SEED=$(SEED) $(GO) test -count=1 ./...
 
-regress: deps $(BIN) ## the smoke regression over seeds and presets, with a table (SUITE=nightly for more)
-	$(SPRAYNIC) regress --suite $(SUITE) --jobs $(JOBS) --seed $(SEED)
+regress: deps $(BIN) ## the smoke regression over seeds and presets, table + JSON + JUnit (SUITE=nightly for more)
+	@mkdir -p build
+	$(SPRAYNIC) regress --suite $(SUITE) --jobs $(JOBS) --seed $(SEED) --json build/regress.json --junit build/regress.xml
 
-bench: deps $(BIN) ## co-simulation speed beside raw Verilator stepping, one run
-	$(SPRAYNIC) bench --config $(CONFIG) --seed $(SEED)
+bench: deps $(BIN) ## per block: raw Verilator, lockstep, Icarus, golden; seeds/min; rx and path figures
+	@mkdir -p build
+	$(SPRAYNIC) bench --config $(CONFIG) --seed $(SEED) --json build/bench.json
+
+slurm-up: ## start a local single-node Slurm (root; installs slurm-wlm and munge)
+	slurm/start-local.sh
+
+slurm-test: deps $(BIN) slurm-up ## submit a sharded regression to the local Slurm, merge, compare with a local run
+	$(GO) test -count=1 -run TestSlurmArray -v ./cosim/ | grep -E '^(=== RUN|--- |ok|FAIL|PASS)'
 
 clean: ## remove build outputs and cached models
 	rm -rf build
+
+# ---- FPGA synthesis flows (issue 8; fpga/, docs/fpga.md) -------------------------------------------------------
+# Every flow iterates over rtl/manifest.json and takes its parameters from config/presets.json through the CLI.
+# BOARD=<name> for synth (spraynic synth --help lists the boards); TOP=<top> limits synth to one top; FORCE=1
+# reruns the tools even when a report with the same inputs (sources, parameters, tools) exists.
+BOARD ?=
+TOP ?=
+FORCE ?=
+# Tool -> Debian package, for `make deps-fpga`.
+DEPS_FPGA := yosys:yosys nextpnr-ice40:nextpnr-ice40 icepack:fpga-icestorm tclsh:tcl verilator:verilator
+FPGA_FLAGS = --jobs $(JOBS) $(if $(FORCE),--force)
+
+.PHONY: deps-fpga synth synth-all fpga-baseline fpga-check
+
+# the CLI also embeds fpga/ (an extra prerequisite; the rule above stays as it is)
+$(BIN): $(wildcard fpga/*.go fpga/*.tcl)
+
+deps-fpga: ## install missing FPGA tools (yosys, nextpnr-ice40, fpga-icestorm, tcl) as root, else name them
+	@missing=""; \
+	for d in $(DEPS_FPGA); do command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "deps-fpga: installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "deps-fpga: missing packages:$$missing — install them with: sudo apt-get install -y$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+synth: deps deps-fpga $(BIN) ## lint + yosys (+ nextpnr/icepack on iCE40) per top, BOARD=name [TOP=top]
+	$(SPRAYNIC) synth $(if $(BOARD),--board $(BOARD)) $(if $(TOP),--top $(TOP)) $(FPGA_FLAGS)
+
+synth-all: deps deps-fpga $(BIN) ## synth on every board, every top
+	$(SPRAYNIC) synth --all $(FPGA_FLAGS)
+
+fpga-baseline: deps deps-fpga $(BIN) ## the one command that rewrites fpga/baseline.json (and spraynic.core)
+	$(SPRAYNIC) fpga-baseline $(FPGA_FLAGS)
+
+fpga-check: deps deps-fpga $(BIN) ## compare the open-source boards with fpga/baseline.json (>5% worse fails)
+	$(SPRAYNIC) synth --check $(FPGA_FLAGS)

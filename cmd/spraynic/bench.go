@@ -1,21 +1,44 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/urfave/cli/v2"
 )
 
+// benchReport is the --json output of bench.
+type benchReport struct {
+	// Blocks are the per-block speeds; Rx the rx_reorder lockstep modes (limit, batches, golden).
+	Blocks []cosim.BlockBench `json:"blocks"`
+	Rx     []cosim.Speed      `json:"rx_modes"`
+	// SeedsPerMinute is the smoke suite's throughput on one config with Jobs workers over Runs runs.
+	SeedsPerMinute float64 `json:"seeds_per_minute"`
+	ThroughputCfg  string  `json:"throughput_config"`
+	Runs, Jobs     int
+	// Figures are the rx_reorder throughput and latency lines.
+	Figures []string `json:"rx_figures"`
+}
+
 func benchCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "bench",
-		Usage: "measure co-simulation speed against raw Verilator stepping, side by side in one run",
+		Name: "bench",
+		Usage: "measure, side by side in one run, per block: raw Verilator C++ loop, Go lockstep, Icarus Verilog and the golden " +
+			"model on the same RTL, config and stimulus; regression seeds per minute; rx_reorder throughput and latency",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "test", Value: "rx_inorder", Usage: "test whose stimulus is used"},
+			&cli.StringFlag{Name: "test", Value: "rx_inorder", Usage: "rx_reorder test whose stimulus the rx modes section uses"},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
 			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
-			&cli.Int64Flag{Name: "cycles", Value: 400000, Usage: "cycles per mode"},
+			&cli.Int64Flag{Name: "cycles", Value: 400000, Usage: "cycles per mode (rx modes section)"},
+			&cli.Int64Flag{Name: "block-cycles", Value: 200000, Usage: "cycles per mode and block (block table, Icarus included)"},
+			&cli.Int64Flag{Name: "icarus-cycles", Value: 10000, Usage: "cycles Icarus runs: the first ones of the same recording (0: --block-cycles; Icarus is ~1000x slower)"},
+			&cli.IntFlag{Name: "jobs", Usage: "workers for the seeds-per-minute run (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
+			&cli.StringFlag{Name: "json", Usage: "also write every figure as JSON here"},
+			&cli.BoolFlag{Name: "quick", Usage: "skip the seeds-per-minute run and the rx sections"},
 		},
 		Action: func(c *cli.Context) error {
 			req, err := request(c.String("test"), c.String("config"), c.Uint64("seed"), c.Int64("cycles"))
@@ -25,24 +48,69 @@ func benchCommand() *cli.Command {
 			if req.Cycles <= 0 {
 				return fmt.Errorf("--cycles %d: must be > 0", req.Cycles)
 			}
-			speeds, err := cosim.BenchRx(req)
+			if c.Int64("block-cycles") <= 0 {
+				return fmt.Errorf("--block-cycles %d: must be > 0", c.Int64("block-cycles"))
+			}
+			w := c.App.Writer
+			var rep benchReport
+			fmt.Fprintf(w, "bench per block: config=%s seed=%d cycles=%d, every mode on the same RTL and recorded stimulus\n",
+				req.Config.Name, req.Seed, c.Int64("block-cycles"))
+			blocks, err := cosim.BenchBlocks(req.Root, req.Config, req.Seed, c.Int64("block-cycles"), c.Int64("icarus-cycles"), filepath.Join(req.Root, "build", "bench"), os.Stderr)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, "bench %s config=%s seed=%d cycles=%d\n", req.Test, req.Config.Name, req.Seed, req.Cycles)
-			fmt.Fprintf(c.App.Writer, "%-52s %14s %8s\n", "mode", "cycles/s", "vs limit")
-			for _, s := range speeds {
-				fmt.Fprintf(c.App.Writer, "%-52s %14.0f %8.2f\n", s.Mode, s.CyclesPerSec, s.CyclesPerSec/speeds[0].CyclesPerSec)
+			rep.Blocks = blocks
+			fmt.Fprintf(w, "%-11s %-12s %12s %12s %12s %12s %10s %10s\n", "block", "test", "(1) raw", "(2) lockstep", "(3) icarus", "golden", "(2)/(1)", "(2)/(3)")
+			for _, b := range blocks {
+				fmt.Fprintf(w, "%-11s %-12s %12.0f %12.0f %12.0f %12.0f %10.3f %10.1f\n", b.Block, b.Test, b.Raw, b.Lockstep, b.Icarus, b.Golden, b.LockstepVsRaw(), b.LockstepVsIcarus())
+				if b.Note != "" {
+					fmt.Fprintf(w, "  %s: %s\n", b.Block, b.Note)
+				}
 			}
-			fmt.Fprintf(c.App.Writer, "\nrx_reorder throughput and release latency (lockstep-checked runs, seed %d)\n", req.Seed)
-			for _, t := range cosim.MeasureTests {
-				r := req
-				r.Test, r.Cycles = t, 0
-				f, err := cosim.MeasureRx(r)
+			fmt.Fprintf(w, "cycles/s; (1) Verilator model from its C++ loop, (2) Go lockstep RTL+golden+scoreboard, (3) Icarus vvp (incl. $readmemh load) over the first %d cycles\n", blocks[0].IcarusCycles)
+			if !c.Bool("quick") {
+				jobs := c.Int("jobs")
+				if jobs <= 0 {
+					jobs = runtime.NumCPU()
+				}
+				spm, runs, err := cosim.SeedsPerMinute(req.Root, cosim.Suites["smoke"], req.Config.Name, jobs)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(c.App.Writer, f)
+				rep.SeedsPerMinute, rep.ThroughputCfg, rep.Runs, rep.Jobs = spm, req.Config.Name, runs, jobs
+				fmt.Fprintf(w, "\nregression throughput: smoke suite on config %s, %d runs on %d workers: %.0f seeds/minute\n", req.Config.Name, runs, jobs, spm)
+
+				speeds, err := cosim.BenchRx(req)
+				if err != nil {
+					return err
+				}
+				rep.Rx = speeds
+				fmt.Fprintf(w, "\nbench %s config=%s seed=%d cycles=%d\n", req.Test, req.Config.Name, req.Seed, req.Cycles)
+				fmt.Fprintf(w, "%-52s %14s %8s\n", "mode", "cycles/s", "vs limit")
+				for _, s := range speeds {
+					fmt.Fprintf(w, "%-52s %14.0f %8.2f\n", s.Mode, s.CyclesPerSec, s.CyclesPerSec/speeds[0].CyclesPerSec)
+				}
+				fmt.Fprintf(w, "\nrx_reorder throughput and release latency (lockstep-checked runs, seed %d)\n", req.Seed)
+				for _, t := range cosim.MeasureTests {
+					r := req
+					r.Test, r.Cycles = t, 0
+					f, err := cosim.MeasureRx(r)
+					if err != nil {
+						return err
+					}
+					rep.Figures = append(rep.Figures, f.String())
+					fmt.Fprintln(w, f)
+				}
+			}
+			if f := c.String("json"); f != "" {
+				b, err := json.MarshalIndent(rep, "", "  ")
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(f, append(b, '\n'), 0o644); err != nil {
+					return fmt.Errorf("--json: %w", err)
+				}
+				fmt.Fprintf(w, "json: %s\n", f)
 			}
 			return nil
 		},

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spraynic/spraynic/cosim"
+	"github.com/urfave/cli/v2"
+)
+
+// mergeCommand combines the --json results of the shards of one suite into one table, JSON and JUnit file.
+func mergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "combine shard results (regress --shard i/n --json) into one table; exit 1 on any failure",
+		ArgsUsage: "A.json B.json ...",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "junit", Usage: "write the merged JUnit XML here"},
+			&cli.StringFlag{Name: "json", Usage: "write the merged results here"},
+		},
+		Action: func(c *cli.Context) error {
+			files, err := trailingFlags(c, []string{"junit", "json"})
+			if err != nil {
+				return err
+			}
+			if len(files) == 0 {
+				return fmt.Errorf("merge: no results files given (usage: spraynic merge A.json B.json ... [--junit F] [--json F])")
+			}
+			var parts []cosim.Results
+			for _, f := range files {
+				rs, err := cosim.ReadResults(f)
+				if err != nil {
+					return err
+				}
+				parts = append(parts, rs)
+			}
+			rs, err := cosim.Merge(parts, files)
+			if err != nil {
+				return err
+			}
+			note := ""
+			if rs.Shard != "" {
+				note = " (partial: " + rs.Shard + ")"
+			}
+			fmt.Fprintf(c.App.Writer, "merge suite=%s files=%d runs=%d of %d%s\n", rs.Suite, len(parts), len(rs.Runs), rs.Total, note)
+			return report(c, rs)
+		},
+	}
+}
+
+// trailingFlags accepts the named string flags after the file arguments too (urfave/cli stops parsing flags at the
+// first argument): "merge A.json B.json --junit F" sets --junit. It returns the remaining arguments.
+func trailingFlags(c *cli.Context, names []string) ([]string, error) {
+	args := c.Args().Slice()
+	var rest []string
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		matched := false
+		for _, n := range names {
+			switch {
+			case a == "--"+n || a == "-"+n:
+				if k+1 >= len(args) {
+					return nil, fmt.Errorf("%s: needs a file name", a)
+				}
+				if err := c.Set(n, args[k+1]); err != nil {
+					return nil, err
+				}
+				k++
+				matched = true
+			case strings.HasPrefix(a, "--"+n+"="):
+				if err := c.Set(n, strings.TrimPrefix(a, "--"+n+"=")); err != nil {
+					return nil, err
+				}
+				matched = true
+			}
+		}
+		if !matched {
+			rest = append(rest, a)
+		}
+	}
+	return rest, nil
+}

@@ -1,0 +1,137 @@
+package cosim
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRunIsolated(t *testing.T) {
+	cfg, err := config.Preset("default")
+	require.NoError(t, err)
+	req := Request{Test: "rx_inorder", Config: cfg, Seed: 3, Cycles: 10}
+	for _, tc := range []struct {
+		name    string
+		run     func(Request) (Result, error)
+		timeout time.Duration
+		want    Status
+		errHas  string
+	}{
+		{name: "pass", run: func(Request) (Result, error) { return Result{Cycles: 10}, nil }, want: StatusPass},
+		{name: "fail", run: func(Request) (Result, error) { return Result{}, errors.New("mismatch") }, want: StatusFail, errHas: "mismatch"},
+		{name: "panic", run: func(Request) (Result, error) { panic("boom") }, want: StatusPanic, errHas: "panic: boom"},
+		{name: "timeout", run: func(Request) (Result, error) { time.Sleep(2 * time.Second); return Result{}, nil },
+			timeout: 50 * time.Millisecond, want: StatusTimeout, errHas: "timeout: no result after 50ms"},
+		{name: "within budget", run: func(Request) (Result, error) { return Result{}, nil }, timeout: time.Minute, want: StatusPass},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := runIsolated(req, tc.timeout, tc.run)
+			require.Equal(t, tc.want, o.Status)
+			if tc.errHas == "" {
+				require.NoError(t, o.Err)
+				return
+			}
+			require.ErrorContains(t, o.Err, tc.errHas)
+			if tc.want != StatusFail {
+				require.ErrorContains(t, o.Err, req.Repro(), "a panic or timeout names the reproduce command")
+			}
+		})
+	}
+}
+
+// TestRegressIsolation runs a regression whose runs panic, fail and pass (no RTL: the runner is replaced).
+func TestRegressIsolation(t *testing.T) {
+	cfg, err := config.Preset("default")
+	require.NoError(t, err)
+	defer func(r func(Request) (Result, error)) { runner = r }(runner)
+	runner = func(r Request) (Result, error) {
+		switch r.Seed {
+		case 2:
+			panic("seed 2 panics")
+		case 3:
+			return Result{}, errors.New("seed 3 fails")
+		}
+		return Result{Cycles: r.Cycles}, nil
+	}
+	var reqs []Request
+	for s := uint64(1); s <= 6; s++ {
+		reqs = append(reqs, Request{Test: "rx_inorder", Config: cfg, Seed: s, Cycles: 10, Golden: true})
+	}
+	for _, tc := range []struct {
+		name    string
+		stop    bool
+		minRuns int
+	}{
+		{name: "all runs", stop: false, minRuns: 6},
+		{name: "stop on failure", stop: true, minRuns: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			outs, err := RegressWith(reqs, RegressOptions{Jobs: 1, StopOnFailure: tc.stop, Progress: func(done, total int, o Outcome) { calls++ }})
+			require.NoError(t, err)
+			require.GreaterOrEqual(t, len(outs), tc.minRuns)
+			require.Equal(t, len(outs), calls, "progress once per finished run")
+			got := map[uint64]Status{}
+			for _, o := range outs {
+				got[o.Req.Seed] = o.Verdict()
+			}
+			require.Equal(t, StatusPanic, got[2], "a panicking run is a failed outcome")
+			if !tc.stop {
+				require.Equal(t, StatusFail, got[3])
+				require.Equal(t, StatusPass, got[6], "runs after a panic still run")
+				_, failed := Table(outs)
+				require.Equal(t, 2, failed)
+			} else {
+				require.Less(t, len(outs), 6, "stop-on-failure leaves later runs out")
+			}
+		})
+	}
+}
+
+func TestLoadSuites(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		err        []string
+	}{
+		{name: "good", body: `{"suites":[{"name":"tiny","configs":["default"],"seeds":2,"cycle_scale":1,"tests":["rx_inorder","path_*"]}]}`},
+		{name: "not json", body: `suites: tiny`, err: []string{"allowed:"}},
+		{name: "unknown field", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1,"seed":3}]}`, err: []string{`unknown field "seed"`}},
+		{name: "no suites", body: `{"suites":[]}`, err: []string{"field suites: empty"}},
+		{name: "bad config", body: `{"suites":[{"name":"x","configs":["nope"],"seeds":1,"cycle_scale":1}]}`, err: []string{"suites[0]", "field configs", `"nope"`, "default"}},
+		{name: "zero seeds", body: `{"suites":[{"name":"x","configs":["default"],"seeds":0,"cycle_scale":1}]}`, err: []string{"field seeds: value 0 (allowed: 1..1000000)"}},
+		{name: "zero scale", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":0}]}`, err: []string{"field cycle_scale: value 0 (allowed: 1..10000)"}},
+		{name: "unknown test", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1,"tests":["tx_*"]}]}`, err: []string{`field tests: value "tx_*" matches no test`, "rx_inorder"}},
+		{name: "bad name", body: `{"suites":[{"name":"a b","configs":["default"],"seeds":1,"cycle_scale":1}]}`, err: []string{`field name: value "a b"`}},
+		{name: "duplicate", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1},{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1}]}`, err: []string{"suites[1]", "repeats"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := filepath.Join(t.TempDir(), "suites.json")
+			require.NoError(t, os.WriteFile(f, []byte(tc.body), 0o644))
+			ss, err := LoadSuites(f)
+			if len(tc.err) > 0 {
+				require.Error(t, err)
+				require.ErrorContains(t, err, f, "the error names the file")
+				for _, e := range tc.err {
+					require.ErrorContains(t, err, e)
+				}
+				return
+			}
+			require.NoError(t, err)
+			reqs, err := ss[0].Expand("/repo", 5)
+			require.NoError(t, err)
+			n := 0
+			for _, tt := range Tests() {
+				if tt.Name == "rx_inorder" || tt.Block == "path_sel" {
+					n++
+				}
+			}
+			require.Len(t, reqs, 2*n, "the filter keeps rx_inorder and the path_ tests, 2 seeds each")
+			require.Equal(t, uint64(5), reqs[0].Seed)
+		})
+	}
+}
