@@ -101,6 +101,13 @@ func benchCommand() *cli.Command {
 					rep.Figures = append(rep.Figures, f.String())
 					fmt.Fprintln(w, f)
 				}
+				fmt.Fprintf(w, "\npath_sel decisions per cycle and traffic on an ECN-congested link (lockstep-checked, seed %d)\n", req.Seed)
+				pf, err := cosim.MeasurePathSel(req)
+				if err != nil {
+					return err
+				}
+				rep.Figures = append(rep.Figures, pf.String())
+				fmt.Fprintln(w, pf)
 			}
 			if f := c.String("json"); f != "" {
 				b, err := json.MarshalIndent(rep, "", "  ")
