@@ -26,6 +26,8 @@ func app() *cli.App {
 			regressCommand(),
 			benchCommand(),
 			mergeCommand(),
+			synthCommand(),
+			fpgaBaselineCommand(),
 			topsCommand(),
 			buildModelsCommand(),
 		},

@@ -1,0 +1,137 @@
+package fpga_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/spraynic/spraynic/fpga"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// report builds a report of rx_reorder on a board with the given resources and Fmax (0: no place-and-route).
+func report(board string, res fpga.Resources, fmax float64) fpga.Report {
+	r := fpga.Report{Board: board, Top: "rx_reorder", Resources: res,
+		Config: fpga.ConfigInfo{Name: "ice40", ParamsHash: "p1"}, Tools: map[string]string{"yosys": "Yosys 0.23"}}
+	if fmax > 0 {
+		r.PnR = &fpga.PnR{FmaxMHz: fmax}
+	}
+	return r
+}
+
+func TestCompare(t *testing.T) {
+	baseRes := fpga.Resources{LUT: 2000, FF: 1000, BRAM: 5}
+	base := fpga.NewBaseline([]fpga.Report{report("ice40-hx8k", baseRes, 40), report("ecp5-85k", baseRes, 0)})
+	with := func(f func(*fpga.Resources)) fpga.Resources {
+		r := baseRes
+		f(&r)
+		return r
+	}
+	type verdict struct {
+		board, kind string
+		verdict     fpga.Verdict
+	}
+	tests := []struct {
+		name    string
+		reports []fpga.Report
+		boards  []string
+		fail    bool
+		want    []verdict // the non-ok verdicts
+	}{
+		{name: "identical", reports: []fpga.Report{report("ice40-hx8k", baseRes, 40)}, boards: []string{"ice40-hx8k"}},
+		{name: "LUT +5.0% passes (the limit is more than 5%)",
+			reports: []fpga.Report{report("ice40-hx8k", with(func(r *fpga.Resources) { r.LUT = 2100 }), 40)},
+			boards:  []string{"ice40-hx8k"}},
+		{name: "LUT +5.05% fails",
+			reports: []fpga.Report{report("ice40-hx8k", with(func(r *fpga.Resources) { r.LUT = 2101 }), 40)},
+			boards:  []string{"ice40-hx8k"}, fail: true,
+			want: []verdict{{"ice40-hx8k", "lut", fpga.Worse}}},
+		{name: "one more BRAM of five fails",
+			reports: []fpga.Report{report("ice40-hx8k", with(func(r *fpga.Resources) { r.BRAM = 6 }), 40)},
+			boards:  []string{"ice40-hx8k"}, fail: true,
+			want: []verdict{{"ice40-hx8k", "bram", fpga.Worse}}},
+		{name: "a DSP where the baseline had none fails",
+			reports: []fpga.Report{report("ecp5-85k", with(func(r *fpga.Resources) { r.DSP = 1 }), 0)},
+			boards:  []string{"ecp5-85k"}, fail: true,
+			want: []verdict{{"ecp5-85k", "dsp", fpga.Worse}}},
+		{name: "FF -20% is better, passes",
+			reports: []fpga.Report{report("ice40-hx8k", with(func(r *fpga.Resources) { r.FF = 800 }), 40)},
+			boards:  []string{"ice40-hx8k"},
+			want:    []verdict{{"ice40-hx8k", "ff", fpga.Better}}},
+		{name: "Fmax -4% passes", reports: []fpga.Report{report("ice40-hx8k", baseRes, 38.4)}, boards: []string{"ice40-hx8k"}},
+		{name: "Fmax -6% fails", reports: []fpga.Report{report("ice40-hx8k", baseRes, 37.6)}, boards: []string{"ice40-hx8k"},
+			fail: true, want: []verdict{{"ice40-hx8k", "fmax_mhz", fpga.Worse}}},
+		{name: "Fmax +10% is better", reports: []fpga.Report{report("ice40-hx8k", baseRes, 44)}, boards: []string{"ice40-hx8k"},
+			want: []verdict{{"ice40-hx8k", "fmax_mhz", fpga.Better}}},
+		{name: "Fmax missing where the baseline has one fails",
+			reports: []fpga.Report{report("ice40-hx8k", baseRes, 0)}, boards: []string{"ice40-hx8k"},
+			fail: true, want: []verdict{{"ice40-hx8k", "fmax_mhz", fpga.Worse}}},
+		{name: "a block without a baseline entry fails",
+			reports: []fpga.Report{report("ice40-hx8k", baseRes, 40), func() fpga.Report {
+				r := report("ice40-hx8k", baseRes, 40)
+				r.Top = "nic_transport"
+				return r
+			}()},
+			boards: []string{"ice40-hx8k"}, fail: true,
+			want: []verdict{{"ice40-hx8k", "entry", fpga.Worse}}},
+		{name: "changed parameters fail",
+			reports: []fpga.Report{func() fpga.Report {
+				r := report("ice40-hx8k", baseRes, 40)
+				r.Config.ParamsHash = "p2"
+				return r
+			}()},
+			boards: []string{"ice40-hx8k"}, fail: true,
+			want: []verdict{{"ice40-hx8k", "entry", fpga.Worse}}},
+		{name: "a baseline entry of a board that ran, without a report, fails",
+			reports: nil, boards: []string{"ice40-hx8k"}, fail: true,
+			want: []verdict{{"ice40-hx8k", "entry", fpga.Worse}}},
+		{name: "boards that did not run are not compared",
+			reports: []fpga.Report{report("ice40-hx8k", baseRes, 40)}, boards: []string{"ice40-hx8k"}},
+		{name: "other tool versions are noted, not failed",
+			reports: []fpga.Report{func() fpga.Report {
+				r := report("ice40-hx8k", baseRes, 40)
+				r.Tools = map[string]string{"yosys": "Yosys 0.40"}
+				return r
+			}()},
+			boards: []string{"ice40-hx8k"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := fpga.Compare(base, tt.reports, tt.boards)
+			assert.Equal(t, tt.fail, fpga.Failed(fs), "check verdict; findings: %v", fs)
+			var got []verdict
+			for _, f := range fs {
+				if f.Verdict != fpga.Same {
+					got = append(got, verdict{f.Board, f.Kind, f.Verdict})
+					assert.NotEmpty(t, f.Detail, "a non-ok finding explains itself")
+				}
+			}
+			assert.Equal(t, tt.want, got, "non-ok findings")
+		})
+	}
+}
+
+func TestBaselineRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	b := fpga.NewBaseline([]fpga.Report{
+		report("xcu250", fpga.Resources{LUT: 10, BRAM: 0.5}, 0),
+		report("ice40-hx8k", fpga.Resources{LUT: 20}, 35.72),
+	})
+	require.NoError(t, fpga.WriteBaseline(path, b))
+	got, err := fpga.ReadBaseline(path)
+	require.NoError(t, err)
+	assert.Equal(t, b, got, "baseline survives a write and a read")
+	require.Len(t, got.Entries, 2)
+	assert.Equal(t, "ice40-hx8k", got.Entries[0].Board, "entries sorted by board")
+	assert.InDelta(t, 35.72, got.Entries[0].FmaxMHz, 1e-9)
+
+	_, err = fpga.ReadBaseline(filepath.Join(t.TempDir(), "none.json"))
+	assert.ErrorContains(t, err, "make fpga-baseline", "a missing baseline says how to make one")
+}
+
+func TestFindingString(t *testing.T) {
+	f := fpga.Finding{Board: "ice40-hx8k", Top: "rx_reorder", Kind: "lut", Base: 2000, Now: 2101, Verdict: fpga.Worse,
+		Detail: "grew 5.0% (more than 5%)"}
+	assert.Equal(t, "ice40-hx8k    rx_reorder     lut            2000       2101  FAIL  grew 5.0% (more than 5%)", f.String())
+	assert.Equal(t, "Verdict(0)", fpga.Verdict(0).String())
+}

@@ -1,0 +1,84 @@
+package fpga_test
+
+import (
+	"testing"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/fpga"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLookupBoard(t *testing.T) {
+	tests := []struct {
+		name    string
+		board   string
+		family  fpga.Family
+		wantErr string
+	}{
+		{name: "ice40", board: "ice40-hx8k", family: fpga.ICE40},
+		{name: "ultrascale+", board: "xcu250", family: fpga.Xilinx},
+		{name: "ecp5", board: "ecp5-85k", family: fpga.ECP5},
+		{name: "gowin", board: "gowin-gw2a55", family: fpga.Gowin},
+		{name: "unknown", board: "de10-nano",
+			wantErr: `unknown board "de10-nano" (allowed: ice40-hx8k, ecp5-85k, gowin-gw2a55, xcu250)`},
+		{name: "empty", board: "", wantErr: `unknown board "" (allowed: ice40-hx8k, ecp5-85k, gowin-gw2a55, xcu250)`},
+		{name: "case matters", board: "ICE40-HX8K", wantErr: "allowed: ice40-hx8k"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := fpga.LookupBoard(tt.board)
+			if tt.wantErr != "" {
+				require.Error(t, err, "board %q should be refused", tt.board)
+				assert.Contains(t, err.Error(), tt.wantErr, "the error should name the allowed boards")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.family, b.Family, "family of %s", tt.board)
+		})
+	}
+}
+
+func TestBoardsAreConsistent(t *testing.T) {
+	seen := map[string]bool{}
+	for _, b := range fpga.Boards {
+		t.Run(b.Name, func(t *testing.T) {
+			assert.False(t, seen[b.Name], "board names are unique")
+			seen[b.Name] = true
+			_, err := config.Preset(b.Config)
+			assert.NoError(t, err, "the board's config must be a preset")
+			assert.Positive(t, b.Capacity.LUT, "device LUTs")
+			assert.Positive(t, b.Capacity.FF, "device FFs")
+			assert.Positive(t, b.TargetMHz, "target clock")
+			assert.NotEqual(t, "Family(0)", b.Family.String(), "family set")
+			if b.PnR {
+				assert.Equal(t, fpga.ICE40, b.Family, "only iCE40 has place-and-route here")
+				assert.NotEmpty(t, b.Package, "nextpnr package")
+				assert.NotEmpty(t, b.NextpnrDevice, "nextpnr device")
+			}
+		})
+	}
+	assert.Equal(t, []string{"ice40-hx8k", "ecp5-85k", "gowin-gw2a55", "xcu250"}, fpga.BoardNames())
+	for _, b := range fpga.CheckBoards() {
+		assert.True(t, b.Check, "CheckBoards returns only checked boards")
+	}
+}
+
+func TestFamilyString(t *testing.T) {
+	tests := []struct {
+		name string
+		f    fpga.Family
+		want string
+	}{
+		{name: "ice40", f: fpga.ICE40, want: "ice40"},
+		{name: "xilinx", f: fpga.Xilinx, want: "xilinx"},
+		{name: "ecp5", f: fpga.ECP5, want: "ecp5"},
+		{name: "gowin", f: fpga.Gowin, want: "gowin"},
+		{name: "zero value", f: fpga.Family(0), want: "Family(0)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.f.String())
+		})
+	}
+}

@@ -1,0 +1,177 @@
+package fpga
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spraynic/spraynic/config"
+)
+
+// ReportFile is the name of the per-(board, top) report under build/fpga/<board>/<top>/.
+const ReportFile = "report.json"
+
+// ConfigInfo identifies the configuration a report was built with.
+type ConfigInfo struct {
+	// Name is the preset name (or file).
+	Name string `json:"name"`
+	// Hash is config.Config.Hash of the whole configuration.
+	Hash string `json:"hash"`
+	// ParamsHash is ParamsHash of the parameters this top takes: what the baseline compares.
+	ParamsHash string `json:"params_hash"`
+	// Params are the Verilog parameters applied to the top.
+	Params map[string]int `json:"params"`
+}
+
+// Report is the machine-readable result of one flow run for one (board, top): report.json.
+type Report struct {
+	// Board, Family and Device identify the target.
+	Board  string `json:"board"`
+	Family string `json:"family"`
+	Device string `json:"device"`
+	// Top is the block.
+	Top string `json:"top"`
+	// Config is the configuration the block was built with.
+	Config ConfigInfo `json:"config"`
+	// Key is the hash of every input of the run (sources, parameters, board, tools, flow version): a report with
+	// the same key is reused instead of running the tools again.
+	Key string `json:"key"`
+	// Tools maps a tool name to its version.
+	Tools map[string]string `json:"tools"`
+	// Resources is what the block alone uses, counted by yosys after technology mapping.
+	Resources Resources `json:"resources"`
+	// Percent is Resources as % of the device, by kind.
+	Percent map[string]float64 `json:"percent_of_device"`
+	// Cells is yosys's cell count of the block, by cell type.
+	Cells map[string]int `json:"cells"`
+	// Uncounted lists the cell types Cells has that no resource kind counts (wide muxes, constants).
+	Uncounted []string `json:"uncounted_cells,omitempty"`
+	// Memories lists the memories and where they were mapped.
+	Memories []Memory `json:"memories"`
+	// Warnings are yosys's non-fatal warnings.
+	Warnings []string `json:"warnings"`
+	// LibraryResizes counts yosys's port-resizing warnings on its own library cells after technology mapping
+	// (not the design's; see SynthMarker).
+	LibraryResizes int `json:"library_resize_warnings"`
+	// PnR is the place-and-route result (boards with PnR only): Fmax, critical path, utilisation.
+	PnR *PnR `json:"pnr,omitempty"`
+	// Vivado lists the generated Vivado files (relative to the report), for boards that have them.
+	Vivado []string `json:"vivado,omitempty"`
+	// Seconds is the wall time of each step.
+	Seconds map[string]float64 `json:"seconds"`
+}
+
+// ParamsHash is a short stable digest of a top's parameter assignments.
+func ParamsHash(ps []config.Param) string {
+	var b strings.Builder
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%s=%d\n", p.Name, p.Value)
+	}
+	return shortHash([]byte(b.String()))
+}
+
+// WriteReport writes r as dir/report.json.
+func WriteReport(dir string, r Report) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report %s/%s: %w", r.Board, r.Top, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ReportFile), append(b, '\n'), 0o644)
+}
+
+// ReadReport reads dir/report.json.
+func ReadReport(dir string) (Report, error) {
+	var r Report
+	b, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, fmt.Errorf("%s: %w", filepath.Join(dir, ReportFile), err)
+	}
+	return r, nil
+}
+
+// Summary renders r on a few lines for the terminal.
+func Summary(r Report, reportPath string) string {
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("%s  %s  (%s, config %s, params %s)\n", r.Board, r.Top, r.Device, r.Config.Name, r.Config.ParamsHash)
+	var parts []string
+	for _, k := range Kinds {
+		v := k.Get(r.Resources)
+		if _, onDevice := r.Percent[k.Name]; v == 0 && !onDevice && k.Name != "lutram" {
+			continue // a kind the device does not have
+		}
+		s := fmt.Sprintf("%s %s", k.Name, formatCount(v))
+		if p, ok := r.Percent[k.Name]; ok && k.Name != "lutram" {
+			s += fmt.Sprintf(" (%.2f%%)", p)
+		}
+		parts = append(parts, s)
+	}
+	parts = append(parts, fmt.Sprintf("carry %d", r.Resources.Carry))
+	w("  %s\n", strings.Join(parts, "  "))
+	var over []string
+	for _, k := range Kinds {
+		if p, ok := r.Percent[k.Name]; ok && p > 100 {
+			over = append(over, fmt.Sprintf("%s %.2f%%", k.Name, p))
+		}
+	}
+	if len(over) > 0 {
+		w("  DOES NOT FIT %s: %s of the device\n", r.Device, strings.Join(over, ", "))
+	}
+	if len(r.Memories) > 0 {
+		var ms []string
+		for _, m := range r.Memories {
+			s := m.Name + " -> " + m.Mapping.String()
+			if m.SyncRead {
+				s += " (registered read)"
+			}
+			ms = append(ms, s)
+		}
+		w("  memories: %s\n", strings.Join(ms, "; "))
+	}
+	if r.PnR == nil {
+		w("  no place-and-route for this board: resources are yosys's, no Fmax\n")
+	}
+	if p := r.PnR; p != nil {
+		verdict := "met"
+		if !p.TimingMet {
+			verdict = "FAILED (reported, --timing-allow-fail)"
+		}
+		w("  nextpnr (seed %d, %s): Fmax %.2f MHz, target %.0f MHz %s\n", p.Seed, p.Package, p.FmaxMHz, p.TargetMHz, verdict)
+		var us []string
+		for _, k := range sortedKeys(p.Utilization) {
+			u := p.Utilization[k]
+			if u.Used > 0 {
+				us = append(us, fmt.Sprintf("%s %d/%d", k, u.Used, u.Available))
+			}
+		}
+		w("  placed with I/O harness: %s (harness: %d LUT, %d FF)\n", strings.Join(us, ", "), p.Harness.LUT, p.Harness.FF)
+		cp := p.CriticalPath
+		w("  critical path %.1f ns (%.1f logic, %.1f routing): %s -> %s\n", cp.DelayNS, cp.LogicNS, cp.RoutingNS, cp.From, cp.To)
+		for _, t := range cp.Through {
+			w("    %s\n", t)
+		}
+	}
+	if len(r.Warnings) > 0 {
+		w("  %d yosys warning(s), first: %s\n", len(r.Warnings), r.Warnings[0])
+	}
+	var ts []string
+	for _, k := range sortedKeys(r.Seconds) {
+		ts = append(ts, fmt.Sprintf("%s %.1fs", k, r.Seconds[k]))
+	}
+	w("  time: %s; report: %s\n", strings.Join(ts, ", "), reportPath)
+	return b.String()
+}
+
+// formatCount prints a count or a frequency with the decimals it has (2101, 0.5, 35.72).
+func formatCount(v float64) string {
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
