@@ -20,19 +20,25 @@ DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
+# install_missing: $(1) names the target in messages, $(2) lists tool:package pairs, $(3) file:package pairs.
+# As root with apt-get it installs the missing packages; otherwise it stops and names the apt-get line to run.
+define install_missing
+@missing=""; \
+for d in $(2); do command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
+for d in $(3); do [ -e $${d%%:*} ] || missing="$$missing $${d#*:}"; done; \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+    echo "$(1): installing$$missing"; \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+  else \
+    echo "$(1): missing packages:$$missing — install them with: sudo apt-get install -y$$missing" >&2; exit 1; \
+  fi; \
+fi
+endef
+
 deps: ## install missing tools (apt-get as root), else name the packages to install
-	@missing=""; \
-	for d in $(DEPS); do command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
-	for d in $(DEPS_HEADERS); do [ -e $${d%%:*} ] || missing="$$missing $${d#*:}"; done; \
-	command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install Go >= 1.22 (https://go.dev/dl) and retry" >&2; exit 1; }; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "deps: installing$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
-	  else \
-	    echo "deps: missing packages:$$missing — install them with: sudo apt-get install$$missing" >&2; exit 1; \
-	  fi; \
-	fi
+	@command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install Go >= 1.22 (https://go.dev/dl) and retry" >&2; exit 1; }
+	$(call install_missing,deps,$(DEPS),$(DEPS_HEADERS))
 
 $(BIN): $(shell find cmd cosim config golden stimulus coverage -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
 	@mkdir -p $(dir $@)
@@ -89,16 +95,7 @@ FPGA_FLAGS = --jobs $(JOBS) $(if $(FORCE),--force)
 $(BIN): $(wildcard fpga/*.go fpga/*.tcl)
 
 deps-fpga: ## install missing FPGA tools (yosys, nextpnr-ice40, fpga-icestorm, tcl) as root, else name them
-	@missing=""; \
-	for d in $(DEPS_FPGA); do command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "deps-fpga: installing$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
-	  else \
-	    echo "deps-fpga: missing packages:$$missing — install them with: sudo apt-get install -y$$missing" >&2; exit 1; \
-	  fi; \
-	fi
+	$(call install_missing,deps-fpga,$(DEPS_FPGA),)
 
 synth: deps deps-fpga $(BIN) ## lint + yosys (+ nextpnr/icepack on iCE40) per top, BOARD=name [TOP=top]
 	$(SPRAYNIC) synth $(if $(BOARD),--board $(BOARD)) $(if $(TOP),--top $(TOP)) $(FPGA_FLAGS)

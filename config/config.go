@@ -88,6 +88,15 @@ var Keys = []Key{
 	{JSON: "holdoff_ticks", Verilog: "HOLDOFF_TICKS", Min: 1, Max: 255, field: func(c *Config) *int { return &c.HoldoffTicks }},
 }
 
+// Log2 is the bit width of an index over n entries (n a power of two): the derived widths CONN_W, PATH_W, ...
+func Log2(n int) int {
+	w := 0
+	for 1<<w < n {
+		w++
+	}
+	return w
+}
+
 // Param is one Verilog parameter assignment.
 type Param struct {
 	// Name is the Verilog parameter name.

@@ -19,11 +19,7 @@ func topsCommand() *cli.Command {
 		ArgsUsage: "[--files TOP]",
 		Flags:     []cli.Flag{&cli.StringFlag{Name: "files", Usage: "print the source files of this top (paths relative to the repository)"}},
 		Action: func(c *cli.Context) error {
-			root, err := cosim.Root()
-			if err != nil {
-				return err
-			}
-			m, err := cosim.LoadManifest(root)
+			root, m, err := repoManifest()
 			if err != nil {
 				return err
 			}
@@ -61,11 +57,7 @@ func buildModelsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			root, err := cosim.Root()
-			if err != nil {
-				return err
-			}
-			m, err := cosim.LoadManifest(root)
+			root, m, err := repoManifest()
 			if err != nil {
 				return err
 			}
@@ -79,4 +71,14 @@ func buildModelsCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// repoManifest finds the repository and reads its rtl/manifest.json.
+func repoManifest() (string, cosim.Manifest, error) {
+	root, err := cosim.Root()
+	if err != nil {
+		return "", cosim.Manifest{}, err
+	}
+	m, err := cosim.LoadManifest(root)
+	return root, m, err
 }

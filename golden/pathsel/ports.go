@@ -74,8 +74,8 @@ const (
 func Widths(cfg config.Config) map[string]int {
 	return map[string]int{
 		"1":        1,
-		"conn":     log2(cfg.Conns),
-		"path":     log2(cfg.Paths),
+		"conn":     config.Log2(cfg.Conns),
+		"path":     config.Log2(cfg.Paths),
 		"kind":     2,
 		"count":    8,
 		"entropy":  16,
@@ -93,12 +93,4 @@ func Valid(port string) string {
 		return "m_sel_valid"
 	}
 	return ""
-}
-
-func log2(n int) int {
-	w := 0
-	for 1<<w < n {
-		w++
-	}
-	return w
 }

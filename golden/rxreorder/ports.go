@@ -55,8 +55,8 @@ type Out struct {
 func Widths(cfg config.Config) map[string]int {
 	return map[string]int{
 		"1":      1,
-		"conn":   log2(cfg.Conns),
-		"path":   log2(cfg.Paths),
+		"conn":   config.Log2(cfg.Conns),
+		"path":   config.Log2(cfg.Paths),
 		"psn":    cfg.PSNWidth,
 		"pseq":   cfg.PseqWidth,
 		"handle": cfg.HandleWidth,
@@ -74,12 +74,4 @@ func Valid(port string) string {
 		return "m_ack_valid"
 	}
 	return ""
-}
-
-func log2(n int) int {
-	w := 0
-	for 1<<w < n {
-		w++
-	}
-	return w
 }
