@@ -37,6 +37,9 @@ type Request struct {
 	WavesFrom int64
 	// Batch is the number of cycles per call into Verilator (0: 1024).
 	Batch int
+	// Coverage, when set, runs the Coverage variant of the model (line + toggle) and writes Verilator's
+	// coverage data to this file after the run (pass or fail). Checks are the same as in any run.
+	Coverage string
 	// Root is the repository; Log receives build progress.
 	Root string
 	Log  io.Writer
@@ -95,8 +98,13 @@ func Run(r Request) (Result, error) {
 		return t.run(r, nil)
 	}
 	variant := bridge.Plain
-	if r.Waves != "" {
+	switch {
+	case r.Waves != "" && r.Coverage != "":
+		return Result{}, fmt.Errorf("a run takes --waves or --coverage, not both (each is its own model variant)")
+	case r.Waves != "":
 		variant = bridge.Trace
+	case r.Coverage != "":
+		variant = bridge.Coverage
 	}
 	lib, err := BuildTop(r.Root, t.Block, r.Config, variant, r.Log)
 	if err != nil {
@@ -114,7 +122,13 @@ func Run(r Request) (Result, error) {
 	if err := dut.CheckPorts(want); err != nil {
 		return Result{}, fmt.Errorf("%s model (%s) does not match the golden model's ports: %w", t.Block, lib, err)
 	}
-	return t.run(r, dut)
+	res, err := t.run(r, dut)
+	if r.Coverage != "" {
+		if cerr := dut.WriteCoverage(r.Coverage); cerr != nil && err == nil {
+			err = fmt.Errorf("coverage %s: %w", r.Coverage, cerr)
+		}
+	}
+	return res, err
 }
 
 func portsOf[I, O any](widths map[string]int) ([]bridge.Port, error) {

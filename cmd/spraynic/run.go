@@ -24,13 +24,14 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "waves", Usage: "write an FST waveform to this file", EnvVars: []string{"SPRAYNIC_WAVES"}},
 			&cli.Int64Flag{Name: "waves-from", Usage: "first cycle in the waveform"},
 			&cli.BoolFlag{Name: "golden", Usage: "golden model and scoreboard only, no RTL"},
+			&cli.StringFlag{Name: "coverage", Usage: "run the line+toggle coverage model and write Verilator coverage data to this file"},
 		},
 		Action: func(c *cli.Context) error {
 			req, err := request(c.String("test"), c.String("config"), c.Uint64("seed"), c.Int64("cycles"))
 			if err != nil {
 				return err
 			}
-			req.Golden, req.Waves, req.WavesFrom = c.Bool("golden"), c.String("waves"), c.Int64("waves-from")
+			req.Golden, req.Waves, req.WavesFrom, req.Coverage = c.Bool("golden"), c.String("waves"), c.Int64("waves-from"), c.String("coverage")
 			if req.Cycles < 0 {
 				return fmt.Errorf("--cycles %d: must be >= 0", req.Cycles)
 			}
