@@ -12,10 +12,10 @@ SEED ?= 1
 CONFIG ?= default
 RTL := $(wildcard rtl/*.v)
 # Tool -> Debian package, for `make deps`.
-DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make
+DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov
 DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 
-.PHONY: help deps lint build test regress bench clean slurm-up slurm-test
+.PHONY: help deps lint build test regress bench clean cov cov-baseline slurm-up slurm-test
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -40,7 +40,7 @@ deps: ## install missing tools (apt-get as root), else name the packages to inst
 	@command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install Go >= 1.22 (https://go.dev/dl) and retry" >&2; exit 1; }
 	$(call install_missing,deps,$(DEPS),$(DEPS_HEADERS))
 
-$(BIN): $(shell find cmd cosim config golden stimulus coverage -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
+$(BIN): $(shell find cmd cosim config golden stimulus coverage fpga -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
 	@mkdir -p $(dir $@)
 	$(GO) build -o $@ ./cmd/spraynic
 
@@ -68,6 +68,13 @@ regress: deps $(BIN) ## the smoke regression over seeds and presets, table + JSO
 bench: deps $(BIN) ## per block: raw Verilator, lockstep, Icarus, golden; seeds/min; rx and path figures
 	@mkdir -p build
 	$(SPRAYNIC) bench --config $(CONFIG) --seed $(SEED) --json build/bench.json
+
+cov: deps $(BIN) ## line+toggle coverage of the smoke suite on default, compared with coverage/baseline.json
+	$(SPRAYNIC) cov run --suite smoke --config default --out build/coverage
+	$(SPRAYNIC) cov diff coverage/baseline.json build/coverage/coverage.json
+
+cov-baseline: deps $(BIN) ## the one command that rewrites coverage/baseline.json
+	$(SPRAYNIC) cov baseline --run --config default --out build/coverage
 
 slurm-up: ## start a local single-node Slurm (root; installs slurm-wlm and munge)
 	slurm/start-local.sh

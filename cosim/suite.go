@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/cosim/bridge"
 )
 
 // Suite is a named set of runs: tests x configs x seeds.
@@ -263,9 +262,10 @@ func BuildModels(reqs []Request) error {
 		if err != nil {
 			return err
 		}
-		key := t.Block + "/" + r.Config.Hash()
+		v := r.variant()
+		key := t.Block + "/" + r.Config.Hash() + "/" + v.String()
 		if !r.Golden && !built[key] {
-			if _, err := BuildTop(r.Root, t.Block, r.Config, bridge.Plain, r.Log); err != nil {
+			if _, err := BuildTop(r.Root, t.Block, r.Config, v, r.Log); err != nil {
 				return err
 			}
 			built[key] = true

@@ -97,15 +97,10 @@ func Run(r Request) (Result, error) {
 	if r.Golden {
 		return t.run(r, nil)
 	}
-	variant := bridge.Plain
-	switch {
-	case r.Waves != "" && r.Coverage != "":
+	if r.Waves != "" && r.Coverage != "" {
 		return Result{}, fmt.Errorf("a run takes --waves or --coverage, not both (each is its own model variant)")
-	case r.Waves != "":
-		variant = bridge.Trace
-	case r.Coverage != "":
-		variant = bridge.Coverage
 	}
+	variant := r.variant()
 	lib, err := BuildTop(r.Root, t.Block, r.Config, variant, r.Log)
 	if err != nil {
 		return Result{}, err
@@ -141,4 +136,15 @@ func batchOf(r Request) int {
 		return 1024
 	}
 	return r.Batch
+}
+
+// variant is the model variant a request runs on: traced with Waves, coverage with Coverage, else plain.
+func (r Request) variant() bridge.Variant {
+	switch {
+	case r.Waves != "":
+		return bridge.Trace
+	case r.Coverage != "":
+		return bridge.Coverage
+	}
+	return bridge.Plain
 }

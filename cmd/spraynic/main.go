@@ -28,6 +28,7 @@ func app() *cli.App {
 			mergeCommand(),
 			synthCommand(),
 			fpgaBaselineCommand(),
+			covCommand(),
 			topsCommand(),
 			buildModelsCommand(),
 		},

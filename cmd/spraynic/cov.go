@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/coverage"
+	"github.com/urfave/cli/v2"
+)
+
+// baselineFile is the committed coverage baseline, relative to the repository.
+const baselineFile = "coverage/baseline.json"
+
+// covCommand groups the Verilator code coverage commands: run, diff, baseline.
+func covCommand() *cli.Command {
+	runFlags := []cli.Flag{
+		&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(cosim.SuiteNames(), ", ")},
+		&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs of the suite (repeatable)"},
+		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.StringFlag{Name: "out", Value: "build/coverage", Usage: "output directory: dat/, merged/, info/, html/, coverage.json"},
+	}
+	return &cli.Command{
+		Name:  "cov",
+		Usage: "Verilator line + toggle coverage: run a suite with coverage, compare with a baseline",
+		Subcommands: []*cli.Command{
+			{
+				Name:   "run",
+				Usage:  "run a suite on the coverage model, merge per (top, config), write lcov/HTML and coverage.json",
+				Flags:  runFlags,
+				Action: covRunAction,
+			},
+			{
+				Name:      "diff",
+				Usage:     "compare two coverage.json files; exit 1 on a drop beyond --tolerance or a missing (top, config)",
+				ArgsUsage: "BASE.json NEW.json",
+				Flags: []cli.Flag{
+					&cli.Float64Flag{Name: "tolerance", Value: coverage.DefaultTolerance, Usage: "allowed drop of line or toggle coverage, percentage points"},
+				},
+				Action: covDiffAction,
+			},
+			{
+				Name:  "baseline",
+				Usage: "rewrite " + baselineFile + " from OUT/coverage.json (with --run: run 'cov run' first)",
+				Flags: append(runFlags, &cli.BoolFlag{Name: "run", Usage: "run 'cov run' first (default suite smoke; use --config default for the committed baseline)"}),
+				Action: func(c *cli.Context) error {
+					root, err := cosim.Root()
+					if err != nil {
+						return err
+					}
+					if c.Bool("run") {
+						if err := covRunAction(c); err != nil {
+							return err
+						}
+					}
+					rep, err := coverage.LoadReport(filepath.Join(c.String("out"), "coverage.json"))
+					if err != nil {
+						return err
+					}
+					dst := filepath.Join(root, baselineFile)
+					if err := rep.Write(dst); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "wrote %s (%d entries)\n", dst, len(rep.Entries))
+					return nil
+				},
+			},
+		},
+	}
+}
+
+func covRunAction(c *cli.Context) error {
+	if c.Int("jobs") < 0 {
+		return fmt.Errorf("--jobs %d: must be >= 0", c.Int("jobs"))
+	}
+	root, err := cosim.Root()
+	if err != nil {
+		return err
+	}
+	s, ok := cosim.Suites[c.String("suite")]
+	if !ok {
+		return fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(cosim.SuiteNames(), ", "))
+	}
+	out, err := filepath.Abs(c.String("out"))
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	rep, failed, err := coverage.Run(coverage.Options{Root: root, Out: out, Suite: s, Configs: c.StringSlice("config"),
+		FirstSeed: c.Uint64("seed"), Jobs: c.Int("jobs"), Log: os.Stderr})
+	if err != nil {
+		return err
+	}
+	rep.PrintSummary(c.App.Writer, 10)
+	fmt.Fprintf(c.App.Writer, "wrote %s (lcov: %s, html: %s) in %s\n", filepath.Join(out, "coverage.json"),
+		filepath.Join(out, "info"), filepath.Join(out, "html"), time.Since(start).Round(time.Second))
+	if len(failed) > 0 {
+		return fmt.Errorf("%d runs failed (their coverage is included when written):\n  %s", len(failed), strings.Join(failed, "\n  "))
+	}
+	return nil
+}
+
+func covDiffAction(c *cli.Context) error {
+	if c.NArg() != 2 {
+		return fmt.Errorf("cov diff takes two files, BASE.json NEW.json (got %d arguments)", c.NArg())
+	}
+	tol := c.Float64("tolerance")
+	if tol < 0 {
+		return fmt.Errorf("--tolerance %g: must be >= 0", tol)
+	}
+	base, err := coverage.LoadReport(c.Args().Get(0))
+	if err != nil {
+		return err
+	}
+	cur, err := coverage.LoadReport(c.Args().Get(1))
+	if err != nil {
+		return err
+	}
+	if err := coverage.Comparable(c.Args().Get(0), base, c.Args().Get(1), cur); err != nil {
+		return err
+	}
+	cs := coverage.Diff(base, cur, tol)
+	coverage.PrintDiff(c.App.Writer, cs)
+	if coverage.Failed(cs) {
+		return fmt.Errorf("coverage dropped beyond %.2f points or a (top, config) is missing (see above)", tol)
+	}
+	return nil
+}

@@ -1,0 +1,246 @@
+package coverage
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Version is the schema version of coverage.json.
+const Version = 1
+
+// Count is a hit/total pair with its percentage.
+type Count struct {
+	// Hit points (or lines) out of Total; Pct is 100*Hit/Total (100 when Total is 0).
+	Hit   int     `json:"hit"`
+	Total int     `json:"total"`
+	Pct   float64 `json:"pct"`
+}
+
+func newCount(hit, total int) Count {
+	c := Count{Hit: hit, Total: total, Pct: 100}
+	if total > 0 {
+		c.Pct = float64(int(10000*float64(hit)/float64(total)+0.5)) / 100
+	}
+	return c
+}
+
+// FileCov is the coverage of one RTL source file within one (top, config).
+type FileCov struct {
+	// File is relative to the repository when it lies inside it.
+	File string `json:"file"`
+	// Line counts source lines, Toggle counts signal bits of all instances.
+	Line   Count `json:"line"`
+	Toggle Count `json:"toggle"`
+	// Holes are the lines with at least one line or branch point never hit, ascending.
+	Holes []int `json:"holes"`
+}
+
+// Entry is the coverage of one RTL top under one configuration, merged over all its runs.
+type Entry struct {
+	// Top and Config identify the entry; Runs is how many runs were merged.
+	Top    string `json:"top"`
+	Config string `json:"config"`
+	Runs   int    `json:"runs"`
+	// Line and Toggle are the totals over Files.
+	Line   Count     `json:"line"`
+	Toggle Count     `json:"toggle"`
+	Files  []FileCov `json:"files"`
+}
+
+// Report is the content of coverage.json.
+type Report struct {
+	// Version is the schema version; Suite the suite that produced the data.
+	Version int     `json:"version"`
+	Suite   string  `json:"suite"`
+	Entries []Entry `json:"entries"`
+}
+
+// Summarize computes an entry from the points of one (top, config). A source line counts as covered when every
+// line or branch point on it (summed over instances) was hit at least once; toggle coverage counts every signal
+// bit of every instance. Files inside root are named relative to it.
+func Summarize(top, config string, runs int, pts []Point, root string) Entry {
+	type lineKey struct {
+		file string
+		line int
+	}
+	type groupKey struct {
+		file               string
+		kind               Kind
+		line, col          int
+		comment, firstLine string
+	}
+	groups := map[groupKey]uint64{}
+	groupLines := map[groupKey][]int{}
+	toggle := map[string][2]int{}
+	for _, p := range pts {
+		f := relFile(p.File, root)
+		switch {
+		case p.IsLine():
+			g := groupKey{f, p.Kind, p.Line, p.Column, p.Comment, fmt.Sprint(p.Lines)}
+			groups[g] += p.Count
+			groupLines[g] = p.Lines
+		case p.Kind == KindToggle:
+			t := toggle[f]
+			t[1]++
+			if p.Count > 0 {
+				t[0]++
+			}
+			toggle[f] = t
+		}
+	}
+	lines := map[lineKey]bool{} // covered?
+	for g, cnt := range groups {
+		for _, l := range groupLines[g] {
+			k := lineKey{g.file, l}
+			cov, seen := lines[k]
+			lines[k] = (cov || !seen) && cnt > 0
+		}
+	}
+	files := map[string]*FileCov{}
+	get := func(f string) *FileCov {
+		if files[f] == nil {
+			files[f] = &FileCov{File: f, Holes: []int{}}
+		}
+		return files[f]
+	}
+	for k, cov := range lines {
+		fc := get(k.file)
+		fc.Line.Total++
+		if cov {
+			fc.Line.Hit++
+		} else {
+			fc.Holes = append(fc.Holes, k.line)
+		}
+	}
+	for f, t := range toggle {
+		fc := get(f)
+		fc.Toggle.Hit, fc.Toggle.Total = t[0], t[1]
+	}
+	e := Entry{Top: top, Config: config, Runs: runs, Files: []FileCov{}}
+	var lh, lt, th, tt int
+	for _, fc := range files {
+		sort.Ints(fc.Holes)
+		fc.Line = newCount(fc.Line.Hit, fc.Line.Total)
+		fc.Toggle = newCount(fc.Toggle.Hit, fc.Toggle.Total)
+		lh, lt, th, tt = lh+fc.Line.Hit, lt+fc.Line.Total, th+fc.Toggle.Hit, tt+fc.Toggle.Total
+		e.Files = append(e.Files, *fc)
+	}
+	sort.Slice(e.Files, func(i, j int) bool { return e.Files[i].File < e.Files[j].File })
+	e.Line, e.Toggle = newCount(lh, lt), newCount(th, tt)
+	return e
+}
+
+func relFile(f, root string) string {
+	if root == "" || !filepath.IsAbs(f) {
+		return f
+	}
+	if r, err := filepath.Rel(root, f); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return f
+}
+
+// Write stores the report as indented JSON.
+func (r Report) Write(file string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, append(b, '\n'), 0o644)
+}
+
+// PrintSummary writes a human summary: one line per (top, config), then each file with its biggest holes.
+func (r Report) PrintSummary(w io.Writer, maxHoles int) {
+	fmt.Fprintf(w, "%-12s %-8s %5s %21s %23s\n", "top", "config", "runs", "line", "toggle")
+	for _, e := range r.Entries {
+		fmt.Fprintf(w, "%-12s %-8s %5d %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d)\n", e.Top, e.Config, e.Runs,
+			e.Line.Pct, e.Line.Hit, e.Line.Total, e.Toggle.Pct, e.Toggle.Hit, e.Toggle.Total)
+		for _, f := range e.Files {
+			fmt.Fprintf(w, "  %-24s line %6.2f%% toggle %6.2f%%  uncovered lines: %s\n", f.File, f.Line.Pct, f.Toggle.Pct, holeList(f.Holes, maxHoles))
+		}
+	}
+}
+
+func holeList(h []int, n int) string {
+	if len(h) == 0 {
+		return "none"
+	}
+	var s []string
+	for i, l := range h {
+		if n > 0 && i == n {
+			s = append(s, fmt.Sprintf("... (%d more)", len(h)-n))
+			break
+		}
+		s = append(s, fmt.Sprint(l))
+	}
+	return strings.Join(s, " ")
+}
+
+// LoadReport reads and validates a coverage.json; every error names the file and the field.
+func LoadReport(file string) (Report, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return Report{}, fmt.Errorf("coverage report: %w", err)
+	}
+	var r Report
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return Report{}, fmt.Errorf("coverage report %s: not a coverage.json: %w", file, err)
+	}
+	if err := r.Validate(); err != nil {
+		return Report{}, fmt.Errorf("coverage report %s: %w", file, err)
+	}
+	return r, nil
+}
+
+// Validate checks the schema: version, non-empty unique (top, config) entries, consistent counts.
+func (r Report) Validate() error {
+	if r.Version != Version {
+		return fmt.Errorf("field version: value %d (allowed: %d)", r.Version, Version)
+	}
+	if len(r.Entries) == 0 {
+		return fmt.Errorf("field entries: empty (allowed: one or more (top, config) entries)")
+	}
+	seen := map[string]bool{}
+	for i, e := range r.Entries {
+		where := fmt.Sprintf("entries[%d]", i)
+		if e.Top == "" {
+			return fmt.Errorf("field %s.top: empty", where)
+		}
+		if e.Config == "" {
+			return fmt.Errorf("field %s.config: empty", where)
+		}
+		if seen[e.Top+"/"+e.Config] {
+			return fmt.Errorf("field %s: (top %s, config %s) repeats an earlier entry", where, e.Top, e.Config)
+		}
+		seen[e.Top+"/"+e.Config] = true
+		for name, c := range map[string]Count{"line": e.Line, "toggle": e.Toggle} {
+			if err := c.check(); err != nil {
+				return fmt.Errorf("field %s.%s: %w", where, name, err)
+			}
+		}
+		for j, f := range e.Files {
+			if f.File == "" {
+				return fmt.Errorf("field %s.files[%d].file: empty", where, j)
+			}
+		}
+	}
+	return nil
+}
+
+func (c Count) check() error {
+	if c.Hit < 0 || c.Total < 0 || c.Hit > c.Total {
+		return fmt.Errorf("hit %d, total %d (allowed: 0 <= hit <= total)", c.Hit, c.Total)
+	}
+	if c.Pct < 0 || c.Pct > 100 {
+		return fmt.Errorf("pct %g (allowed: 0..100)", c.Pct)
+	}
+	return nil
+}

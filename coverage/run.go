@@ -1,0 +1,180 @@
+package coverage
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/cosim/bridge"
+)
+
+// Options steer a coverage run.
+type Options struct {
+	// Root is the repository; Out the output directory (dat/, merged/, info/, html/, coverage.json).
+	Root, Out string
+	// Suite is expanded from FirstSeed; Configs, when set, keeps only these configs of the suite.
+	Suite     cosim.Suite
+	Configs   []string
+	FirstSeed uint64
+	// Jobs is the number of parallel runs (0: one per core).
+	Jobs int
+	// Log receives progress and tool output.
+	Log io.Writer
+}
+
+// group is the runs of one (top, config).
+type group struct {
+	top, config string
+	dats        []string
+}
+
+// Run runs the suite with the Coverage model variant, merges the data per (top, config) with verilator_coverage,
+// writes lcov and (when genhtml is installed) HTML reports, and writes Out/coverage.json. It returns the report
+// and the reproduce lines of failed runs (their coverage data is still merged when written).
+func Run(o Options) (Report, []string, error) {
+	s := o.Suite
+	if len(o.Configs) > 0 {
+		keep := map[string]bool{}
+		for _, c := range o.Configs {
+			keep[c] = true
+		}
+		var cs []string
+		for _, c := range s.Configs {
+			if keep[c] {
+				cs = append(cs, c)
+				delete(keep, c)
+			}
+		}
+		for c := range keep {
+			return Report{}, nil, fmt.Errorf("--config %s: not a config of suite %s (configs: %s)", c, s.Name, strings.Join(s.Configs, ", "))
+		}
+		s.Configs = cs
+	}
+	if _, err := exec.LookPath("verilator_coverage"); err != nil {
+		return Report{}, nil, fmt.Errorf("verilator_coverage not found (install the Debian package verilator)")
+	}
+	reqs, err := s.Expand(o.Root, o.FirstSeed)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	for _, d := range []string{"dat", "merged", "info"} {
+		if err := os.MkdirAll(filepath.Join(o.Out, d), 0o755); err != nil {
+			return Report{}, nil, err
+		}
+	}
+	groups := map[string]*group{}
+	for i := range reqs {
+		r := &reqs[i]
+		t, err := cosim.Lookup(r.Test)
+		if err != nil {
+			return Report{}, nil, err
+		}
+		r.Coverage = filepath.Join(o.Out, "dat", fmt.Sprintf("%s-%s-%d.dat", r.Test, r.Config.Name, r.Seed))
+		_ = os.Remove(r.Coverage)
+		r.Log = o.Log
+		k := t.Block + "-" + r.Config.Name
+		if groups[k] == nil {
+			groups[k] = &group{top: t.Block, config: r.Config.Name}
+		}
+		groups[k].dats = append(groups[k].dats, r.Coverage)
+	}
+	// Build each coverage model once, one at a time, before the parallel runs (cosim.Regress prebuilds only the
+	// plain variant; without this, parallel workers would build the same coverage model side by side).
+	built := map[string]bool{}
+	for _, r := range reqs {
+		t, _ := cosim.Lookup(r.Test)
+		if k := t.Block + "/" + r.Config.Hash(); !built[k] {
+			if _, err := cosim.BuildTop(o.Root, t.Block, r.Config, bridge.Coverage, o.Log); err != nil {
+				return Report{}, nil, err
+			}
+			built[k] = true
+		}
+	}
+	var failed []string
+	outs, err := cosim.Regress(reqs, o.Jobs, func(done, total int, oc cosim.Outcome) {
+		fmt.Fprintf(o.Log, "[%d/%d] %-5s %s config=%s seed=%d %.1fs\n", done, total, oc.Verdict(), oc.Req.Test, oc.Req.Config.Name, oc.Req.Seed, oc.Elapsed.Seconds())
+	})
+	if err != nil {
+		return Report{}, nil, err
+	}
+	for _, oc := range outs {
+		if oc.Verdict() != cosim.StatusPass {
+			failed = append(failed, fmt.Sprintf("%s: %v", oc.Req.Repro(), oc.Err))
+		}
+	}
+	var keys []string
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	rep := Report{Version: Version, Suite: s.Name, Entries: []Entry{}}
+	_, haveGenhtml := exec.LookPath("genhtml")
+	for _, k := range keys {
+		g := groups[k]
+		var dats []string
+		for _, d := range g.dats {
+			if _, err := os.Stat(d); err == nil {
+				dats = append(dats, d)
+			}
+		}
+		if len(dats) == 0 {
+			continue
+		}
+		e, err := mergeGroup(o, k, g.top, g.config, dats, haveGenhtml == nil)
+		if err != nil {
+			return Report{}, nil, err
+		}
+		rep.Entries = append(rep.Entries, e)
+	}
+	if len(rep.Entries) == 0 {
+		return Report{}, nil, fmt.Errorf("no coverage data written (every run failed before writing it)")
+	}
+	if err := rep.Write(filepath.Join(o.Out, "coverage.json")); err != nil {
+		return Report{}, nil, err
+	}
+	return rep, failed, nil
+}
+
+// mergeGroup merges the .dat files of one (top, config), writes its lcov file and HTML, and summarizes it.
+func mergeGroup(o Options, name, top, config string, dats []string, html bool) (Entry, error) {
+	merged := filepath.Join(o.Out, "merged", name+".dat")
+	if err := tool(o.Log, "verilator_coverage", append([]string{"--write", merged}, dats...)...); err != nil {
+		return Entry{}, err
+	}
+	info := filepath.Join(o.Out, "info", name+".info")
+	if err := tool(o.Log, "verilator_coverage", "--write-info", info, merged); err != nil {
+		return Entry{}, err
+	}
+	b, err := os.ReadFile(info)
+	if err != nil {
+		return Entry{}, err
+	}
+	if err := os.WriteFile(info, []byte(RewriteSF(string(b), o.Root)), 0o644); err != nil {
+		return Entry{}, err
+	}
+	if html {
+		dir := filepath.Join(o.Out, "html", name)
+		if err := tool(o.Log, "genhtml", "--quiet", "--output-directory", dir, "--prefix", o.Root, "--title", name, info); err != nil {
+			return Entry{}, err
+		}
+	}
+	pts, err := ParseDatFile(merged)
+	if err != nil {
+		return Entry{}, err
+	}
+	return Summarize(top, config, len(dats), pts, o.Root), nil
+}
+
+func tool(log io.Writer, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return nil
+}
