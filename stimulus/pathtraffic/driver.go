@@ -129,6 +129,9 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 	if !d.ctlValid && !drain && d.prof.ChurnEvery > 0 && d.chance(1/float64(d.prof.ChurnEvery)) {
 		d.ctlValid, d.ctlConn = true, uint32(d.rng.IntN(d.conns()))
 	}
+	if !d.curValid && !drain && d.chance(d.prof.PZero) {
+		d.cur, d.curValid = fbEvent{conn: uint32(d.rng.IntN(d.conns())), path: uint32(d.rng.IntN(d.cfg.Paths)), kind: uint32(d.rng.IntN(4))}, true
+	}
 	if !d.curValid && d.fb.Due(cycle) {
 		d.cur, d.curValid = d.fb.Pop(), true
 		for d.fb.Due(cycle) && *d.fb.Peek() == (fbEvent{conn: d.cur.conn, path: d.cur.path, kind: d.cur.kind, count: 1}) &&
@@ -175,7 +178,11 @@ func (d *Driver) send(cycle int64, conn, path, entropy uint32) {
 		d.fb.Push(cycle+int64(d.prof.RTO), fbEvent{conn: conn, path: path, kind: pathsel.FbTimeout, count: 1})
 	case d.chance(l.loss):
 		d.lastLoss[conn] = path
-		d.fb.Push(rtt+int64(d.prof.RTT/2), fbEvent{conn: conn, path: path, kind: pathsel.FbLoss, count: 1})
+		n := uint32(1)
+		if d.chance(d.prof.PBigLoss) {
+			n = 16 + uint32(d.rng.IntN(240)) // a coalesced report of many losses
+		}
+		d.fb.Push(rtt+int64(d.prof.RTT/2), fbEvent{conn: conn, path: path, kind: pathsel.FbLoss, count: n})
 	default:
 		d.fb.Push(rtt, fbEvent{conn: conn, path: path, kind: pathsel.FbDelivered, count: 1})
 		if d.chance(l.ecn) {

@@ -44,6 +44,10 @@ type Profile struct {
 	ResetEvery int
 	// Healthy asks the scoreboard to check round-robin fairness (no failure, congestion or full window expected).
 	Healthy bool
+	// PZero is the probability per cycle of an extra feedback message with count 0 (a no-op by the spec).
+	PZero float64
+	// PBigLoss is the probability that a loss report is coalesced into one message of 16..255 packets.
+	PBigLoss float64
 }
 
 var profiles = map[string]Profile{}
@@ -100,8 +104,14 @@ func init() {
 		}
 	})
 	with(func(p *Profile) {
+		p.Name, p.Doc = "ecn_storm", "every link marks every packet for a while: windows fall to one packet, quanta to one; then recovery"
+		p.Events = []LinkEvent{{At: 2000, Link: -1, ECN: 1}, {At: 12000, Link: -1}}
+		p.PZero, p.Conns = 0.01, 2
+	})
+	with(func(p *Profile) {
 		p.Name, p.Doc = "random", "everything: ECN, loss, dead links, retransmissions, back-pressure, reopen, reset"
 		p.PRetx, p.SelReady, p.ChurnEvery, p.ResetEvery, p.Load = 0.1, 0.7, 3000, 9000, 0.8
+		p.PZero, p.PBigLoss = 0.005, 0.05
 		p.Events = []LinkEvent{{At: 0, Link: -1, Loss: 0.01}, {At: 0, Link: 2, ECN: 0.3, Loss: 0.01}, {At: 4000, Link: 3, Dead: true},
 			{At: 9000, Link: 3, Loss: 0.01}, {At: 13000, Link: 0, Dead: true}, {At: 17000, Link: 0, Loss: 0.02}}
 		p.Cycles = 30000
