@@ -120,6 +120,8 @@ module path_sel #(
     output wire [7:0]                   rd_inflight,
     output wire [15:0]                  rd_entropy,
     output wire                         rd_all_failed,
+    output wire [15:0]                  rd_decisions,
+    output wire [15:0]                  rd_losses,
     output wire                         m_status_all_failed,
     output wire [$clog2(CONNS)-1:0]     m_status_conn,
 
@@ -249,6 +251,9 @@ reg [NPATHS*CS_W-1:0]           consec_reg, consec_next;
 reg [NPATHS*GD_W-1:0]           guard_reg, guard_next;
 reg [NPATHS*HO_W-1:0]           holdoff_reg, holdoff_next;
 reg [NPATHS*EN_W-1:0]           entropy_reg, entropy_next;
+// per-path counters (16 bits, wrapping): decisions on the path, and lost or timed-out packets reported for it
+reg [NPATHS*16-1:0]             pdec_reg, pdec_next;
+reg [NPATHS*16-1:0]             ploss_reg, ploss_next;
 // per connection: round-robin pointer, entry c at [c*PATH_W +: PATH_W], and credit (decisions made in a row on
 // the path at rr), entry c at [c*CR_W +: CR_W]
 reg [CONNS*PATH_W-1:0]          rr_reg, rr_next;
@@ -263,6 +268,8 @@ initial begin
         guard_reg[k*GD_W +: GD_W] = {GD_W{1'b0}};
         holdoff_reg[k*HO_W +: HO_W] = {HO_W{1'b0}};
         entropy_reg[k*EN_W +: EN_W] = entropy_open(k[13:0]);
+        pdec_reg[k*16 +: 16] = 16'd0;
+        ploss_reg[k*16 +: 16] = 16'd0;
     end
     for (k = 0; k < CONNS; k = k + 1) begin
         rr_reg[k*PATH_W +: PATH_W] = {PATH_W{1'b0}};
@@ -293,6 +300,8 @@ reg [CW_W-1:0]                  rd_cwnd_reg = {CW_W{1'b0}}, rd_cwnd_next;
 reg [IF_W-1:0]                  rd_inflight_reg = {IF_W{1'b0}}, rd_inflight_next;
 reg [EN_W-1:0]                  rd_entropy_reg = {EN_W{1'b0}}, rd_entropy_next;
 reg                             rd_all_failed_reg = 1'b0, rd_all_failed_next;
+reg [15:0]                      rd_decisions_reg = 16'd0, rd_decisions_next;
+reg [15:0]                      rd_losses_reg = 16'd0, rd_losses_next;
 reg                             m_status_all_failed_reg = 1'b0, m_status_all_failed_next;
 reg [CONN_W-1:0]                m_status_conn_reg = {CONN_W{1'b0}}, m_status_conn_next;
 
@@ -397,6 +406,8 @@ assign rd_cwnd = rd_cwnd_reg;
 assign rd_inflight = rd_inflight_reg;
 assign rd_entropy = rd_entropy_reg;
 assign rd_all_failed = rd_all_failed_reg;
+assign rd_decisions = rd_decisions_reg;
+assign rd_losses = rd_losses_reg;
 assign m_status_all_failed = m_status_all_failed_reg;
 assign m_status_conn = m_status_conn_reg;
 
@@ -415,6 +426,8 @@ always @* begin
     inflight_next = inflight_reg;
     consec_next = consec_reg;
     guard_next = guard_reg;
+    pdec_next = pdec_reg;
+    ploss_next = ploss_reg;
     holdoff_next = holdoff_reg;
     entropy_next = entropy_reg;
     rr_next = rr_reg;
@@ -439,6 +452,8 @@ always @* begin
     rd_inflight_next = rd_inflight_reg;
     rd_entropy_next = rd_entropy_reg;
     rd_all_failed_next = rd_all_failed_reg;
+    rd_decisions_next = rd_decisions_reg;
+    rd_losses_next = rd_losses_reg;
     m_status_all_failed_next = m_status_all_failed_reg;
     m_status_conn_next = m_status_conn_reg;
 
@@ -715,6 +730,12 @@ always @* begin
             if (f_fail) begin
                 holdoff_next[i*HO_W +: HO_W] = HOLDOFF;
             end
+            if (s_fb_kind[1]) begin // loss (2) or timeout (3)
+                ploss_next[i*16 +: 16] = ploss_reg[i*16 +: 16] + {8'd0, s_fb_count};
+            end
+        end
+        if (s1_hit) begin
+            pdec_next[i*16 +: 16] = pdec_reg[i*16 +: 16] + 16'd1;
         end
         if (s1_hit && fb_hit) begin
             inflight_next[i*IF_W +: IF_W] = f_inflight_inc;
@@ -735,6 +756,8 @@ always @* begin
             guard_next[i*GD_W +: GD_W] = {GD_W{1'b0}};
             holdoff_next[i*HO_W +: HO_W] = {HO_W{1'b0}};
             entropy_next[i*EN_W +: EN_W] = entropy_open(i[13:0]);
+            pdec_next[i*16 +: 16] = 16'd0;
+            ploss_next[i*16 +: 16] = 16'd0;
         end
     end
 
@@ -774,6 +797,8 @@ always @* begin
     rd_inflight_next = inflight_reg[ridx*IF_W +: IF_W];
     rd_entropy_next = entropy_reg[ridx*EN_W +: EN_W];
     rd_all_failed_next = all_failed[rd_conn];
+    rd_decisions_next = pdec_reg[ridx*16 +: 16];
+    rd_losses_next = ploss_reg[ridx*16 +: 16];
 end
 
 always @(posedge clk) begin
@@ -782,6 +807,8 @@ always @(posedge clk) begin
     inflight_reg <= inflight_next;
     consec_reg <= consec_next;
     guard_reg <= guard_next;
+    pdec_reg <= pdec_next;
+    ploss_reg <= ploss_next;
     holdoff_reg <= holdoff_next;
     entropy_reg <= entropy_next;
     rr_reg <= rr_next;
@@ -806,6 +833,8 @@ always @(posedge clk) begin
     rd_inflight_reg <= rd_inflight_next;
     rd_entropy_reg <= rd_entropy_next;
     rd_all_failed_reg <= rd_all_failed_next;
+    rd_decisions_reg <= rd_decisions_next;
+    rd_losses_reg <= rd_losses_next;
     m_status_all_failed_reg <= m_status_all_failed_next;
     m_status_conn_reg <= m_status_conn_next;
 
@@ -823,6 +852,8 @@ always @(posedge clk) begin
             guard_reg[j*GD_W +: GD_W] <= {GD_W{1'b0}};
             holdoff_reg[j*HO_W +: HO_W] <= {HO_W{1'b0}};
             entropy_reg[j*EN_W +: EN_W] <= entropy_open(j[13:0]);
+            pdec_reg[j*16 +: 16] <= 16'd0;
+            ploss_reg[j*16 +: 16] <= 16'd0;
         end
         for (j = 0; j < CONNS; j = j + 1) begin
             rr_reg[j*PATH_W +: PATH_W] <= {PATH_W{1'b0}};
@@ -837,6 +868,8 @@ always @(posedge clk) begin
         rd_inflight_reg <= {IF_W{1'b0}};
         rd_entropy_reg <= {EN_W{1'b0}};
         rd_all_failed_reg <= 1'b0;
+        rd_decisions_reg <= 16'd0;
+        rd_losses_reg <= 16'd0;
         m_status_all_failed_reg <= 1'b0;
         m_status_conn_reg <= {CONN_W{1'b0}};
         cnt_decisions_reg <= 32'd0;

@@ -42,6 +42,9 @@ type path struct {
 	holdoff uint8
 	// entropy is the UDP source port of the path.
 	entropy uint16
+	// decisions and losses are the per-path counters (16 bits, wrapping): decisions on the path, and lost or
+	// timed-out packets reported for it.
+	decisions, losses uint16
 }
 
 // room reports inflight < cwnd_int.
@@ -135,6 +138,8 @@ type Model struct {
 	rdState, rdCwnd, rdInflight, rdEntropy uint32
 	// rdAllFailed is the rd_all_failed register.
 	rdAllFailed bool
+	// rdDecisions and rdLosses are the rd_decisions and rd_losses registers.
+	rdDecisions, rdLosses uint32
 	// statusAllFailed is the m_status_all_failed register.
 	statusAllFailed bool
 	// statusConn is the m_status_conn register.
@@ -235,6 +240,8 @@ func (m *Model) Step(in *In, out *Out) {
 	out.RdInflight = m.rdInflight
 	out.RdEntropy = m.rdEntropy
 	out.RdAllFailed = m.rdAllFailed
+	out.RdDecisions = m.rdDecisions
+	out.RdLosses = m.rdLosses
 	out.StatusAllFail = m.statusAllFailed
 	out.StatusConn = m.statusConn
 	out.CntDecisions = m.cntDecisions
@@ -288,6 +295,7 @@ func (m *Model) Step(in *In, out *Out) {
 		if probe && r.state == StateFailed {
 			r.state = StateProbing
 		}
+		r.decisions++
 		m.refresh(int(c), int(sel))
 		m.cntDecisions++
 		if probe {
@@ -317,6 +325,7 @@ func (m *Model) Step(in *In, out *Out) {
 	m.rdInflight = uint32(rd.inflight)
 	m.rdEntropy = uint32(rd.entropy)
 	m.rdAllFailed = rdAllFailed
+	m.rdDecisions, m.rdLosses = uint32(rd.decisions), uint32(rd.losses)
 	m.statusAllFailed = statusAll
 	m.statusConn = statusConn
 }
@@ -331,6 +340,7 @@ func (m *Model) reset() {
 	m.s1.valid = false
 	m.sel.valid = false
 	m.rdState, m.rdCwnd, m.rdInflight, m.rdEntropy, m.rdAllFailed = 0, 0, 0, 0, false
+	m.rdDecisions, m.rdLosses = 0, 0
 	m.statusAllFailed, m.statusConn = false, 0
 	m.cntDecisions, m.cntProbes, m.cntFailures, m.cntRecoveries = 0, 0, 0, 0
 }
@@ -441,6 +451,10 @@ func (m *Model) tickAll() {
 // feedback applies one s_fb handshake of kind on (c, p) with n = s_fb_count, on top of the tick decrement.
 func (m *Model) feedback(c, p, kind, n uint32) {
 	r := &m.rows[int(c)*m.paths+int(p)]
+	// losses counts the packets of loss and timeout reports (16 bits, wrapping).
+	if kind == FbLoss || kind == FbTimeout {
+		r.losses += uint16(n)
+	}
 	switch kind {
 	case FbDelivered:
 		// inflight -= n (floor 0); cwnd = min(cwnd + n*AI_16THS, CWND_MAX<<4); guard -= n (floor 0);

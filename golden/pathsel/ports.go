@@ -38,6 +38,8 @@ type Out struct {
 	RdInflight    uint32 `port:"rd_inflight,inflight"`
 	RdEntropy     uint32 `port:"rd_entropy,entropy"`
 	RdAllFailed   bool   `port:"rd_all_failed,1"`
+	RdDecisions   uint32 `port:"rd_decisions,cnt16"`
+	RdLosses      uint32 `port:"rd_losses,cnt16"`
 	StatusAllFail bool   `port:"m_status_all_failed,1"`
 	StatusConn    uint32 `port:"m_status_conn,conn"`
 	CntDecisions  uint32 `port:"cnt_decisions,cnt"`
@@ -83,6 +85,7 @@ func Widths(cfg config.Config) map[string]int {
 		"cwnd":     12,
 		"inflight": 8,
 		"cnt":      32,
+		"cnt16":    16,
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // refPath is one (connection, path) of the reference.
-type refPath struct{ state, cwnd, inflight, consec, guard, holdoff, entropy int }
+type refPath struct{ state, cwnd, inflight, consec, guard, holdoff, entropy, decisions, losses int }
 
 // ref is a deliberately naive second reading of docs/path_sel.md: plain loops over every path, a copy of the
 // whole state as "start of cycle", no derived masks. It checks the model's incremental bookkeeping, not the
@@ -131,6 +131,7 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 	x := old[rc][rp]
 	next.RdState, next.RdCwnd, next.RdInflight = uint32(x.state), uint32(x.cwnd), uint32(x.inflight)
 	next.RdEntropy, next.RdAllFailed = uint32(x.entropy), r.allFailed(old, rc)
+	next.RdDecisions, next.RdLosses = uint32(x.decisions), uint32(x.losses)
 	next.StatusAllFail, next.StatusConn = false, 0
 	for c := range old {
 		if r.allFailed(old, c) {
@@ -157,7 +158,8 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 			if e == y.entropy {
 				e ^= 1
 			}
-			*y = refPath{state: pathsel.StateFailed, cwnd: y.cwnd, guard: y.guard, holdoff: r.cfg.HoldoffTicks, entropy: e}
+			*y = refPath{state: pathsel.StateFailed, cwnd: y.cwnd, guard: y.guard, holdoff: r.cfg.HoldoffTicks, entropy: e,
+				decisions: y.decisions, losses: y.losses}
 			next.CntFailures++
 		}
 		switch in.FbKind & 3 {
@@ -180,6 +182,7 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 			}
 		default:
 			y.inflight = max(y.inflight-n, 0)
+			y.losses = (y.losses + n) & 0xFFFF
 			if n > 0 {
 				switch y.state {
 				case pathsel.StateActive, pathsel.StateSuspect:
@@ -210,6 +213,7 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 		}
 		y := &r.p[c][choice]
 		y.inflight = min(y.inflight+1, 255)
+		y.decisions = (y.decisions + 1) & 0xFFFF
 		if probe && y.state == pathsel.StateFailed {
 			y.state = pathsel.StateProbing
 		}
