@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/cosim/scoreboard"
 	"github.com/spraynic/spraynic/golden/pathsel"
 	"github.com/spraynic/spraynic/golden/rxreorder"
@@ -75,14 +74,7 @@ func MeasureRx(r Request) (RxFigures, error) {
 	if err != nil {
 		return RxFigures{}, err
 	}
-	if r.Cycles <= 0 {
-		r.Cycles = prof.Cycles + rxtraffic.DrainCycles(r.Config, prof)
-	}
-	lib, err := BuildTop(r.Root, "rx_reorder", r.Config, bridge.Plain, r.Log)
-	if err != nil {
-		return RxFigures{}, err
-	}
-	dut, err := bridge.Open(lib)
+	dut, err := plainDUT(&r)
 	if err != nil {
 		return RxFigures{}, err
 	}
@@ -171,14 +163,7 @@ func MeasurePathSel(r Request) (PathFigures, error) {
 	if err != nil {
 		return PathFigures{}, err
 	}
-	if r.Cycles <= 0 {
-		r.Cycles = prof.Cycles + pathtraffic.DrainCycles(prof)
-	}
-	lib, err := BuildTop(r.Root, "path_sel", r.Config, bridge.Plain, r.Log)
-	if err != nil {
-		return PathFigures{}, err
-	}
-	dut, err := bridge.Open(lib)
+	dut, err := plainDUT(&r)
 	if err != nil {
 		return PathFigures{}, err
 	}

@@ -100,23 +100,11 @@ func Run(r Request) (Result, error) {
 	if r.Waves != "" && r.Coverage != "" {
 		return Result{}, fmt.Errorf("a run takes --waves or --coverage, not both (each is its own model variant)")
 	}
-	variant := r.variant()
-	lib, err := BuildTop(r.Root, t.Block, r.Config, variant, r.Log)
-	if err != nil {
-		return Result{}, err
-	}
-	dut, err := bridge.Open(lib)
+	dut, err := t.open(r, r.variant())
 	if err != nil {
 		return Result{}, err
 	}
 	defer dut.Close()
-	want, _, err := t.ports(r.Config)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := dut.CheckPorts(want); err != nil {
-		return Result{}, fmt.Errorf("%s model (%s) does not match the golden model's ports: %w", t.Block, lib, err)
-	}
 	res, err := t.run(r, dut)
 	if r.Coverage != "" {
 		if cerr := dut.WriteCoverage(r.Coverage); cerr != nil && err == nil {
@@ -147,4 +135,38 @@ func (r Request) variant() bridge.Variant {
 		return bridge.Coverage
 	}
 	return bridge.Plain
+}
+
+// open builds (or finds) the test's model in the given variant, loads it and checks its ports against the golden
+// model's; the caller closes it.
+func (t Test) open(r Request, v bridge.Variant) (*bridge.Model, error) {
+	lib, err := BuildTop(r.Root, t.Block, r.Config, v, r.Log)
+	if err != nil {
+		return nil, err
+	}
+	dut, err := bridge.Open(lib)
+	if err != nil {
+		return nil, err
+	}
+	want, _, err := t.ports(r.Config)
+	if err == nil {
+		err = dut.CheckPorts(want)
+	}
+	if err != nil {
+		dut.Close()
+		return nil, fmt.Errorf("%s model (%s) does not match the golden model's ports: %w", t.Block, lib, err)
+	}
+	return dut, nil
+}
+
+// plainDUT opens the plain model of a registered test, with r.Cycles defaulted to the test's length.
+func plainDUT(r *Request) (*bridge.Model, error) {
+	t, err := Lookup(r.Test)
+	if err != nil {
+		return nil, err
+	}
+	if r.Cycles <= 0 {
+		r.Cycles = t.CyclesFor(r.Config)
+	}
+	return t.open(*r, bridge.Plain)
 }
