@@ -53,6 +53,14 @@ type Config struct {
 	FailK int `json:"fail_k"`
 	// HoldoffTicks is the wait, in ticks, before a failed path is probed.
 	HoldoffTicks int `json:"holdoff_ticks"`
+	// RTOTicks is the initial retransmission timeout, in ticks.
+	RTOTicks int `json:"rto_ticks"`
+	// RTOMaxTicks caps the retransmission timeout under exponential backoff, in ticks.
+	RTOMaxTicks int `json:"rto_max_ticks"`
+	// MaxRetries is the number of retransmissions of one packet before its connection goes to error.
+	MaxRetries int `json:"max_retries"`
+	// GBN selects the retransmit engine's go-back-N (RoCEv2) mode instead of selective retransmission.
+	GBN int `json:"gbn"`
 }
 
 // Key describes one configuration key: its JSON name, its Verilog parameter and its allowed range.
@@ -86,6 +94,10 @@ var Keys = []Key{
 	{JSON: "ai_16ths", Verilog: "AI_16THS", Min: 1, Max: 16, field: func(c *Config) *int { return &c.AI16ths }},
 	{JSON: "fail_k", Verilog: "FAIL_K", Min: 1, Max: 15, field: func(c *Config) *int { return &c.FailK }},
 	{JSON: "holdoff_ticks", Verilog: "HOLDOFF_TICKS", Min: 1, Max: 255, field: func(c *Config) *int { return &c.HoldoffTicks }},
+	{JSON: "rto_ticks", Verilog: "RTO_TICKS", Min: 1, Max: 65535, field: func(c *Config) *int { return &c.RTOTicks }},
+	{JSON: "rto_max_ticks", Verilog: "RTO_MAX_TICKS", Min: 1, Max: 65535, field: func(c *Config) *int { return &c.RTOMaxTicks }},
+	{JSON: "max_retries", Verilog: "MAX_RETRIES", Min: 1, Max: 15, field: func(c *Config) *int { return &c.MaxRetries }},
+	{JSON: "gbn", Verilog: "GBN", Min: 0, Max: 1, field: func(c *Config) *int { return &c.GBN }},
 }
 
 // Log2 is the bit width of an index over n entries (n a power of two): the derived widths CONN_W, PATH_W, ...
@@ -122,6 +134,9 @@ func (c Config) Validate() error {
 	}
 	if len(errs) == 0 && c.CwndInit > c.CwndMax {
 		errs = append(errs, fmt.Errorf("key %q: value %d above cwnd_max %d (allowed: cwnd_init <= cwnd_max)", "cwnd_init", c.CwndInit, c.CwndMax))
+	}
+	if len(errs) == 0 && c.RTOMaxTicks < c.RTOTicks {
+		errs = append(errs, fmt.Errorf("key %q: value %d below rto_ticks %d (allowed: rto_ticks <= rto_max_ticks)", "rto_max_ticks", c.RTOMaxTicks, c.RTOTicks))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("config %s: %w", c.Name, errors.Join(errs...))

@@ -15,8 +15,10 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/golden/retx"
 	"github.com/spraynic/spraynic/golden/rxreorder"
 	"github.com/spraynic/spraynic/stimulus/pathtraffic"
+	"github.com/spraynic/spraynic/stimulus/retxtraffic"
 	"github.com/spraynic/spraynic/stimulus/rxtraffic"
 )
 
@@ -56,7 +58,7 @@ func ratio(a, b float64) float64 {
 }
 
 // BenchTests is the test whose stimulus each block's benchmark uses; a block not listed uses its first test.
-var BenchTests = map[string]string{"rx_reorder": "rx_random", "path_sel": "path_random"}
+var BenchTests = map[string]string{"rx_reorder": "rx_random", "path_sel": "path_random", "retx": "retx_random"}
 
 // recorder records a test's golden-driven inputs (as lockstep drives them), packed in the model's input layout.
 type recorder struct {
@@ -93,6 +95,17 @@ var recorders = map[string]recorder{
 			return nil, err
 		}
 		return record[pathsel.In, pathsel.Out](g, pathtraffic.New(r.Config, prof, r.Seed, r.Cycles), r.Cycles, inL), nil
+	}},
+	"retx": {in: typeOf[retx.In](), record: func(r Request, inL *Layout) ([]uint32, error) {
+		prof, err := retxtraffic.Lookup(strings.TrimPrefix(r.Test, "retx_"))
+		if err != nil {
+			return nil, err
+		}
+		g, err := retx.New(r.Config)
+		if err != nil {
+			return nil, err
+		}
+		return record[retx.In, retx.Out](g, retxtraffic.New(r.Config, prof, r.Seed, r.Cycles), r.Cycles, inL), nil
 	}},
 }
 

@@ -3,11 +3,15 @@ package cosim
 import (
 	"fmt"
 	"sort"
+	"strings"
 
+	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/scoreboard"
 	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/golden/retx"
 	"github.com/spraynic/spraynic/golden/rxreorder"
 	"github.com/spraynic/spraynic/stimulus/pathtraffic"
+	"github.com/spraynic/spraynic/stimulus/retxtraffic"
 	"github.com/spraynic/spraynic/stimulus/rxtraffic"
 )
 
@@ -190,5 +194,139 @@ func MeasurePathSel(r Request) (PathFigures, error) {
 		return m.fig, fmt.Errorf("measure %s: need paths on both the congested and healthy links (got %v/%v)", r.Test, nc, nh)
 	}
 	m.fig.OnCongested, m.fig.OnHealthy = sc/nc, sh/nh
+	return m.fig, nil
+}
+
+// RetxFigures are the retx figures of one checked run.
+type RetxFigures struct {
+	// Test and Config name the run.
+	Test, Config string
+	// Offered is the number of cycles with new work on s_tx for a connection with room in its window and a path
+	// on s_path (the engine could send); Taken the new packets taken in them.
+	Offered, Taken int64
+	// Losses is the number of retransmissions of SACK-revealed losses timed; LatMin..LatMax are the cycles from
+	// the s_ack handshake of the ACK that first revealed the loss to m_pkt_valid of the retransmission.
+	Losses                 int64
+	LatMin, LatP99, LatMax int64
+	LatMean                float64
+}
+
+func (f RetxFigures) String() string {
+	s := fmt.Sprintf("%-17s %-8s offered %7d taken %7d  %.4f new pkt/cycle", f.Test, f.Config, f.Offered, f.Taken,
+		float64(f.Taken)/float64(max(1, f.Offered)))
+	if f.Losses > 0 {
+		s += fmt.Sprintf("  SACK->retransmission %d losses: min %d mean %.1f p99 %d max %d cycles", f.Losses, f.LatMin, f.LatMean, f.LatP99, f.LatMax)
+	}
+	return s
+}
+
+// retxMeasure wraps the retx scoreboard and times new packets and loss recovery.
+type retxMeasure struct {
+	sb     *scoreboard.Retx
+	cfg    config.Config
+	fig    RetxFigures
+	una    map[uint32]uint32
+	nxt    map[uint32]uint32
+	latest map[[3]uint32]uint32 // (conn, path, pseq) -> psn of its latest transmission
+	last   map[[2]uint32][2]uint32
+	reveal map[[2]uint32]int64
+	offers []int64
+	lat    []int64
+}
+
+func (m *retxMeasure) Observe(cycle int64, in *retx.In, out *retx.Out) error {
+	if err := m.sb.Observe(cycle, in, out); err != nil {
+		return err
+	}
+	if in.Rst {
+		clear(m.una)
+		clear(m.nxt)
+		clear(m.latest)
+		clear(m.last)
+		clear(m.reveal)
+		m.offers = m.offers[:0]
+		return nil
+	}
+	if in.CtlValid && out.CtlReady {
+		m.una[in.CtlConn], m.nxt[in.CtlConn] = in.CtlPSN, in.CtlPSN
+	}
+	c := in.TxConn
+	if in.TxValid && !in.CtlValid && in.PathValid && in.PktReady && (m.nxt[c]-m.una[c])&0xFFFFFF < uint32(m.cfg.Window) && !out.PreqRetx {
+		m.fig.Offered++
+		if out.TxReady {
+			m.fig.Taken++
+		}
+	}
+	if in.PathValid && out.PathReady {
+		m.offers = append(m.offers, cycle)
+	}
+	if out.PktValid && in.PktReady && len(m.offers) > 0 {
+		at := m.offers[0]
+		m.offers = m.offers[1:]
+		k := [2]uint32{out.PktConn, out.PktPSN}
+		if !out.PktRetx {
+			m.nxt[out.PktConn] = (out.PktPSN + 1) & 0xFFFFFF
+		} else if t, ok := m.reveal[k]; ok {
+			m.lat = append(m.lat, at+1-t)
+			delete(m.reveal, k)
+		}
+		m.latest[[3]uint32{out.PktConn, out.PktPath, out.PktPseq}] = out.PktPSN
+		m.last[k] = [2]uint32{out.PktPath, out.PktPseq}
+	}
+	if in.AckValid && out.AckReady {
+		if d := (in.AckPSN - m.una[in.AckConn]) & 0xFFFFFF; d > 0 && d < 1<<23 {
+			m.una[in.AckConn] = in.AckPSN
+		}
+		for i := 1; i < m.cfg.SackBits; i++ {
+			if in.AckSack[i/64]>>(uint(i)%64)&1 == 1 {
+				continue
+			}
+			q := (in.AckPseq - 1 - uint32(i)) & (1<<uint(m.cfg.PseqWidth) - 1)
+			psn, ok := m.latest[[3]uint32{in.AckConn, in.AckPath, q}]
+			k := [2]uint32{in.AckConn, psn}
+			if _, seen := m.reveal[k]; ok && !seen && m.last[k] == [2]uint32{in.AckPath, q} {
+				m.reveal[k] = cycle
+			}
+		}
+	}
+	return nil
+}
+
+func (m *retxMeasure) Finish() error { return m.sb.Finish() }
+
+// RetxMeasureTests are the runs whose figures `spraynic bench` reports for retx.
+var RetxMeasureTests = []string{"retx_clean", "retx_single_conn", "retx_loss", "retx_bad_path"}
+
+// MeasureRetx runs a retx test in lockstep (RTL + golden + scoreboard) and returns its figures.
+func MeasureRetx(r Request) (RetxFigures, error) {
+	prof, err := retxtraffic.Lookup(strings.TrimPrefix(r.Test, "retx_"))
+	if err != nil {
+		return RetxFigures{}, err
+	}
+	dut, err := plainDUT(&r)
+	if err != nil {
+		return RetxFigures{}, err
+	}
+	defer dut.Close()
+	g, err := retx.New(r.Config)
+	if err != nil {
+		return RetxFigures{}, err
+	}
+	drv := retxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+	m := &retxMeasure{sb: scoreboard.NewRetx(r.Config), cfg: r.Config, fig: RetxFigures{Test: r.Test, Config: r.Config.Name},
+		una: map[uint32]uint32{}, nxt: map[uint32]uint32{}, latest: map[[3]uint32]uint32{}, last: map[[2]uint32][2]uint32{},
+		reveal: map[[2]uint32]int64{}}
+	if _, err := Lockstep[retx.In, retx.Out](dut, g, drv, m, retx.Valid, Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
+		return RetxFigures{}, err
+	}
+	if len(m.lat) > 0 {
+		sort.Slice(m.lat, func(i, j int) bool { return m.lat[i] < m.lat[j] })
+		var sum int64
+		for _, l := range m.lat {
+			sum += l
+		}
+		m.fig.Losses, m.fig.LatMin, m.fig.LatMax = int64(len(m.lat)), m.lat[0], m.lat[len(m.lat)-1]
+		m.fig.LatP99, m.fig.LatMean = m.lat[len(m.lat)*99/100], float64(sum)/float64(len(m.lat))
+	}
 	return m.fig, nil
 }

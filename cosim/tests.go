@@ -21,6 +21,19 @@ type Test struct {
 	run func(r Request, dut *bridge.Model) (Result, error)
 	// ports returns the golden model's expected ports and the valid qualifier of each output.
 	ports func(cfg config.Config) ([]bridge.Port, func(string) string, error)
+	// configure, when set, derives the configuration the test runs with from the one requested (a mode the
+	// test is about, e.g. go-back-N); the repro command stays the same.
+	configure func(cfg config.Config) config.Config
+}
+
+// setup applies the test's configuration derivation and default length to r.
+func (t Test) setup(r *Request) {
+	if t.configure != nil {
+		r.Config = t.configure(r.Config)
+	}
+	if r.Cycles <= 0 {
+		r.Cycles = t.CyclesFor(r.Config)
+	}
 }
 
 // Request is everything a run depends on: a run is a pure function of (test, config, seed, cycles).
@@ -91,9 +104,7 @@ func Run(r Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if r.Cycles <= 0 {
-		r.Cycles = t.CyclesFor(r.Config)
-	}
+	t.setup(&r)
 	if r.Golden {
 		return t.run(r, nil)
 	}
@@ -165,8 +176,6 @@ func plainDUT(r *Request) (*bridge.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Cycles <= 0 {
-		r.Cycles = t.CyclesFor(r.Config)
-	}
+	t.setup(r)
 	return t.open(*r, bridge.Plain)
 }

@@ -108,6 +108,17 @@ func benchCommand() *cli.Command {
 				}
 				rep.Figures = append(rep.Figures, pf.String())
 				fmt.Fprintln(w, pf)
+				fmt.Fprintf(w, "\nretx new packets per cycle and SACK-to-retransmission latency (lockstep-checked, seed %d)\n", req.Seed)
+				for _, t := range cosim.RetxMeasureTests {
+					r := req
+					r.Test, r.Cycles = t, 0
+					f, err := cosim.MeasureRetx(r)
+					if err != nil {
+						return err
+					}
+					rep.Figures = append(rep.Figures, f.String())
+					fmt.Fprintln(w, f)
+				}
 			}
 			if f := c.String("json"); f != "" {
 				b, err := json.MarshalIndent(rep, "", "  ")

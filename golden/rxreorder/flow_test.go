@@ -262,7 +262,7 @@ func TestRandomTraffic(t *testing.T) {
 		{name: "u250 seed 3", cfg: presetCfg(t, "u250"), seed: 3, cycles: 20000, ready: 10},
 		{name: "wide seed 4", cfg: config.Config{Name: "wide", Conns: 128, Window: 1024, Paths: 4, SackBits: 256,
 			PSNWidth: 24, PseqWidth: 12, HandleWidth: 32, AckEvery: 64, AckFifoDepth: 64,
-			TickCycles: 256, CwndInit: 16, CwndMax: 64, AI16ths: 2, FailK: 3, HoldoffTicks: 40}, seed: 4, cycles: 20000, ready: 5},
+			TickCycles: 256, CwndInit: 16, CwndMax: 64, AI16ths: 2, FailK: 3, HoldoffTicks: 40, RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7}, seed: 4, cycles: 20000, ready: 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,36 @@
+package cosim
+
+import (
+	"fmt"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim/bridge"
+	"github.com/spraynic/spraynic/cosim/scoreboard"
+	"github.com/spraynic/spraynic/golden/retx"
+	"github.com/spraynic/spraynic/stimulus/retxtraffic"
+)
+
+func init() {
+	ports := func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
+		p, err := portsOf[retx.In, retx.Out](retx.Widths(cfg))
+		return p, retx.Valid, err
+	}
+	for _, name := range retxtraffic.Names() {
+		prof, _ := retxtraffic.Lookup(name)
+		register(Test{Name: "retx_" + name, Block: "retx", Doc: prof.Doc, ports: ports,
+			configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigFor(cfg, prof) },
+			CyclesFor: func(cfg config.Config) int64 { return prof.Cycles + retxtraffic.DrainCycles(cfg, prof) },
+			run: func(r Request, dut *bridge.Model) (Result, error) {
+				g, err := retx.New(r.Config)
+				if err != nil {
+					return Result{}, err
+				}
+				drv := retxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+				sb := scoreboard.NewRetx(r.Config)
+				st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, Options{
+					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+				return Result{Cycles: st.Cycles, Packets: drv.Stats.Sent, Detail: fmt.Sprintf("retx=%d lost=%d acks=%d errors=%d resets=%d reopens=%d",
+					drv.Stats.Retx, drv.Stats.Lost, drv.Stats.Acks, drv.Stats.Errors, drv.Stats.Resets, drv.Stats.Reopens)}, err
+			}})
+	}
+}

@@ -1,0 +1,815 @@
+package retx
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/golden/seqnum"
+	"github.com/spraynic/spraynic/golden/wide"
+)
+
+// Fixed port widths of docs/retx.md.
+const (
+	// entropyMask keeps the 16 bits of s_path_entropy.
+	entropyMask = 0xFFFF
+	// countMax caps the region of one ACK: r = min(d, SACK_BITS, 255) (m_fb_count is 8 bits).
+	countMax = 255
+)
+
+// kind is the kind of a retransmission candidate in L1 / L2.
+type kind uint8
+
+// Candidate kinds.
+const (
+	// kindHole is a SACK hole: {c, p, q} from the hole scanner.
+	kindHole kind = iota
+	// kindRTO is a timeout of connection c (selective mode): resend una[c].
+	kindRTO
+	// kindGBN is a go-back-N resend of PSN psn of connection c.
+	kindGBN
+)
+
+// txEntry is one tx table entry: the latest transmission of a PSN.
+type txEntry struct {
+	// psn is the connection PSN (24 bits).
+	psn uint32
+	// path and pseq are the path taken and the path sequence it got.
+	path, pseq uint32
+	// handle is the payload handle.
+	handle uint32
+	// retries is the number of transmissions of this packet before this one (4 bits).
+	retries uint32
+	// first and last are the message flags.
+	first, last bool
+}
+
+// conn is the flip-flop row of one connection (rto_pend and gbn_act are kept as bitsets in Model).
+type conn struct {
+	// open and err are open[c] and err[c].
+	open, err bool
+	// una is the oldest unacknowledged PSN, nxt the next new PSN (24 bits each).
+	una, nxt uint32
+	// rtoCnt counts the ticks since the timer was last restarted, rtoLim is the current timeout (16 bits each).
+	rtoCnt, rtoLim uint32
+	// rw is the next PSN a go-back-N rewind resends (24 bits).
+	rw uint32
+}
+
+// ackReg is the A register: one ACK.
+type ackReg struct {
+	// valid is A_valid.
+	valid bool
+	// conn, psn, path and pseq are s_ack_conn, s_ack_psn, s_ack_path and s_ack_pseq (n).
+	conn, psn, path, pseq uint32
+	// sack is s_ack_sack.
+	sack wide.Vec
+	// ecn and nak are s_ack_ecn and s_ack_nak.
+	ecn, nak bool
+}
+
+// scanReg is the S register, the hole scanner; it is empty when mask is zero.
+type scanReg struct {
+	// conn, path and n are the ACK's connection, path and s_ack_pseq.
+	conn, path, n uint32
+	// mask has bit i set for a hole at path sequence n-1-i not yet looked up.
+	mask wide.Vec
+}
+
+// lookup is the L1 or L2 register: one retransmission candidate.
+type lookup struct {
+	// valid is L1_valid / L2_valid.
+	valid bool
+	// kind is HOLE, RTO or GBN.
+	kind kind
+	// conn is the candidate's connection.
+	conn uint32
+	// path and pseq are p and q of a HOLE candidate.
+	path, pseq uint32
+	// psn is the PSN of a GBN candidate.
+	psn uint32
+}
+
+// evReg is the E register: the feedback events of one ACK, emptied field by field.
+type evReg struct {
+	// valid is E_valid: some field is non-zero.
+	valid bool
+	// conn and path are the ACK's connection and path.
+	conn, path uint32
+	// deliv and loss are packet counts (8 bits); ecn is the echoed CE mark.
+	deliv, loss uint32
+	// ecn is the ACK's ECN flag.
+	ecn bool
+}
+
+// toReg is the T register: one timeout event.
+type toReg struct {
+	// valid is T_valid.
+	valid bool
+	// conn and path are the connection and the path of the timed-out transmission.
+	conn, path uint32
+}
+
+// pktReg is the m_pkt output register.
+type pktReg struct {
+	// valid is m_pkt_valid.
+	valid bool
+	// conn, psn, path, pseq, entropy, handle and retries are the m_pkt payload fields.
+	conn, psn, path, pseq, entropy, handle, retries uint32
+	// first, last, ackReq and retx are the m_pkt flags.
+	first, last, ackReq, retx bool
+}
+
+// fbReg is the m_fb output register.
+type fbReg struct {
+	// valid is m_fb_valid.
+	valid bool
+	// conn, path, kind and count are the m_fb payload fields.
+	conn, path, kind, count uint32
+}
+
+// bitset is a CONNS-bit flip-flop vector (rto_pend, gbn_act).
+type bitset []uint64
+
+// get reports bit c.
+func (b bitset) get(c uint32) bool { return b[c>>6]>>(c&63)&1 != 0 }
+
+// set sets bit c.
+func (b bitset) set(c uint32) { b[c>>6] |= 1 << (c & 63) }
+
+// clr clears bit c.
+func (b bitset) clr(c uint32) { b[c>>6] &^= 1 << (c & 63) }
+
+// lowest returns the lowest set bit, or false when none is set.
+func (b bitset) lowest() (uint32, bool) {
+	for w, v := range b {
+		if v != 0 {
+			return uint32(w<<6 + bits.TrailingZeros64(v)), true
+		}
+	}
+	return 0, false
+}
+
+// Model is the retx golden model. All storage is sized in New; Step does not allocate.
+//
+// The tx table and the path map are modelled as arrays with the read timing of docs/retx.md: the path map is
+// read in the cycle L1 is loaded with a HOLE (result kept in pmRd), the tx table in the cycle L1 moves into L2
+// (result kept in l2e); both reads happen after the same cycle's transmission has written the memories, which is
+// the document's write-first forwarding. Neither read register changes while adv is 0 (no load, and no memory
+// write can happen then).
+type Model struct {
+	// cfg is the configuration the model was built for.
+	cfg config.Config
+	// conns, window, paths and sackBits are CONNS, WINDOW, PATHS and SACK_BITS.
+	conns, window, paths, sackBits uint32
+	// connMask, pathMask, pseqMask and handleMask truncate input ports to CONN_W, PATH_W, PSEQ_WIDTH and
+	// HANDLE_WIDTH bits.
+	connMask, pathMask, pseqMask, handleMask uint32
+	// rtoTicks, rtoMax and maxRetries are RTO_TICKS, RTO_MAX_TICKS and MAX_RETRIES.
+	rtoTicks, rtoMax, maxRetries uint32
+	// tickCycles is TICK_CYCLES.
+	tickCycles uint32
+	// gbn is GBN == 1.
+	gbn bool
+
+	// cs holds the flip-flops of each connection.
+	cs []conn
+	// rtoPend and gbnAct are rto_pend[c] and gbn_act[c].
+	rtoPend, gbnAct bitset
+	// pnx and ahi are pnx and ahi of (c,p) at index c*PATHS+p (PSEQ_WIDTH bits).
+	pnx, ahi []uint32
+
+	// tx is the tx table, index c*WINDOW + psn mod WINDOW. Not reset.
+	tx []txEntry
+	// pmap is the path map, index (c*PATHS+p)*SACK_BITS + pseq mod SACK_BITS: a tx slot. Not reset.
+	pmap []uint16
+
+	// a is the A register.
+	a ackReg
+	// s is the S register.
+	s scanReg
+	// l1 and l2 are the L1 and L2 registers.
+	l1, l2 lookup
+	// pmRd is the path map read data of L1 (a tx slot), valid when L1 holds a HOLE.
+	pmRd uint32
+	// l2e is the tx table read data of L2: the entry e it is validated against.
+	l2e txEntry
+	// ev is the E register.
+	ev evReg
+	// t is the T register.
+	t toReg
+	// pkt, fb are the m_pkt and m_fb output registers.
+	pkt pktReg
+	// fb is the m_fb output register.
+	fb fbReg
+	// errValid and errConn are the m_err output register.
+	errValid bool
+	// errConn is m_err_conn.
+	errConn uint32
+	// tick is the tick counter, 0..TICK_CYCLES-1.
+	tick uint32
+
+	// cntSent .. cntAckIgnored are the 32-bit counters, wrapping.
+	cntSent, cntRetxLoss, cntRetxTimeout, cntRetxGBN, cntTimeouts, cntErrors, cntTxDropped, cntAckIgnored uint32
+}
+
+// New returns a model of retx under cfg, in the reset state. It returns cfg.Validate's error, and an error naming
+// tick_cycles when TICK_CYCLES < CONNS (retx visits one connection timer per cycle).
+func New(cfg config.Config) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.TickCycles < cfg.Conns {
+		return nil, fmt.Errorf("config %s: key %q: value %d below conns %d (retx visits one connection timer per cycle; allowed tick_cycles >= conns)",
+			cfg.Name, "tick_cycles", cfg.TickCycles, cfg.Conns)
+	}
+	words := (cfg.Conns + 63) / 64
+	m := &Model{
+		cfg:        cfg,
+		conns:      uint32(cfg.Conns),
+		window:     uint32(cfg.Window),
+		paths:      uint32(cfg.Paths),
+		sackBits:   uint32(cfg.SackBits),
+		connMask:   uint32(cfg.Conns - 1),
+		pathMask:   uint32(cfg.Paths - 1),
+		pseqMask:   uint32(uint64(1)<<uint(cfg.PseqWidth) - 1),
+		handleMask: uint32(uint64(1)<<uint(cfg.HandleWidth) - 1),
+		rtoTicks:   uint32(cfg.RTOTicks),
+		rtoMax:     uint32(cfg.RTOMaxTicks),
+		maxRetries: uint32(cfg.MaxRetries),
+		tickCycles: uint32(cfg.TickCycles),
+		gbn:        cfg.GBN == 1,
+		cs:         make([]conn, cfg.Conns),
+		rtoPend:    make(bitset, words),
+		gbnAct:     make(bitset, words),
+		pnx:        make([]uint32, cfg.Conns*cfg.Paths),
+		ahi:        make([]uint32, cfg.Conns*cfg.Paths),
+		tx:         make([]txEntry, cfg.Conns*cfg.Window),
+		pmap:       make([]uint16, cfg.Conns*cfg.Paths*cfg.SackBits),
+	}
+	m.reset()
+	return m, nil
+}
+
+// Config returns the configuration the model was built for.
+func (m *Model) Config() config.Config { return m.cfg }
+
+// inRange reports x in [a, b) on 24-bit PSNs: (x - a) mod 2^24 < (b - a) mod 2^24.
+func inRange(x, a, b uint32) bool {
+	return seqnum.PSN(x).InRange(seqnum.PSN(a), seqnum.PSN(b))
+}
+
+// psnAdd returns a + k modulo 2^24.
+func psnAdd(a uint32, k int32) uint32 { return seqnum.PSN(a).Add(k).Uint32() }
+
+// psnDiff returns (a - b) mod 2^24.
+func psnDiff(a, b uint32) uint32 { return uint32(seqnum.PSN(b).Size(seqnum.PSN(a))) }
+
+// send is a transmission decided in the current cycle (l2_send or new_send).
+type send struct {
+	// conn is the connection, psn the PSN sent.
+	conn, psn uint32
+	// entry is the tx table entry it writes {psn, P, Q, retries, handle, first, last}.
+	entry txEntry
+	// txIdx and pmIdx are the tx table and path map addresses it writes.
+	txIdx, pmIdx int
+	// ackReq and retx are m_pkt_ack_req and m_pkt_retx.
+	ackReq, retx bool
+	// restart is a new packet sent while nothing was outstanding: the timer restarts.
+	restart bool
+}
+
+// Step fills *out with this cycle's output ports (from the state at the start of the cycle and *in), then
+// applies the rising clock edge that ends the cycle. Input values are truncated to their port widths, as the RTL
+// would see them. Registered payload outputs whose valid is low keep their last loaded values (0 after reset);
+// the combinational m_preq payload is 0 when m_preq_valid is 0.
+func (m *Model) Step(in *In, out *Out) {
+	// Registers: m_pkt_*, m_fb_*, m_err_* and the counters.
+	p := &m.pkt
+	out.PktValid, out.PktConn, out.PktPSN, out.PktPath, out.PktPseq = p.valid, p.conn, p.psn, p.path, p.pseq
+	out.PktEntropy, out.PktHandle, out.PktFirst, out.PktLast = p.entropy, p.handle, p.first, p.last
+	out.PktAckReq, out.PktRetx, out.PktRetries = p.ackReq, p.retx, p.retries
+	out.FbValid, out.FbConn, out.FbPath, out.FbKind, out.FbCount = m.fb.valid, m.fb.conn, m.fb.path, m.fb.kind, m.fb.count
+	out.ErrValid, out.ErrConn = m.errValid, m.errConn
+	out.CntSent, out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN = m.cntSent, m.cntRetxLoss, m.cntRetxTimeout, m.cntRetxGBN
+	out.CntTimeouts, out.CntErrors, out.CntTxDropped, out.CntAckIgnored = m.cntTimeouts, m.cntErrors, m.cntTxDropped, m.cntAckIgnored
+
+	// s_ctl_ready = !rst.
+	out.CtlReady = !in.Rst
+
+	// Reset: nothing but the reset happens; every ready, s_path_ready and m_preq_valid are 0 in that cycle.
+	if in.Rst {
+		out.TxReady, out.PathReady, out.AckReady = false, false, false
+		out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = false, 0, false, 0
+		m.reset()
+		return
+	}
+
+	// ---------------------------------------------------------------------------------------------------------
+	// Decisions, all on the start-of-cycle state and this cycle's inputs (nothing is written until "Updates").
+	// ---------------------------------------------------------------------------------------------------------
+
+	// frozen = s_ctl_valid (s_ctl_ready is 1 outside reset, so it is also the control handshake).
+	frozen := in.CtlValid
+	ctlConn := in.CtlConn & m.connMask
+	// out_free = !m_pkt_valid || m_pkt_ready.
+	outFree := !m.pkt.valid || in.PktReady
+	pathP := in.PathPath & m.pathMask
+
+	// L2 validation. live = open && !err; outst = e.psn in [una, nxt).
+	//   HOLE: ok = live && outst && e.path == p && e.pseq == q
+	//   RTO:  ok = live && una != nxt && e.psn == una
+	//   GBN:  ok = live && outst && e.psn == psn
+	// l2_drop = L2_valid && !ok; l2_err = L2_valid && ok && e.retries == MAX_RETRIES;
+	// l2_send = L2_valid && ok && !l2_err && out_free && s_path_valid && (kind != RTO || !T_valid);
+	// all three 0 in a frozen cycle.
+	l2, e := &m.l2, &m.l2e
+	var ok, l2Drop, l2Err, l2Send bool
+	if l2.valid {
+		c := &m.cs[l2.conn]
+		live := c.open && !c.err
+		switch l2.kind {
+		case kindHole:
+			ok = live && inRange(e.psn, c.una, c.nxt) && e.path == l2.path && e.pseq == l2.pseq
+		case kindRTO:
+			ok = live && c.una != c.nxt && e.psn == c.una
+		default:
+			ok = live && inRange(e.psn, c.una, c.nxt) && e.psn == l2.psn
+		}
+		// l2_err applies to every kind: a HOLE or GBN lookup of a packet already sent MAX_RETRIES times also
+		// errors the connection.
+		if !frozen {
+			l2Drop = !ok
+			l2Err = ok && e.retries == m.maxRetries
+			l2Send = ok && !l2Err && outFree && in.PathValid && (l2.kind != kindRTO || !m.t.valid)
+		}
+	}
+	// slotFree = !L2_valid || l2_drop: the send slot is not owned by L2.
+	slotFree := !l2.valid || l2Drop
+
+	// New packet, c = s_tx_conn: drop_tx = !open || err; room = !drop_tx && !gbn_act && (nxt - una) < WINDOW.
+	txConn := in.TxConn & m.connMask
+	tc := &m.cs[txConn]
+	dropTx := !tc.open || tc.err
+	room := !dropTx && !m.gbnAct.get(txConn) && psnDiff(tc.nxt, tc.una) < m.window
+	newSend := in.TxValid && room && slotFree && outFree && in.PathValid && !frozen
+	out.TxReady = !frozen && (dropTx || (room && slotFree && outFree && in.PathValid))
+	txDropped := in.TxValid && out.TxReady && dropTx
+	out.PathReady = l2Send || newSend
+
+	// Selector hint (combinational).
+	switch {
+	case l2.valid && ok && !l2Err && !frozen:
+		out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = true, l2.conn, true, e.path
+	case in.TxValid && room && slotFree && !frozen:
+		out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = true, txConn, false, 0
+	default:
+		out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = false, 0, false, 0
+	}
+
+	// ACK stage: a_fire = A_valid && !frozen && S.mask == 0 && !E_valid; s_ack_ready = !A_valid || a_fire.
+	aFire := m.a.valid && !frozen && m.s.mask.IsZero() && !m.ev.valid
+	out.AckReady = !m.a.valid || aFire
+
+	// adv = !frozen && (!L2_valid || l2_done).
+	adv := !frozen && (!l2.valid || l2Drop || l2Err || l2Send)
+
+	// The transmission of this cycle, with P = s_path_path, Q = pnx[c][P].
+	var tx send
+	sending := l2Send || newSend
+	if sending {
+		if l2Send {
+			tx.conn, tx.psn = l2.conn, e.psn
+			tx.entry = txEntry{psn: e.psn, retries: e.retries + 1, handle: e.handle, first: e.first, last: e.last}
+			tx.ackReq, tx.retx = true, true
+		} else {
+			tx.conn, tx.psn = txConn, tc.nxt
+			tx.entry = txEntry{psn: tc.nxt, handle: in.TxHandle & m.handleMask, first: in.TxFirst, last: in.TxLast}
+			// ack_req = last || (nxt + 1 - una == WINDOW).
+			tx.ackReq = in.TxLast || psnDiff(psnAdd(tc.nxt, 1), tc.una) == m.window
+			tx.restart = tc.una == tc.nxt
+		}
+		pi := tx.conn*m.paths + pathP
+		tx.entry.path, tx.entry.pseq = pathP, m.pnx[pi]
+		tx.txIdx = int(tx.conn*m.window + tx.psn&(m.window-1))
+		tx.pmIdx = int(pi*m.sackBits + tx.entry.pseq&(m.sackBits-1))
+	}
+
+	// Lookup issue (adv): L2 <- L1, with the tx table read at L1's address (RTO: una[c] of the start of the
+	// cycle); L1 <- the first of hole, timeout (selective), rewind (GBN, only when A does not fire), empty.
+	var l2Addr int
+	var issue lookup
+	var issuePm int       // path map address read for a HOLE issue
+	var holeBit int       // S.mask bit cleared by a HOLE issue
+	var rtoC, gbnC uint32 // connection whose rto_pend / gbn_act the issue consumes
+	if adv {
+		if m.l1.valid {
+			base := m.l1.conn * m.window
+			switch m.l1.kind {
+			case kindHole:
+				l2Addr = int(base + m.pmRd)
+			case kindRTO:
+				l2Addr = int(base + m.cs[m.l1.conn].una&(m.window-1))
+			default:
+				l2Addr = int(base + m.l1.psn&(m.window-1))
+			}
+		}
+		if !m.s.mask.IsZero() {
+			// i = highest set bit (the oldest hole), q = S.n - 1 - i.
+			holeBit = highestBit(&m.s.mask)
+			q := (m.s.n - 1 - uint32(holeBit)) & m.pseqMask
+			issue = lookup{valid: true, kind: kindHole, conn: m.s.conn, path: m.s.path, pseq: q}
+			issuePm = int((m.s.conn*m.paths+m.s.path)*m.sackBits + q&(m.sackBits-1))
+		} else if c, found := m.rtoPend.lowest(); found && !m.gbn {
+			issue = lookup{valid: true, kind: kindRTO, conn: c}
+			rtoC = c
+		} else if c, found := m.gbnAct.lowest(); found && m.gbn && !aFire {
+			issue = lookup{valid: true, kind: kindGBN, conn: c, psn: m.cs[c].rw}
+			gbnC = c
+		}
+	}
+
+	// ACK processing (a_fire), decided on the start-of-cycle state.
+	var ack ackResult
+	if aFire {
+		ack = m.ackDecide()
+	}
+
+	// Timer visit of c = tick (when tick < CONNS), discarded when this cycle has control for c, progress for c,
+	// a new transmission of c restarting the timer, or an error of c.
+	// (A visit needs una != nxt and a timer restart needs una == nxt, so the restart case never arises; it is
+	// kept as written.)
+	visit := false
+	vc := m.tick
+	if vc < m.conns {
+		c := &m.cs[vc]
+		visit = c.open && !c.err && c.una != c.nxt && !m.rtoPend.get(vc) && !m.gbnAct.get(vc) &&
+			!(frozen && ctlConn == vc) &&
+			!(ack.progress && m.a.conn == vc) &&
+			!(newSend && tx.restart && txConn == vc) &&
+			!(l2Err && l2.conn == vc)
+	}
+
+	// ---------------------------------------------------------------------------------------------------------
+	// Updates, in the document's order for one connection: timer visit, ACK processing, lookup issue,
+	// transmission, error, control (a later one overriding an earlier one).
+	// ---------------------------------------------------------------------------------------------------------
+
+	// Feedback output: m_fb loads when !m_fb_valid || m_fb_ready, first of T, else E's first non-zero field
+	// (deliv, ecn, loss). Start-of-cycle E and T: an ACK loads E only when E was empty, an RTO send loads T only
+	// when T was empty, so the loads below never meet an unload.
+	if !m.fb.valid || in.FbReady {
+		switch {
+		case m.t.valid:
+			m.fb = fbReg{valid: true, conn: m.t.conn, path: m.t.path, kind: FbTimeout, count: 1}
+			m.t.valid = false
+		case m.ev.valid:
+			ev := &m.ev
+			switch {
+			case ev.deliv != 0:
+				m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbDelivered, count: ev.deliv}
+				ev.deliv = 0
+			case ev.ecn:
+				m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbECN, count: 1}
+				ev.ecn = false
+			default:
+				m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbLoss, count: ev.loss}
+				ev.loss = 0
+			}
+			ev.valid = ev.deliv != 0 || ev.ecn || ev.loss != 0
+		default:
+			m.fb.valid = false
+		}
+	}
+
+	// Timer visit: rto_cnt + 1 >= rto_lim is an expiry (rto_cnt = 0, rto_lim = min(2*rto_lim, RTO_MAX_TICKS),
+	// cnt_timeouts++, rto_pend = 1 (selective) or gbn_act = 1, rw = una (GBN)); else rto_cnt += 1.
+	if visit {
+		c := &m.cs[vc]
+		if c.rtoCnt+1 >= c.rtoLim {
+			c.rtoCnt = 0
+			c.rtoLim = min(2*c.rtoLim, m.rtoMax)
+			m.cntTimeouts++
+			if m.gbn {
+				m.gbnAct.set(vc)
+				c.rw = c.una
+			} else {
+				m.rtoPend.set(vc)
+			}
+		} else {
+			c.rtoCnt = (c.rtoCnt + 1) & 0xFFFF
+		}
+	}
+	if m.tick+1 == m.tickCycles {
+		m.tick = 0
+	} else {
+		m.tick++
+	}
+
+	// ACK processing.
+	if aFire {
+		m.ackApply(&ack)
+	}
+
+	// Lookup issue: the state parts (S bit, rto_pend, rw / gbn_act). The memory reads come after the
+	// transmission's writes below.
+	if issue.valid {
+		switch issue.kind {
+		case kindHole:
+			clearBit(&m.s.mask, holeBit)
+		case kindRTO:
+			m.rtoPend.clr(rtoC)
+		case kindGBN:
+			// rw[c] += 1, gbn_act[c] = 0 if rw[c] + 1 == nxt[c].
+			c := &m.cs[gbnC]
+			c.rw = psnAdd(c.rw, 1)
+			if c.rw == c.nxt {
+				m.gbnAct.clr(gbnC)
+			}
+		}
+	}
+
+	// Transmission: m_pkt loads; tx table [c][psn] and path map [c][P][Q] are written; pnx[c][P] += 1.
+	// Otherwise, on m_pkt_ready, m_pkt_valid drops.
+	if sending {
+		m.pkt = pktReg{valid: true, conn: tx.conn, psn: tx.psn, path: pathP, pseq: tx.entry.pseq,
+			entropy: in.PathEntropy & entropyMask, handle: tx.entry.handle, first: tx.entry.first,
+			last: tx.entry.last, ackReq: tx.ackReq, retx: tx.retx, retries: tx.entry.retries}
+		m.tx[tx.txIdx] = tx.entry
+		m.pmap[tx.pmIdx] = uint16(tx.psn & (m.window - 1))
+		pi := tx.conn*m.paths + pathP
+		m.pnx[pi] = (m.pnx[pi] + 1) & m.pseqMask
+		if newSend {
+			c := &m.cs[tx.conn]
+			c.nxt = psnAdd(c.nxt, 1)
+			m.cntSent++
+			if tx.restart {
+				c.rtoCnt = 0
+			}
+		} else {
+			switch l2.kind {
+			case kindHole:
+				m.cntRetxLoss++
+			case kindRTO:
+				// T <- {c, e.path}: the path of the transmission that timed out (L2's entry, before this write).
+				// Only selective RTO resends load T: go-back-N timeouts and resends report no feedback.
+				m.cntRetxTimeout++
+				m.t = toReg{valid: true, conn: l2.conn, path: e.path}
+			default:
+				m.cntRetxGBN++
+			}
+		}
+	} else if in.PktReady {
+		m.pkt.valid = false
+	}
+
+	// Error: err = 1, rto_pend = 0, gbn_act = 0, m_err <- {1, c}, cnt_errors++. m_err_valid is 0 otherwise.
+	errC := l2.conn
+	m.errValid = l2Err
+	if l2Err {
+		m.cs[errC].err = true
+		m.rtoPend.clr(errC)
+		m.gbnAct.clr(errC)
+		m.errConn = errC
+		m.cntErrors++
+	}
+
+	// Lookup pipeline move (adv), after this cycle's memory writes: the reads are write-first.
+	if adv {
+		if m.l1.valid {
+			m.l2 = m.l1
+			m.l2e = m.tx[l2Addr]
+		} else {
+			m.l2.valid = false
+		}
+		m.l1 = issue
+		if issue.valid && issue.kind == kindHole {
+			m.pmRd = uint32(m.pmap[issuePm])
+		}
+	}
+
+	// Control: open or close, winning over every other update of that connection; invalidates A, S, L1 and L2
+	// if they hold that connection (E and T stay). In a frozen cycle nothing in A, S, L1 or L2 moved, so these
+	// are their start-of-cycle contents.
+	// Reading of docs/retx.md "Both invalidate A, S, L1 and L2 if they hold that connection": the test is on the
+	// start-of-cycle registers. s_ack_ready has no frozen term, so an ACK can be taken into an empty A in the
+	// control cycle; it is loaded (below) and kept even when it is for the controlled connection.
+	if frozen {
+		m.control(in.CtlOpen, ctlConn, in.CtlPSN&seqnum.Mask)
+	}
+
+	// A: a handshake loads it; a fire without a handshake empties it.
+	if in.AckValid && out.AckReady {
+		m.a = ackReg{valid: true, conn: in.AckConn & m.connMask, psn: in.AckPSN & seqnum.Mask,
+			path: in.AckPath & m.pathMask, pseq: in.AckPseq & m.pseqMask, sack: in.AckSack.Trunc(int(m.sackBits)),
+			ecn: in.AckECN, nak: in.AckNak}
+	} else if aFire {
+		m.a.valid = false
+	}
+
+	if txDropped {
+		m.cntTxDropped++
+	}
+}
+
+// ackResult is the decision of ACK processing for the ACK in A, taken on the start-of-cycle state.
+type ackResult struct {
+	// ignored: the connection is closed or in error (step 1), or nothing changed (step 5).
+	ignored bool
+	// progress is adv_ok: psn in (una, nxt] (step 2).
+	progress bool
+	// pathOK is path_ok: 1 <= d <= sent (step 3, selective mode).
+	pathOK bool
+	// deliv, loss and holes describe the new region of a path_ok ACK.
+	deliv, loss uint32
+	// holes is R & ~sack.
+	holes wide.Vec
+	// nak is step 4: a NAK whose PSN is in [una, nxt) after step 2 (GBN mode).
+	nak bool
+}
+
+// ackDecide evaluates the ACK in A on the start-of-cycle state.
+func (m *Model) ackDecide() ackResult {
+	a := &m.a
+	c := &m.cs[a.conn]
+	var r ackResult
+	// 1. Closed or errored connection: cnt_ack_ignored++, nothing else.
+	if !c.open || c.err {
+		r.ignored = true
+		return r
+	}
+	// 2. adv_ok = 0 < psn - una <= nxt - una.
+	dp := psnDiff(a.psn, c.una)
+	r.progress = dp != 0 && dp <= psnDiff(c.nxt, c.una)
+	una := c.una
+	if r.progress {
+		una = a.psn
+	}
+	if m.gbn {
+		// 4. nak: psn in [una, nxt) after step 2.
+		r.nak = a.nak && inRange(a.psn, una, c.nxt)
+	} else {
+		// 3. d = n - ahi, sent = pnx - ahi (PSEQ_WIDTH bits); path_ok = 1 <= d <= sent.
+		pi := a.conn*m.paths + a.path
+		d := (a.pseq - m.ahi[pi]) & m.pseqMask
+		sent := (m.pnx[pi] - m.ahi[pi]) & m.pseqMask
+		if d >= 1 && d <= sent {
+			r.pathOK = true
+			n := min(d, m.sackBits, countMax)
+			mask := lowMask(int(n))
+			r.deliv = popcount(andVec(&a.sack, &mask))
+			r.loss = n - r.deliv
+			r.holes = andNotVec(&mask, &a.sack)
+		}
+	}
+	// 5. Nothing changed. Step 4 is read as changing something whenever its condition holds (it (re)starts the
+	// rewind), even if gbn_act and rw already had those values.
+	r.ignored = !r.progress && !r.pathOK && !r.nak
+	return r
+}
+
+// ackApply applies the ACK in A as decided by ackDecide.
+//
+// It reads gbn_act and rw of the connection only on progress, and a timer visit of the same connection is
+// discarded on progress, so they are still the start-of-cycle values.
+func (m *Model) ackApply(r *ackResult) {
+	a := &m.a
+	if r.ignored {
+		m.cntAckIgnored++
+		return
+	}
+	c := &m.cs[a.conn]
+	if r.progress {
+		// una = psn; progress: rto_cnt = 0, rto_lim = RTO_TICKS, rto_pend = 0; GBN: if gbn_act and rw not in
+		// [psn, nxt): rw = psn, and gbn_act = 0 if psn == nxt.
+		c.una = a.psn
+		c.rtoCnt = 0
+		c.rtoLim = m.rtoTicks
+		m.rtoPend.clr(a.conn)
+		if m.gbn && m.gbnAct.get(a.conn) && !inRange(c.rw, a.psn, c.nxt) {
+			c.rw = a.psn
+			if a.psn == c.nxt {
+				m.gbnAct.clr(a.conn)
+			}
+		}
+	}
+	if r.pathOK {
+		// ahi = n; E <- {c, p, deliv, ecn, loss} if any is non-zero; S <- {c, p, n, holes}.
+		m.ahi[a.conn*m.paths+a.path] = a.pseq
+		if r.deliv != 0 || a.ecn || r.loss != 0 {
+			m.ev = evReg{valid: true, conn: a.conn, path: a.path, deliv: r.deliv, ecn: a.ecn, loss: r.loss}
+		}
+		m.s = scanReg{conn: a.conn, path: a.path, n: a.pseq, mask: r.holes}
+	}
+	if r.nak {
+		// gbn_act = 1, rw = psn (a rewind restarts).
+		m.gbnAct.set(a.conn)
+		c.rw = a.psn
+	}
+}
+
+// control applies an s_ctl handshake for connection cc.
+func (m *Model) control(open bool, cc, psn uint32) {
+	c := &m.cs[cc]
+	if open {
+		// open = 1, err = 0, una = nxt = psn, rto_cnt = 0, rto_lim = RTO_TICKS, rto_pend = 0, gbn_act = 0,
+		// rw = psn, pnx = ahi = 0 for every path.
+		*c = conn{open: true, una: psn, nxt: psn, rtoLim: m.rtoTicks, rw: psn}
+		clear(m.pnx[cc*m.paths : (cc+1)*m.paths])
+		clear(m.ahi[cc*m.paths : (cc+1)*m.paths])
+	} else {
+		// open = 0, rto_pend = 0, gbn_act = 0.
+		c.open = false
+	}
+	m.rtoPend.clr(cc)
+	m.gbnAct.clr(cc)
+	if m.a.valid && m.a.conn == cc {
+		m.a.valid = false
+	}
+	if !m.s.mask.IsZero() && m.s.conn == cc {
+		m.s.mask = wide.Vec{}
+	}
+	if m.l1.valid && m.l1.conn == cc {
+		m.l1.valid = false
+	}
+	if m.l2.valid && m.l2.conn == cc {
+		m.l2.valid = false
+	}
+}
+
+// reset clears every flip-flop at the clock edge of a reset cycle, payload registers included ("every flip-flop
+// is cleared": m_pkt_*, m_fb_*, m_err_conn read 0 after a reset). The tx table, the path map and their read data
+// registers (pmRd, l2e) keep their contents: they are only used after a load, and validated.
+func (m *Model) reset() {
+	clear(m.cs)
+	clear(m.rtoPend)
+	clear(m.gbnAct)
+	clear(m.pnx)
+	clear(m.ahi)
+	m.a = ackReg{}
+	m.s = scanReg{}
+	m.l1 = lookup{}
+	m.l2 = lookup{}
+	m.ev = evReg{}
+	m.t = toReg{}
+	m.pkt = pktReg{}
+	m.fb = fbReg{}
+	m.errValid, m.errConn = false, 0
+	m.tick = 0
+	m.cntSent, m.cntRetxLoss, m.cntRetxTimeout, m.cntRetxGBN = 0, 0, 0, 0
+	m.cntTimeouts, m.cntErrors, m.cntTxDropped, m.cntAckIgnored = 0, 0, 0, 0
+}
+
+// lowMask returns a vector with bits 0..n-1 set (0 <= n <= 256).
+func lowMask(n int) wide.Vec {
+	var v wide.Vec
+	for i := range v {
+		switch lo := i * 64; {
+		case n >= lo+64:
+			v[i] = ^uint64(0)
+		case n > lo:
+			v[i] = 1<<uint(n-lo) - 1
+		}
+	}
+	return v
+}
+
+// andVec returns a & b.
+func andVec(a, b *wide.Vec) wide.Vec {
+	var v wide.Vec
+	for i := range v {
+		v[i] = a[i] & b[i]
+	}
+	return v
+}
+
+// andNotVec returns a & ~b.
+func andNotVec(a, b *wide.Vec) wide.Vec {
+	var v wide.Vec
+	for i := range v {
+		v[i] = a[i] &^ b[i]
+	}
+	return v
+}
+
+// popcount returns the number of set bits of v.
+func popcount(v wide.Vec) uint32 {
+	n := 0
+	for _, w := range v {
+		n += bits.OnesCount64(w)
+	}
+	return uint32(n)
+}
+
+// highestBit returns the index of the highest set bit of a non-zero vector.
+func highestBit(v *wide.Vec) int {
+	for i := len(v) - 1; i >= 0; i-- {
+		if v[i] != 0 {
+			return i*64 + 63 - bits.LeadingZeros64(v[i])
+		}
+	}
+	return 0
+}
+
+// clearBit clears bit i of v.
+func clearBit(v *wide.Vec, i int) { v[i>>6] &^= 1 << (uint(i) & 63) }

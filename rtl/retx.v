@@ -1,0 +1,1407 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * retx: TX retransmit engine of the spraynic transport core.
+ *
+ * Numbers new packets (connection PSN and per-path sequence), remembers every outstanding packet, applies the
+ * receiver's ACKs (cumulative PSN + one path's SACK bitmap, the rx_reorder m_ack format, plus a NAK), retransmits
+ * exactly the packet a SACK hole reveals as lost, backs everything up with a per-connection retransmission
+ * timeout with exponential backoff, and puts a connection into error after too many retries. Reports per-path
+ * delivered / ECN / loss / timeout events to the path selector. GBN = 1 selects a go-back-N mode (RoCEv2-like:
+ * rewind on NAK or timeout), the baseline.
+ *
+ * The contract, cycle by cycle, is docs/retx.md; the Go golden model golden/retx implements the same document
+ * and is compared with this module on every output port in lockstep. Comments below cite its rules.
+ *
+ * Pipeline:
+ *
+ *   s_ack -> A --(a_fire)--> una/ahi/rw updates, E (feedback), S (holes)
+ *                            S: one hole per cycle -> path map read -> L1 -> tx table read -> L2 -> validate, send
+ *                            rto_pend (lowest conn, selective) -------^
+ *                            gbn_act  (lowest conn, GBN, rw++) -------^
+ *   s_tx (new) + s_path ---------------------------------------------------------------> send slot -> m_pkt
+ *
+ *   SACK loss: s_ack handshake t, A fires t+1 (S loaded), hole issued t+2 (L1 loaded), t+3 (L2 loaded), sent
+ *   t+4, m_pkt_valid t+5.
+ *
+ * Memories (ram_sdp, registered read, read enable = adv, never reset):
+ *   - tx table, address {conn, psn[SLOT_W-1:0]}, data {psn, path, pseq, retries, handle, first, last} of the
+ *     latest transmission of that PSN; written at every transmission; read in the cycle L1 moves into L2.
+ *   - path map, address {conn, path, pseq[SACK_W-1:0]}, data the tx slot (psn mod WINDOW); written at every
+ *     transmission; read in the cycle a hole is issued into L1.
+ *   Hazards: a read of the address written at the same edge must return the written data (docs: write-first).
+ *   ram_sdp is read-first, so the written data is captured in l1_fwd_* / l2_fwd_* registers beside the stage
+ *   and selected instead of the RAM output. No memory is written while adv == 0 (a held L2 owns the send slot,
+ *   and a frozen cycle sends nothing), so the held read data of L1 and L2 stay exact.
+ *
+ * State in flip-flops (docs: State): per connection open, err, una, nxt, rto_cnt, rto_lim, rto_pend, gbn_act,
+ * rw, flattened with entry c at [c*W +: W]; per (connection, path) pnx and ahi, entry {c, p} at [{c, p}*W +: W].
+ *
+ * Same-cycle updates of one connection apply in the docs' order, a later one overriding an earlier one: timer
+ * visit, ACK processing, lookup issue, transmission, error, control (the per-connection loop below).
+ *
+ * Critical paths (all from registers): send slot: L2 tx entry (RAM or forward) -> CONNS:1 mux of una/nxt ->
+ * 24-bit window compares -> ok -> l2_send/new_send -> CONNS*PATHS:1 pnx mux -> m_pkt/RAM write data, and
+ * -> adv -> L2 forward compare; ACK: A -> CONNS*PATHS:1 ahi/pnx mux -> d/sent compare -> SACK_BITS-bit region
+ * mask -> popcount -> loss -> E.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module retx #(
+    // Number of connections; power of two, 2..1024.
+    parameter CONNS = 16,
+    // PSNs outstanding per connection at most; power of two, 8..1024.
+    parameter WINDOW = 64,
+    // Paths per connection; power of two, 2..64.
+    parameter PATHS = 8,
+    // SACK bitmap bits per path; power of two, 8..256.
+    parameter SACK_BITS = 64,
+    // Connection PSN width; exactly 24.
+    parameter PSN_WIDTH = 24,
+    // Path sequence width; 8..24, and 2^(PSEQ_WIDTH-1) > SACK_BITS.
+    parameter PSEQ_WIDTH = 16,
+    // Opaque payload handle width; 1..32.
+    parameter HANDLE_WIDTH = 16,
+    // Clock cycles per timer tick; 1..65536, and >= CONNS (one connection visited per cycle).
+    parameter TICK_CYCLES = 256,
+    // Initial retransmission timeout, ticks; 1..65535.
+    parameter RTO_TICKS = 8,
+    // Backoff cap, ticks; RTO_TICKS..65535.
+    parameter RTO_MAX_TICKS = 64,
+    // Retransmissions of one packet before the connection errors; 1..15.
+    parameter MAX_RETRIES = 7,
+    // 0: selective (SACK) mode; 1: go-back-N mode.
+    parameter GBN = 0
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * New work input
+     */
+    input  wire                         s_tx_valid,
+    output wire                         s_tx_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_tx_conn,
+    input  wire [HANDLE_WIDTH-1:0]      s_tx_handle,
+    input  wire                         s_tx_first,
+    input  wire                         s_tx_last,
+
+    /*
+     * Path decision input (from the path selector)
+     */
+    input  wire                         s_path_valid,
+    output wire                         s_path_ready,
+    input  wire [$clog2(PATHS)-1:0]     s_path_path,
+    input  wire [15:0]                  s_path_entropy,
+
+    /*
+     * Path request hint (combinational)
+     */
+    output wire                         m_preq_valid,
+    output wire [$clog2(CONNS)-1:0]     m_preq_conn,
+    output wire                         m_preq_retx,
+    output wire [$clog2(PATHS)-1:0]     m_preq_avoid,
+
+    /*
+     * Transmission output
+     */
+    output wire                         m_pkt_valid,
+    input  wire                         m_pkt_ready,
+    output wire [$clog2(CONNS)-1:0]     m_pkt_conn,
+    output wire [PSN_WIDTH-1:0]         m_pkt_psn,
+    output wire [$clog2(PATHS)-1:0]     m_pkt_path,
+    output wire [PSEQ_WIDTH-1:0]        m_pkt_pseq,
+    output wire [15:0]                  m_pkt_entropy,
+    output wire [HANDLE_WIDTH-1:0]      m_pkt_handle,
+    output wire                         m_pkt_first,
+    output wire                         m_pkt_last,
+    output wire                         m_pkt_ack_req,
+    output wire                         m_pkt_retx,
+    output wire [3:0]                   m_pkt_retries,
+
+    /*
+     * ACK input (rx_reorder m_ack format, plus nak)
+     */
+    input  wire                         s_ack_valid,
+    output wire                         s_ack_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_ack_conn,
+    input  wire [PSN_WIDTH-1:0]         s_ack_psn,
+    input  wire [$clog2(PATHS)-1:0]     s_ack_path,
+    input  wire [PSEQ_WIDTH-1:0]        s_ack_pseq,
+    input  wire [SACK_BITS-1:0]         s_ack_sack,
+    input  wire                         s_ack_ecn,
+    input  wire                         s_ack_nak,
+
+    /*
+     * Connection control input
+     */
+    input  wire                         s_ctl_valid,
+    output wire                         s_ctl_ready,
+    input  wire                         s_ctl_open,
+    input  wire [$clog2(CONNS)-1:0]     s_ctl_conn,
+    input  wire [PSN_WIDTH-1:0]         s_ctl_psn,
+
+    /*
+     * Path feedback output (path_sel s_fb format)
+     */
+    output wire                         m_fb_valid,
+    input  wire                         m_fb_ready,
+    output wire [$clog2(CONNS)-1:0]     m_fb_conn,
+    output wire [$clog2(PATHS)-1:0]     m_fb_path,
+    output wire [1:0]                   m_fb_kind,
+    output wire [7:0]                   m_fb_count,
+
+    /*
+     * Error output (one-cycle pulse)
+     */
+    output wire                         m_err_valid,
+    output wire [$clog2(CONNS)-1:0]     m_err_conn,
+
+    /*
+     * Counters (wrap)
+     */
+    output wire [31:0]                  cnt_sent,
+    output wire [31:0]                  cnt_retx_loss,
+    output wire [31:0]                  cnt_retx_timeout,
+    output wire [31:0]                  cnt_retx_gbn,
+    output wire [31:0]                  cnt_timeouts,
+    output wire [31:0]                  cnt_errors,
+    output wire [31:0]                  cnt_tx_dropped,
+    output wire [31:0]                  cnt_ack_ignored
+);
+
+// connection, path, tx slot and SACK index widths (docs: Derived)
+localparam CONN_W = $clog2(CONNS);
+localparam PATH_W = $clog2(PATHS);
+localparam SLOT_W = $clog2(WINDOW);
+localparam SACK_W = $clog2(SACK_BITS);
+// flat (connection, path) index width and count
+localparam PIDX_W = CONN_W + PATH_W;
+localparam NPATHS = CONNS * PATHS;
+// tick counter width (at least 1 bit, for TICK_CYCLES = 1)
+localparam TICK_W = TICK_CYCLES > 1 ? $clog2(TICK_CYCLES) : 1;
+// timer field widths (docs: State)
+localparam RTO_W = 16;
+localparam RETR_W = 4;
+
+// tx table: {psn, path, pseq, retries, handle, first, last}
+localparam TX_AW = CONN_W + SLOT_W;
+localparam TX_DW = PSN_WIDTH + PATH_W + PSEQ_WIDTH + RETR_W + HANDLE_WIDTH + 2;
+// path map: tx slot
+localparam PM_AW = CONN_W + PATH_W + SACK_W;
+localparam PM_DW = SLOT_W;
+
+// lookup kinds (L1, L2)
+localparam [1:0] K_HOLE = 2'd0;
+localparam [1:0] K_RTO = 2'd1;
+localparam [1:0] K_GBN = 2'd2;
+
+// feedback kinds (path_sel s_fb_kind)
+localparam [1:0] FB_DELIVERED = 2'd0;
+localparam [1:0] FB_ECN = 2'd1;
+localparam [1:0] FB_LOSS = 2'd2;
+localparam [1:0] FB_TIMEOUT = 2'd3;
+
+// mode
+localparam GBN_MODE = GBN != 0;
+
+// sized constants: last tick value, connection count (visit range), timeouts, retry limit, window, region cap
+// r <= min(SACK_BITS, 255)
+localparam [31:0] TICK_LAST_32 = TICK_CYCLES - 1;
+localparam [31:0] CONNS_32 = CONNS;
+localparam [31:0] RTO_32 = RTO_TICKS;
+localparam [31:0] RTO_MAX_32 = RTO_MAX_TICKS;
+localparam [31:0] MAX_RETRIES_32 = MAX_RETRIES;
+localparam [31:0] WINDOW_32 = WINDOW;
+localparam [31:0] RMAX_32 = SACK_BITS < 255 ? SACK_BITS : 255;
+localparam [TICK_W-1:0] TICK_LAST = TICK_LAST_32[TICK_W-1:0];
+localparam [RTO_W-1:0] RTO_INIT = RTO_32[RTO_W-1:0];
+localparam [RTO_W:0] RTO_CAP = RTO_MAX_32[RTO_W:0];
+localparam [RETR_W-1:0] RETR_MAX = MAX_RETRIES_32[RETR_W-1:0];
+localparam [PSN_WIDTH-1:0] WIN_PSN = WINDOW_32[PSN_WIDTH-1:0];
+localparam [PSEQ_WIDTH-1:0] RMAX_SEQ = RMAX_32[PSEQ_WIDTH-1:0];
+localparam [PSN_WIDTH-1:0] PSN_ONE = 1;
+localparam [PSEQ_WIDTH-1:0] SEQ_ONE = 1;
+
+initial begin
+    if (CONNS < 2 || CONNS > 1024 || (CONNS & (CONNS - 1)) != 0) begin
+        $error("Error: CONNS must be a power of two, 2..1024 (instance %m)");
+        $finish;
+    end
+    if (WINDOW < 8 || WINDOW > 1024 || (WINDOW & (WINDOW - 1)) != 0) begin
+        $error("Error: WINDOW must be a power of two, 8..1024 (instance %m)");
+        $finish;
+    end
+    if (PATHS < 2 || PATHS > 64 || (PATHS & (PATHS - 1)) != 0) begin
+        $error("Error: PATHS must be a power of two, 2..64 (instance %m)");
+        $finish;
+    end
+    if (SACK_BITS < 8 || SACK_BITS > 256 || (SACK_BITS & (SACK_BITS - 1)) != 0) begin
+        $error("Error: SACK_BITS must be a power of two, 8..256 (instance %m)");
+        $finish;
+    end
+    if (PSN_WIDTH != 24) begin
+        $error("Error: PSN_WIDTH must be exactly 24 (instance %m)");
+        $finish;
+    end
+    if (PSEQ_WIDTH < 8 || PSEQ_WIDTH > 24) begin
+        $error("Error: PSEQ_WIDTH must be 8..24 (instance %m)");
+        $finish;
+    end
+    if ((1 << (PSEQ_WIDTH - 1)) <= SACK_BITS) begin
+        $error("Error: PSEQ_WIDTH too small, 2^(PSEQ_WIDTH-1) must exceed SACK_BITS (instance %m)");
+        $finish;
+    end
+    if (HANDLE_WIDTH < 1 || HANDLE_WIDTH > 32) begin
+        $error("Error: HANDLE_WIDTH must be 1..32 (instance %m)");
+        $finish;
+    end
+    if (TICK_CYCLES < 1 || TICK_CYCLES > 65536) begin
+        $error("Error: TICK_CYCLES must be 1..65536 (instance %m)");
+        $finish;
+    end
+    if (TICK_CYCLES < CONNS) begin
+        $error("Error: TICK_CYCLES must be at least CONNS (one connection visited per cycle) (instance %m)");
+        $finish;
+    end
+    if (RTO_TICKS < 1 || RTO_TICKS > 65535) begin
+        $error("Error: RTO_TICKS must be 1..65535 (instance %m)");
+        $finish;
+    end
+    if (RTO_MAX_TICKS < RTO_TICKS || RTO_MAX_TICKS > 65535) begin
+        $error("Error: RTO_MAX_TICKS must be RTO_TICKS..65535 (instance %m)");
+        $finish;
+    end
+    if (MAX_RETRIES < 1 || MAX_RETRIES > 15) begin
+        $error("Error: MAX_RETRIES must be 1..15 (instance %m)");
+        $finish;
+    end
+    if (GBN < 0 || GBN > 1) begin
+        $error("Error: GBN must be 0..1 (instance %m)");
+        $finish;
+    end
+end
+
+// loop indices: one per always block (b: ACK, h: lookup, c: per connection, p: per path, j: clocked, k:
+// initial)
+integer b;
+integer h;
+integer c;
+integer p;
+integer j;
+integer k;
+
+/*
+ * State
+ */
+
+// per connection, flattened, entry c at [c*W +: W]; power-up values (closed, zero) set by the initial block
+reg [CONNS-1:0]                 open_reg, open_next;
+reg [CONNS-1:0]                 err_reg, err_next;
+reg [CONNS*PSN_WIDTH-1:0]       una_reg, una_next;
+reg [CONNS*PSN_WIDTH-1:0]       nxt_reg, nxt_next;
+reg [CONNS*RTO_W-1:0]           rto_cnt_reg, rto_cnt_next;
+reg [CONNS*RTO_W-1:0]           rto_lim_reg, rto_lim_next;
+reg [CONNS-1:0]                 rto_pend_reg, rto_pend_next;
+reg [CONNS-1:0]                 gbn_act_reg, gbn_act_next;
+reg [CONNS*PSN_WIDTH-1:0]       rw_reg, rw_next;
+// per (connection, path), entry {c, p} at [{c, p}*PSEQ_WIDTH +: PSEQ_WIDTH]
+reg [NPATHS*PSEQ_WIDTH-1:0]     pnx_reg, pnx_next;
+reg [NPATHS*PSEQ_WIDTH-1:0]     ahi_reg, ahi_next;
+
+initial begin
+    for (k = 0; k < CONNS; k = k + 1) begin
+        open_reg[k] = 1'b0;
+        err_reg[k] = 1'b0;
+        una_reg[k*PSN_WIDTH +: PSN_WIDTH] = {PSN_WIDTH{1'b0}};
+        nxt_reg[k*PSN_WIDTH +: PSN_WIDTH] = {PSN_WIDTH{1'b0}};
+        rto_cnt_reg[k*RTO_W +: RTO_W] = {RTO_W{1'b0}};
+        rto_lim_reg[k*RTO_W +: RTO_W] = {RTO_W{1'b0}};
+        rto_pend_reg[k] = 1'b0;
+        gbn_act_reg[k] = 1'b0;
+        rw_reg[k*PSN_WIDTH +: PSN_WIDTH] = {PSN_WIDTH{1'b0}};
+    end
+    for (k = 0; k < NPATHS; k = k + 1) begin
+        pnx_reg[k*PSEQ_WIDTH +: PSEQ_WIDTH] = {PSEQ_WIDTH{1'b0}};
+        ahi_reg[k*PSEQ_WIDTH +: PSEQ_WIDTH] = {PSEQ_WIDTH{1'b0}};
+    end
+end
+
+// A: one ACK waiting to be processed
+reg                             a_valid_reg = 1'b0, a_valid_next;
+reg [CONN_W-1:0]                a_conn_reg = {CONN_W{1'b0}}, a_conn_next;
+reg [PSN_WIDTH-1:0]             a_psn_reg = {PSN_WIDTH{1'b0}}, a_psn_next;
+reg [PATH_W-1:0]                a_path_reg = {PATH_W{1'b0}}, a_path_next;
+reg [PSEQ_WIDTH-1:0]            a_pseq_reg = {PSEQ_WIDTH{1'b0}}, a_pseq_next;
+reg [SACK_BITS-1:0]             a_sack_reg = {SACK_BITS{1'b0}}, a_sack_next;
+reg                             a_ecn_reg = 1'b0, a_ecn_next;
+reg                             a_nak_reg = 1'b0, a_nak_next;
+
+// S: the hole scanner {c, p, n, mask}; it holds work while mask != 0
+reg [CONN_W-1:0]                sc_conn_reg = {CONN_W{1'b0}}, sc_conn_next;
+reg [PATH_W-1:0]                sc_path_reg = {PATH_W{1'b0}}, sc_path_next;
+reg [PSEQ_WIDTH-1:0]            sc_n_reg = {PSEQ_WIDTH{1'b0}}, sc_n_next;
+reg [SACK_BITS-1:0]             sc_mask_reg = {SACK_BITS{1'b0}}, sc_mask_next;
+
+// L1: lookup issued, path map read in flight {kind, c, p, q, psn}; l1_fwd_*: the path map write of the issue
+// cycle at L1's address (write-first)
+reg                             l1_valid_reg = 1'b0, l1_valid_next;
+reg [1:0]                       l1_kind_reg = K_HOLE, l1_kind_next;
+reg [CONN_W-1:0]                l1_conn_reg = {CONN_W{1'b0}}, l1_conn_next;
+reg [PATH_W-1:0]                l1_path_reg = {PATH_W{1'b0}}, l1_path_next;
+reg [PSEQ_WIDTH-1:0]            l1_pseq_reg = {PSEQ_WIDTH{1'b0}}, l1_pseq_next;
+reg [PSN_WIDTH-1:0]             l1_psn_reg = {PSN_WIDTH{1'b0}}, l1_psn_next;
+reg                             l1_fwd_reg = 1'b0, l1_fwd_next;
+reg [PM_DW-1:0]                 l1_fwd_slot_reg = {PM_DW{1'b0}}, l1_fwd_slot_next;
+
+// L2: retransmission candidate, tx table read in flight; l2_fwd_*: the tx table write of the load cycle at
+// L2's address (forwarding)
+reg                             l2_valid_reg = 1'b0, l2_valid_next;
+reg [1:0]                       l2_kind_reg = K_HOLE, l2_kind_next;
+reg [CONN_W-1:0]                l2_conn_reg = {CONN_W{1'b0}}, l2_conn_next;
+reg [PATH_W-1:0]                l2_path_reg = {PATH_W{1'b0}}, l2_path_next;
+reg [PSEQ_WIDTH-1:0]            l2_pseq_reg = {PSEQ_WIDTH{1'b0}}, l2_pseq_next;
+reg [PSN_WIDTH-1:0]             l2_psn_reg = {PSN_WIDTH{1'b0}}, l2_psn_next;
+reg                             l2_fwd_reg = 1'b0, l2_fwd_next;
+reg [TX_DW-1:0]                 l2_fwd_ent_reg = {TX_DW{1'b0}}, l2_fwd_ent_next;
+
+// E: feedback events of one ACK {c, p, deliv, ecn, loss}
+reg                             ev_valid_reg = 1'b0, ev_valid_next;
+reg [CONN_W-1:0]                ev_conn_reg = {CONN_W{1'b0}}, ev_conn_next;
+reg [PATH_W-1:0]                ev_path_reg = {PATH_W{1'b0}}, ev_path_next;
+reg [7:0]                       ev_deliv_reg = 8'd0, ev_deliv_next;
+reg                             ev_ecn_reg = 1'b0, ev_ecn_next;
+reg [7:0]                       ev_loss_reg = 8'd0, ev_loss_next;
+
+// T: one timeout event {c, p}
+reg                             to_valid_reg = 1'b0, to_valid_next;
+reg [CONN_W-1:0]                to_conn_reg = {CONN_W{1'b0}}, to_conn_next;
+reg [PATH_W-1:0]                to_path_reg = {PATH_W{1'b0}}, to_path_next;
+
+// transmission output
+reg                             m_pkt_valid_reg = 1'b0, m_pkt_valid_next;
+reg [CONN_W-1:0]                m_pkt_conn_reg = {CONN_W{1'b0}}, m_pkt_conn_next;
+reg [PSN_WIDTH-1:0]             m_pkt_psn_reg = {PSN_WIDTH{1'b0}}, m_pkt_psn_next;
+reg [PATH_W-1:0]                m_pkt_path_reg = {PATH_W{1'b0}}, m_pkt_path_next;
+reg [PSEQ_WIDTH-1:0]            m_pkt_pseq_reg = {PSEQ_WIDTH{1'b0}}, m_pkt_pseq_next;
+reg [15:0]                      m_pkt_entropy_reg = 16'd0, m_pkt_entropy_next;
+reg [HANDLE_WIDTH-1:0]          m_pkt_handle_reg = {HANDLE_WIDTH{1'b0}}, m_pkt_handle_next;
+reg                             m_pkt_first_reg = 1'b0, m_pkt_first_next;
+reg                             m_pkt_last_reg = 1'b0, m_pkt_last_next;
+reg                             m_pkt_ack_req_reg = 1'b0, m_pkt_ack_req_next;
+reg                             m_pkt_retx_reg = 1'b0, m_pkt_retx_next;
+reg [RETR_W-1:0]                m_pkt_retries_reg = {RETR_W{1'b0}}, m_pkt_retries_next;
+
+// feedback output
+reg                             m_fb_valid_reg = 1'b0, m_fb_valid_next;
+reg [CONN_W-1:0]                m_fb_conn_reg = {CONN_W{1'b0}}, m_fb_conn_next;
+reg [PATH_W-1:0]                m_fb_path_reg = {PATH_W{1'b0}}, m_fb_path_next;
+reg [1:0]                       m_fb_kind_reg = 2'd0, m_fb_kind_next;
+reg [7:0]                       m_fb_count_reg = 8'd0, m_fb_count_next;
+
+// error output
+reg                             m_err_valid_reg = 1'b0, m_err_valid_next;
+reg [CONN_W-1:0]                m_err_conn_reg = {CONN_W{1'b0}}, m_err_conn_next;
+
+// timer tick counter
+reg [TICK_W-1:0]                tick_reg = {TICK_W{1'b0}}, tick_next;
+
+// counters
+reg [31:0]                      cnt_sent_reg = 32'd0, cnt_sent_next;
+reg [31:0]                      cnt_retx_loss_reg = 32'd0, cnt_retx_loss_next;
+reg [31:0]                      cnt_retx_timeout_reg = 32'd0, cnt_retx_timeout_next;
+reg [31:0]                      cnt_retx_gbn_reg = 32'd0, cnt_retx_gbn_next;
+reg [31:0]                      cnt_timeouts_reg = 32'd0, cnt_timeouts_next;
+reg [31:0]                      cnt_errors_reg = 32'd0, cnt_errors_next;
+reg [31:0]                      cnt_tx_dropped_reg = 32'd0, cnt_tx_dropped_next;
+reg [31:0]                      cnt_ack_ignored_reg = 32'd0, cnt_ack_ignored_next;
+
+/*
+ * Combinational signals
+ */
+
+// cycle
+reg                             frozen;
+reg                             ctl_hs;
+
+// send slot: L2 validation
+reg [TX_DW-1:0]                 ent;
+reg [PSN_WIDTH-1:0]             ent_psn;
+reg [PATH_W-1:0]                ent_path;
+reg [PSEQ_WIDTH-1:0]            ent_pseq;
+reg [RETR_W-1:0]                ent_retries;
+reg [HANDLE_WIDTH-1:0]          ent_handle;
+reg                             ent_first;
+reg                             ent_last;
+reg                             l2_live;
+reg [PSN_WIDTH-1:0]             l2_una;
+reg [PSN_WIDTH-1:0]             l2_nxt;
+reg [PSN_WIDTH-1:0]             l2_off;
+reg [PSN_WIDTH-1:0]             l2_span;
+reg                             l2_outst;
+reg                             l2_ok;
+reg                             l2_maxed;
+reg                             l2_drop;
+reg                             l2_err;
+reg                             l2_send;
+reg                             l2_done;
+reg                             out_free;
+
+// send slot: new packet
+reg                             tx_drop;
+reg [PSN_WIDTH-1:0]             tx_una;
+reg [PSN_WIDTH-1:0]             tx_nxt;
+reg [PSN_WIDTH-1:0]             tx_span;
+reg [PSN_WIDTH-1:0]             tx_fill;
+reg                             tx_room;
+reg                             slot_free;
+reg                             new_send;
+reg                             tx_dropped;
+reg                             s_tx_ready_int;
+reg                             s_path_ready_int;
+reg                             m_preq_valid_int;
+reg [CONN_W-1:0]                m_preq_conn_int;
+reg                             m_preq_retx_int;
+reg [PATH_W-1:0]                m_preq_avoid_int;
+
+// transmission
+reg                             xmit;
+reg [CONN_W-1:0]                x_conn;
+reg [PIDX_W-1:0]                x_pidx;
+reg [PSN_WIDTH-1:0]             x_psn;
+reg [PSEQ_WIDTH-1:0]            x_pseq;
+reg [RETR_W-1:0]                x_retries;
+reg [HANDLE_WIDTH-1:0]          x_handle;
+reg                             x_first;
+reg                             x_last;
+reg                             x_ack_req;
+
+// tx table ports
+reg                             tx_wr_en;
+reg [TX_AW-1:0]                 tx_wr_addr;
+reg [TX_DW-1:0]                 tx_wr_data;
+reg                             tx_rd_en;
+reg [TX_AW-1:0]                 tx_rd_addr;
+wire [TX_DW-1:0]                tx_rd_data;
+
+// path map ports
+reg                             pm_wr_en;
+reg [PM_AW-1:0]                 pm_wr_addr;
+reg [PM_DW-1:0]                 pm_wr_data;
+reg                             pm_rd_en;
+reg [PM_AW-1:0]                 pm_rd_addr;
+wire [PM_DW-1:0]                pm_rd_data;
+
+// ACK processing
+reg                             a_fire;
+reg                             ack_hs;
+reg                             s_ack_ready_int;
+reg                             a_live;
+reg [PSN_WIDTH-1:0]             a_una;
+reg [PSN_WIDTH-1:0]             a_nxt;
+reg [PSN_WIDTH-1:0]             a_rw;
+reg                             a_gbn;
+reg [PSEQ_WIDTH-1:0]            a_ahi;
+reg [PSEQ_WIDTH-1:0]            a_pnx;
+reg [PSN_WIDTH-1:0]             a_off;
+reg [PSN_WIDTH-1:0]             a_span;
+reg                             adv_ok;
+reg                             a_rw_reset;
+reg                             a_rw_done;
+reg [PSEQ_WIDTH-1:0]            a_d;
+reg [PSEQ_WIDTH-1:0]            a_sent;
+reg                             path_ok;
+reg [7:0]                       a_r;
+reg [SACK_BITS-1:0]             a_region;
+reg [SACK_BITS-1:0]             a_got;
+reg [7:0]                       a_deliv;
+reg [7:0]                       a_loss;
+reg [SACK_BITS-1:0]             a_holes;
+reg [PSN_WIDTH-1:0]             a_una_after;
+reg                             nak_ok;
+reg                             a_progress;
+reg                             a_path_upd;
+reg                             a_nak_upd;
+reg                             a_ignored;
+reg                             ev_load;
+
+// lookup pipeline
+reg                             adv;
+reg                             sc_busy;
+reg [SACK_W-1:0]                hole_i;
+reg [PSEQ_WIDTH-1:0]            hole_q;
+reg                             rto_any;
+reg [CONN_W-1:0]                rto_c;
+reg                             gbn_any;
+reg [CONN_W-1:0]                gbn_c;
+reg [PSN_WIDTH-1:0]             gbn_rw_inc;
+reg                             gbn_last;
+reg                             issue_hole;
+reg                             issue_rto;
+reg                             issue_gbn;
+reg [PM_DW-1:0]                 l1_slot;
+
+// feedback
+reg                             fb_free;
+reg                             to_take;
+reg                             ev_take;
+
+// timers
+reg                             v_hit;
+reg [CONN_W-1:0]                v_conn;
+reg [RTO_W-1:0]                 v_cnt;
+reg [RTO_W-1:0]                 v_lim;
+reg [RTO_W:0]                   v_cnt_inc;
+reg [RTO_W:0]                   v_lim_dbl;
+reg [RTO_W-1:0]                 v_lim_new;
+reg                             v_elig;
+reg                             v_discard;
+reg                             visit;
+reg                             v_expire;
+
+/*
+ * Outputs
+ */
+
+assign s_tx_ready = s_tx_ready_int;
+assign s_path_ready = s_path_ready_int;
+assign s_ack_ready = s_ack_ready_int;
+assign s_ctl_ready = !rst;
+
+assign m_preq_valid = m_preq_valid_int;
+assign m_preq_conn = m_preq_conn_int;
+assign m_preq_retx = m_preq_retx_int;
+assign m_preq_avoid = m_preq_avoid_int;
+
+assign m_pkt_valid = m_pkt_valid_reg;
+assign m_pkt_conn = m_pkt_conn_reg;
+assign m_pkt_psn = m_pkt_psn_reg;
+assign m_pkt_path = m_pkt_path_reg;
+assign m_pkt_pseq = m_pkt_pseq_reg;
+assign m_pkt_entropy = m_pkt_entropy_reg;
+assign m_pkt_handle = m_pkt_handle_reg;
+assign m_pkt_first = m_pkt_first_reg;
+assign m_pkt_last = m_pkt_last_reg;
+assign m_pkt_ack_req = m_pkt_ack_req_reg;
+assign m_pkt_retx = m_pkt_retx_reg;
+assign m_pkt_retries = m_pkt_retries_reg;
+
+assign m_fb_valid = m_fb_valid_reg;
+assign m_fb_conn = m_fb_conn_reg;
+assign m_fb_path = m_fb_path_reg;
+assign m_fb_kind = m_fb_kind_reg;
+assign m_fb_count = m_fb_count_reg;
+
+assign m_err_valid = m_err_valid_reg;
+assign m_err_conn = m_err_conn_reg;
+
+assign cnt_sent = cnt_sent_reg;
+assign cnt_retx_loss = cnt_retx_loss_reg;
+assign cnt_retx_timeout = cnt_retx_timeout_reg;
+assign cnt_retx_gbn = cnt_retx_gbn_reg;
+assign cnt_timeouts = cnt_timeouts_reg;
+assign cnt_errors = cnt_errors_reg;
+assign cnt_tx_dropped = cnt_tx_dropped_reg;
+assign cnt_ack_ignored = cnt_ack_ignored_reg;
+
+/*
+ * Memories (read enable = adv: the read data of L1 and L2 hold while the pipeline stalls)
+ */
+
+ram_sdp #(
+    .ADDR_WIDTH(TX_AW),
+    .DATA_WIDTH(TX_DW)
+)
+tx_table_inst (
+    .clk(clk),
+    .wr_en(tx_wr_en),
+    .wr_addr(tx_wr_addr),
+    .wr_data(tx_wr_data),
+    .rd_en(tx_rd_en),
+    .rd_addr(tx_rd_addr),
+    .rd_data(tx_rd_data)
+);
+
+ram_sdp #(
+    .ADDR_WIDTH(PM_AW),
+    .DATA_WIDTH(PM_DW)
+)
+path_map_inst (
+    .clk(clk),
+    .wr_en(pm_wr_en),
+    .wr_addr(pm_wr_addr),
+    .wr_data(pm_wr_data),
+    .rd_en(pm_rd_en),
+    .rd_addr(pm_rd_addr),
+    .rd_data(pm_rd_data)
+);
+
+/*
+ * Send slot (docs: The send slot): L2 validation, new packet, readies, selector hint, transmission and the
+ * memory writes. All from the start-of-cycle state.
+ */
+always @* begin
+    // frozen = s_ctl_valid: control has the cycle
+    frozen = s_ctl_valid;
+    ctl_hs = s_ctl_valid && !rst;
+    out_free = !m_pkt_valid_reg || m_pkt_ready;
+
+    // L2's tx entry e: the tx table read of the cycle L1 moved into L2, or the write of that cycle (forwarding)
+    ent = l2_fwd_reg ? l2_fwd_ent_reg : tx_rd_data;
+    {ent_psn, ent_path, ent_pseq, ent_retries, ent_handle, ent_first, ent_last} = ent;
+
+    // live = open && !err; outst = e.psn in [una, nxt)
+    l2_live = open_reg[l2_conn_reg] && !err_reg[l2_conn_reg];
+    l2_una = una_reg[l2_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    l2_nxt = nxt_reg[l2_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    l2_off = ent_psn - l2_una;
+    l2_span = l2_nxt - l2_una;
+    l2_outst = l2_off < l2_span;
+    case (l2_kind_reg)
+        K_HOLE: l2_ok = l2_live && l2_outst && ent_path == l2_path_reg && ent_pseq == l2_pseq_reg;
+        K_RTO: l2_ok = l2_live && l2_una != l2_nxt && ent_psn == l2_una;
+        default: l2_ok = l2_live && l2_outst && ent_psn == l2_psn_reg; // K_GBN
+    endcase
+    l2_maxed = ent_retries == RETR_MAX;
+
+    // in a frozen cycle l2_drop, l2_err and l2_send are all 0
+    l2_drop = !frozen && l2_valid_reg && !l2_ok;
+    l2_err = !frozen && l2_valid_reg && l2_ok && l2_maxed;
+    l2_send = !frozen && l2_valid_reg && l2_ok && !l2_maxed && out_free && s_path_valid &&
+        (l2_kind_reg != K_RTO || !to_valid_reg);
+    l2_done = l2_drop || l2_err || l2_send;
+
+    // new packet on c = s_tx_conn
+    tx_una = una_reg[s_tx_conn*PSN_WIDTH +: PSN_WIDTH];
+    tx_nxt = nxt_reg[s_tx_conn*PSN_WIDTH +: PSN_WIDTH];
+    tx_span = tx_nxt - tx_una;
+    tx_fill = tx_nxt + PSN_ONE - tx_una;
+    tx_drop = !open_reg[s_tx_conn] || err_reg[s_tx_conn];
+    tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span < WIN_PSN;
+    slot_free = !l2_valid_reg || l2_drop;
+    new_send = s_tx_valid && tx_room && slot_free && out_free && s_path_valid && !frozen;
+    s_tx_ready_int = !rst && !frozen && (tx_drop || (tx_room && slot_free && out_free && s_path_valid));
+    tx_dropped = s_tx_valid && s_tx_ready_int && tx_drop;
+
+    // at most one of l2_send, new_send is 1
+    s_path_ready_int = !rst && (l2_send || new_send);
+
+    // selector hint (combinational; 0 during reset)
+    m_preq_valid_int = 1'b0;
+    m_preq_conn_int = {CONN_W{1'b0}};
+    m_preq_retx_int = 1'b0;
+    m_preq_avoid_int = {PATH_W{1'b0}};
+    if (!rst && l2_valid_reg && l2_ok && !l2_maxed && !frozen) begin
+        m_preq_valid_int = 1'b1;
+        m_preq_conn_int = l2_conn_reg;
+        m_preq_retx_int = 1'b1;
+        m_preq_avoid_int = ent_path;
+    end else if (!rst && s_tx_valid && tx_room && slot_free && !frozen) begin
+        m_preq_valid_int = 1'b1;
+        m_preq_conn_int = s_tx_conn;
+    end
+
+    // a transmission: path P = s_path_path, Q = pnx[c][P]
+    xmit = l2_send || new_send;
+    x_conn = l2_send ? l2_conn_reg : s_tx_conn;
+    x_pidx = {x_conn, s_path_path};
+    x_pseq = pnx_reg[x_pidx*PSEQ_WIDTH +: PSEQ_WIDTH];
+    if (l2_send) begin
+        x_psn = ent_psn;
+        x_retries = ent_retries + {{RETR_W-1{1'b0}}, 1'b1};
+        x_handle = ent_handle;
+        x_first = ent_first;
+        x_last = ent_last;
+        x_ack_req = 1'b1;
+    end else begin
+        x_psn = tx_nxt;
+        x_retries = {RETR_W{1'b0}};
+        x_handle = s_tx_handle;
+        x_first = s_tx_first;
+        x_last = s_tx_last;
+        // ack_req = last || (nxt + 1 - una == WINDOW)
+        x_ack_req = s_tx_last || tx_fill == WIN_PSN;
+    end
+
+    // tx table [c][psn] <- {psn, P, Q, retries, handle, first, last}; path map [c][P][Q] <- psn mod WINDOW.
+    // Nothing is written in a reset cycle (the memories keep their contents).
+    tx_wr_en = xmit && !rst;
+    tx_wr_addr = {x_conn, x_psn[SLOT_W-1:0]};
+    tx_wr_data = {x_psn, s_path_path, x_pseq, x_retries, x_handle, x_first, x_last};
+    pm_wr_en = xmit && !rst;
+    pm_wr_addr = {x_conn, s_path_path, x_pseq[SACK_W-1:0]};
+    pm_wr_data = x_psn[SLOT_W-1:0];
+end
+
+/*
+ * ACK processing (docs: ACK processing), on the ACK in A when a_fire.
+ */
+always @* begin
+    a_fire = a_valid_reg && !frozen && sc_mask_reg == {SACK_BITS{1'b0}} && !ev_valid_reg;
+    s_ack_ready_int = !rst && (!a_valid_reg || a_fire);
+    ack_hs = s_ack_valid && s_ack_ready_int;
+
+    a_live = open_reg[a_conn_reg] && !err_reg[a_conn_reg];
+    a_una = una_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    a_nxt = nxt_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    a_rw = rw_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    a_gbn = gbn_act_reg[a_conn_reg];
+    a_ahi = ahi_reg[{a_conn_reg, a_path_reg}*PSEQ_WIDTH +: PSEQ_WIDTH];
+    a_pnx = pnx_reg[{a_conn_reg, a_path_reg}*PSEQ_WIDTH +: PSEQ_WIDTH];
+
+    // 2. cumulative: adv_ok = 0 < psn - una <= nxt - una
+    a_off = a_psn_reg - a_una;
+    a_span = a_nxt - a_una;
+    adv_ok = a_off != {PSN_WIDTH{1'b0}} && a_off <= a_span;
+    // GBN progress: if gbn_act and rw not in [psn, nxt): rw = psn, and gbn_act = 0 if psn == nxt
+    a_rw_reset = GBN_MODE && a_gbn && !((a_rw - a_psn_reg) < (a_nxt - a_psn_reg));
+    a_rw_done = a_psn_reg == a_nxt;
+
+    // 3. selective path part: d = n - ahi, sent = pnx - ahi, path_ok = 1 <= d <= sent
+    a_d = a_pseq_reg - a_ahi;
+    a_sent = a_pnx - a_ahi;
+    path_ok = !GBN_MODE && a_d != {PSEQ_WIDTH{1'b0}} && a_d <= a_sent;
+    // r = min(d, SACK_BITS, 255), R = (1 << r) - 1 (all ones when r == SACK_BITS)
+    if (a_d >= RMAX_SEQ) begin
+        a_r = RMAX_32[7:0];
+    end else begin
+        a_r = a_d[7:0];
+    end
+    a_region = ~({SACK_BITS{1'b1}} << a_r);
+    a_got = a_sack_reg & a_region;
+    // popcount; the sum is at most r <= 255, so an 8-bit accumulator is exact
+    a_deliv = 8'd0;
+    for (b = 0; b < SACK_BITS; b = b + 1) begin
+        a_deliv = a_deliv + {7'd0, a_got[b]};
+    end
+    a_loss = a_r - a_deliv;
+    a_holes = a_region & ~a_sack_reg;
+
+    // 4. GBN nak: psn in [una, nxt) with una after step 2
+    a_una_after = adv_ok ? a_psn_reg : a_una;
+    nak_ok = GBN_MODE && a_nak_reg && (a_psn_reg - a_una_after) < (a_nxt - a_una_after);
+
+    // effects (1: closed or errored connection: ignored, nothing else)
+    a_progress = a_fire && a_live && adv_ok;
+    a_path_upd = a_fire && a_live && path_ok;
+    a_nak_upd = a_fire && a_live && nak_ok;
+    // 5. ignored: closed/errored, or none of 2, 3, 4 applied
+    a_ignored = a_fire && (!a_live || !(adv_ok || path_ok || nak_ok));
+    ev_load = a_path_upd && (a_deliv != 8'd0 || a_ecn_reg || a_loss != 8'd0);
+
+    // A: loads at the handshake, empties when processed; control invalidates it if it holds that connection
+    a_valid_next = a_valid_reg;
+    a_conn_next = a_conn_reg;
+    a_psn_next = a_psn_reg;
+    a_path_next = a_path_reg;
+    a_pseq_next = a_pseq_reg;
+    a_sack_next = a_sack_reg;
+    a_ecn_next = a_ecn_reg;
+    a_nak_next = a_nak_reg;
+    if (ack_hs) begin
+        a_valid_next = 1'b1;
+        a_conn_next = s_ack_conn;
+        a_psn_next = s_ack_psn;
+        a_path_next = s_ack_path;
+        a_pseq_next = s_ack_pseq;
+        a_sack_next = s_ack_sack;
+        a_ecn_next = s_ack_ecn;
+        a_nak_next = s_ack_nak;
+    end else if (a_fire) begin
+        a_valid_next = 1'b0;
+    end
+    // (a frozen cycle only takes an ACK into an empty A, so this only hits the start-of-cycle contents)
+    if (ctl_hs && a_valid_reg && a_conn_reg == s_ctl_conn) begin
+        a_valid_next = 1'b0;
+    end
+end
+
+/*
+ * Lookup pipeline S -> L1 -> L2 (docs: The lookup pipeline). Nothing moves and the memories hold their read
+ * data unless adv.
+ */
+always @* begin
+    adv = !frozen && (!l2_valid_reg || l2_done);
+
+    // 1. hole: i = highest set bit of S.mask (the oldest hole), q = S.n - 1 - i
+    sc_busy = sc_mask_reg != {SACK_BITS{1'b0}};
+    hole_i = {SACK_W{1'b0}};
+    for (h = 0; h < SACK_BITS; h = h + 1) begin
+        if (sc_mask_reg[h]) begin
+            hole_i = h[SACK_W-1:0];
+        end
+    end
+    hole_q = sc_n_reg - SEQ_ONE - {{PSEQ_WIDTH-SACK_W{1'b0}}, hole_i};
+
+    // 2. timeout (selective): lowest c with rto_pend; 3. rewind (GBN): lowest c with gbn_act
+    rto_any = rto_pend_reg != {CONNS{1'b0}};
+    rto_c = {CONN_W{1'b0}};
+    gbn_any = gbn_act_reg != {CONNS{1'b0}};
+    gbn_c = {CONN_W{1'b0}};
+    for (h = CONNS - 1; h >= 0; h = h - 1) begin
+        if (rto_pend_reg[h]) begin
+            rto_c = h[CONN_W-1:0];
+        end
+        if (gbn_act_reg[h]) begin
+            gbn_c = h[CONN_W-1:0];
+        end
+    end
+    gbn_rw_inc = rw_reg[gbn_c*PSN_WIDTH +: PSN_WIDTH] + PSN_ONE;
+    gbn_last = gbn_rw_inc == nxt_reg[gbn_c*PSN_WIDTH +: PSN_WIDTH];
+
+    issue_hole = adv && sc_busy;
+    issue_rto = adv && !sc_busy && !GBN_MODE && rto_any;
+    // the rewind only in a cycle where A does not fire
+    issue_gbn = adv && !sc_busy && GBN_MODE && !a_fire && gbn_any;
+
+    // path map read at [S.c][S.p][q]
+    pm_rd_en = adv && !rst;
+    pm_rd_addr = {sc_conn_reg, sc_path_reg, hole_q[SACK_W-1:0]};
+
+    // tx table read at L1's address: HOLE: slot from the path map read (or the path map write of L1's issue
+    // cycle: write-first); RTO: una[c] mod WINDOW (start of this cycle); GBN: psn mod WINDOW
+    l1_slot = l1_fwd_reg ? l1_fwd_slot_reg : pm_rd_data;
+    tx_rd_en = adv && !rst;
+    case (l1_kind_reg)
+        K_HOLE: tx_rd_addr = {l1_conn_reg, l1_slot};
+        K_RTO: tx_rd_addr = {l1_conn_reg, una_reg[l1_conn_reg*PSN_WIDTH +: SLOT_W]};
+        default: tx_rd_addr = {l1_conn_reg, l1_psn_reg[SLOT_W-1:0]}; // K_GBN
+    endcase
+
+    // S: clear the issued hole; A loads it with the new region's holes (A fires only while S.mask == 0)
+    sc_conn_next = sc_conn_reg;
+    sc_path_next = sc_path_reg;
+    sc_n_next = sc_n_reg;
+    sc_mask_next = sc_mask_reg;
+    if (issue_hole) begin
+        sc_mask_next[hole_i] = 1'b0;
+    end
+    if (a_path_upd) begin
+        sc_conn_next = a_conn_reg;
+        sc_path_next = a_path_reg;
+        sc_n_next = a_pseq_reg;
+        sc_mask_next = a_holes;
+    end
+
+    // L1 <- first of hole, timeout, rewind, else empty
+    l1_valid_next = l1_valid_reg;
+    l1_kind_next = l1_kind_reg;
+    l1_conn_next = l1_conn_reg;
+    l1_path_next = l1_path_reg;
+    l1_pseq_next = l1_pseq_reg;
+    l1_psn_next = l1_psn_reg;
+    l1_fwd_next = l1_fwd_reg;
+    l1_fwd_slot_next = l1_fwd_slot_reg;
+    if (adv) begin
+        l1_valid_next = issue_hole || issue_rto || issue_gbn;
+        l1_path_next = sc_path_reg;
+        l1_pseq_next = hole_q;
+        l1_psn_next = rw_reg[gbn_c*PSN_WIDTH +: PSN_WIDTH];
+        if (issue_hole) begin
+            l1_kind_next = K_HOLE;
+            l1_conn_next = sc_conn_reg;
+        end else if (issue_rto) begin
+            l1_kind_next = K_RTO;
+            l1_conn_next = rto_c;
+        end else begin
+            l1_kind_next = K_GBN;
+            l1_conn_next = gbn_c;
+        end
+        l1_fwd_next = pm_wr_en && pm_wr_addr == pm_rd_addr;
+        l1_fwd_slot_next = pm_wr_data;
+    end
+
+    // L2 <- L1 (or empty); keeps this cycle's tx table write of the same address instead of the read
+    l2_valid_next = l2_valid_reg;
+    l2_kind_next = l2_kind_reg;
+    l2_conn_next = l2_conn_reg;
+    l2_path_next = l2_path_reg;
+    l2_pseq_next = l2_pseq_reg;
+    l2_psn_next = l2_psn_reg;
+    l2_fwd_next = l2_fwd_reg;
+    l2_fwd_ent_next = l2_fwd_ent_reg;
+    if (adv) begin
+        l2_valid_next = l1_valid_reg;
+        l2_kind_next = l1_kind_reg;
+        l2_conn_next = l1_conn_reg;
+        l2_path_next = l1_path_reg;
+        l2_pseq_next = l1_pseq_reg;
+        l2_psn_next = l1_psn_reg;
+        l2_fwd_next = tx_wr_en && tx_wr_addr == tx_rd_addr;
+        l2_fwd_ent_next = tx_wr_data;
+    end
+
+    // control invalidates S, L1 and L2 if they hold its connection (nothing moves in a frozen cycle)
+    if (ctl_hs && sc_conn_reg == s_ctl_conn) begin
+        sc_mask_next = {SACK_BITS{1'b0}};
+    end
+    if (ctl_hs && l1_valid_reg && l1_conn_reg == s_ctl_conn) begin
+        l1_valid_next = 1'b0;
+    end
+    if (ctl_hs && l2_valid_reg && l2_conn_reg == s_ctl_conn) begin
+        l2_valid_next = 1'b0;
+    end
+end
+
+/*
+ * Feedback output (docs: Feedback output): T first, else E's first non-zero field (deliv, ecn, loss).
+ */
+always @* begin
+    fb_free = !m_fb_valid_reg || m_fb_ready;
+    to_take = fb_free && to_valid_reg;
+    ev_take = fb_free && !to_valid_reg && ev_valid_reg;
+
+    m_fb_valid_next = m_fb_valid_reg;
+    m_fb_conn_next = m_fb_conn_reg;
+    m_fb_path_next = m_fb_path_reg;
+    m_fb_kind_next = m_fb_kind_reg;
+    m_fb_count_next = m_fb_count_reg;
+
+    ev_valid_next = ev_valid_reg;
+    ev_conn_next = ev_conn_reg;
+    ev_path_next = ev_path_reg;
+    ev_deliv_next = ev_deliv_reg;
+    ev_ecn_next = ev_ecn_reg;
+    ev_loss_next = ev_loss_reg;
+
+    to_valid_next = to_valid_reg;
+    to_conn_next = to_conn_reg;
+    to_path_next = to_path_reg;
+
+    if (to_take) begin
+        m_fb_valid_next = 1'b1;
+        m_fb_conn_next = to_conn_reg;
+        m_fb_path_next = to_path_reg;
+        m_fb_kind_next = FB_TIMEOUT;
+        m_fb_count_next = 8'd1;
+        to_valid_next = 1'b0;
+    end else if (ev_take) begin
+        m_fb_valid_next = 1'b1;
+        m_fb_conn_next = ev_conn_reg;
+        m_fb_path_next = ev_path_reg;
+        if (ev_deliv_reg != 8'd0) begin
+            m_fb_kind_next = FB_DELIVERED;
+            m_fb_count_next = ev_deliv_reg;
+            ev_deliv_next = 8'd0;
+        end else if (ev_ecn_reg) begin
+            m_fb_kind_next = FB_ECN;
+            m_fb_count_next = 8'd1;
+            ev_ecn_next = 1'b0;
+        end else begin
+            m_fb_kind_next = FB_LOSS;
+            m_fb_count_next = ev_loss_reg;
+            ev_loss_next = 8'd0;
+        end
+        // E empties with its last non-zero field
+        ev_valid_next = ev_deliv_next != 8'd0 || ev_ecn_next || ev_loss_next != 8'd0;
+    end else if (m_fb_ready) begin
+        m_fb_valid_next = 1'b0;
+    end
+
+    // E loads from A (A fires only while E is empty); T loads at an RTO retransmission (only while T is empty)
+    if (ev_load) begin
+        ev_valid_next = 1'b1;
+        ev_conn_next = a_conn_reg;
+        ev_path_next = a_path_reg;
+        ev_deliv_next = a_deliv;
+        ev_ecn_next = a_ecn_reg;
+        ev_loss_next = a_loss;
+    end
+    if (l2_send && l2_kind_reg == K_RTO) begin
+        to_valid_next = 1'b1;
+        to_conn_next = l2_conn_reg;
+        to_path_next = ent_path;
+    end
+end
+
+/*
+ * Timers (docs: Timers): connection tick is visited when tick < CONNS.
+ */
+always @* begin
+    if (tick_reg == TICK_LAST) begin
+        tick_next = {TICK_W{1'b0}};
+    end else begin
+        tick_next = tick_reg + {{TICK_W-1{1'b0}}, 1'b1};
+    end
+
+    v_hit = {{32-TICK_W{1'b0}}, tick_reg} < CONNS_32;
+    v_conn = tick_reg[CONN_W-1:0];
+    v_cnt = rto_cnt_reg[v_conn*RTO_W +: RTO_W];
+    v_lim = rto_lim_reg[v_conn*RTO_W +: RTO_W];
+    v_elig = v_hit && open_reg[v_conn] && !err_reg[v_conn] &&
+        una_reg[v_conn*PSN_WIDTH +: PSN_WIDTH] != nxt_reg[v_conn*PSN_WIDTH +: PSN_WIDTH] &&
+        !rto_pend_reg[v_conn] && !gbn_act_reg[v_conn];
+    // discarded: control for c, progress for c, a new transmission of c restarting the timer, an error of c
+    v_discard = (ctl_hs && s_ctl_conn == v_conn) ||
+        (a_progress && a_conn_reg == v_conn) ||
+        (new_send && s_tx_conn == v_conn && tx_una == tx_nxt) ||
+        (l2_err && l2_conn_reg == v_conn);
+    visit = v_elig && !v_discard;
+    // expiry: rto_cnt + 1 >= rto_lim; rto_lim = min(2*rto_lim, RTO_MAX_TICKS)
+    v_cnt_inc = {1'b0, v_cnt} + {{RTO_W{1'b0}}, 1'b1};
+    v_expire = visit && v_cnt_inc >= {1'b0, v_lim};
+    v_lim_dbl = {v_lim, 1'b0};
+    if (v_lim_dbl > RTO_CAP) begin
+        v_lim_new = RTO_CAP[RTO_W-1:0];
+    end else begin
+        v_lim_new = v_lim_dbl[RTO_W-1:0];
+    end
+end
+
+/*
+ * Per-connection state, in the docs' order (docs: Same cycle, one connection): timer visit, ACK processing,
+ * lookup issue, transmission, error, control; a later update overrides an earlier one.
+ */
+always @* begin
+    open_next = open_reg;
+    err_next = err_reg;
+    una_next = una_reg;
+    nxt_next = nxt_reg;
+    rto_cnt_next = rto_cnt_reg;
+    rto_lim_next = rto_lim_reg;
+    rto_pend_next = rto_pend_reg;
+    gbn_act_next = gbn_act_reg;
+    rw_next = rw_reg;
+
+    for (c = 0; c < CONNS; c = c + 1) begin
+        // timer visit
+        if (visit && v_conn == c[CONN_W-1:0]) begin
+            if (v_expire) begin
+                rto_cnt_next[c*RTO_W +: RTO_W] = {RTO_W{1'b0}};
+                rto_lim_next[c*RTO_W +: RTO_W] = v_lim_new;
+                if (GBN_MODE) begin
+                    gbn_act_next[c] = 1'b1;
+                    rw_next[c*PSN_WIDTH +: PSN_WIDTH] = una_reg[c*PSN_WIDTH +: PSN_WIDTH];
+                end else begin
+                    rto_pend_next[c] = 1'b1;
+                end
+            end else begin
+                rto_cnt_next[c*RTO_W +: RTO_W] = v_cnt_inc[RTO_W-1:0];
+            end
+        end
+
+        // ACK processing: progress (step 2) and GBN nak (step 4)
+        if (a_progress && a_conn_reg == c[CONN_W-1:0]) begin
+            una_next[c*PSN_WIDTH +: PSN_WIDTH] = a_psn_reg;
+            rto_cnt_next[c*RTO_W +: RTO_W] = {RTO_W{1'b0}};
+            rto_lim_next[c*RTO_W +: RTO_W] = RTO_INIT;
+            rto_pend_next[c] = 1'b0;
+            if (a_rw_reset) begin
+                rw_next[c*PSN_WIDTH +: PSN_WIDTH] = a_psn_reg;
+                if (a_rw_done) begin
+                    gbn_act_next[c] = 1'b0;
+                end
+            end
+        end
+        if (a_nak_upd && a_conn_reg == c[CONN_W-1:0]) begin
+            gbn_act_next[c] = 1'b1;
+            rw_next[c*PSN_WIDTH +: PSN_WIDTH] = a_psn_reg;
+        end
+
+        // lookup issue: rto_pend clear, rw step
+        if (issue_rto && rto_c == c[CONN_W-1:0]) begin
+            rto_pend_next[c] = 1'b0;
+        end
+        if (issue_gbn && gbn_c == c[CONN_W-1:0]) begin
+            rw_next[c*PSN_WIDTH +: PSN_WIDTH] = gbn_rw_inc;
+            if (gbn_last) begin
+                gbn_act_next[c] = 1'b0;
+            end
+        end
+
+        // transmission of a new packet: nxt += 1, timer restart if nothing was outstanding
+        if (new_send && s_tx_conn == c[CONN_W-1:0]) begin
+            nxt_next[c*PSN_WIDTH +: PSN_WIDTH] = tx_nxt + PSN_ONE;
+            if (tx_una == tx_nxt) begin
+                rto_cnt_next[c*RTO_W +: RTO_W] = {RTO_W{1'b0}};
+            end
+        end
+
+        // error
+        if (l2_err && l2_conn_reg == c[CONN_W-1:0]) begin
+            err_next[c] = 1'b1;
+            rto_pend_next[c] = 1'b0;
+            gbn_act_next[c] = 1'b0;
+        end
+
+        // control (wins over every other update of that connection)
+        if (ctl_hs && s_ctl_conn == c[CONN_W-1:0]) begin
+            rto_pend_next[c] = 1'b0;
+            gbn_act_next[c] = 1'b0;
+            if (s_ctl_open) begin
+                open_next[c] = 1'b1;
+                err_next[c] = 1'b0;
+                una_next[c*PSN_WIDTH +: PSN_WIDTH] = s_ctl_psn;
+                nxt_next[c*PSN_WIDTH +: PSN_WIDTH] = s_ctl_psn;
+                rto_cnt_next[c*RTO_W +: RTO_W] = {RTO_W{1'b0}};
+                rto_lim_next[c*RTO_W +: RTO_W] = RTO_INIT;
+                rw_next[c*PSN_WIDTH +: PSN_WIDTH] = s_ctl_psn;
+            end else begin
+                open_next[c] = 1'b0;
+            end
+        end
+    end
+end
+
+/*
+ * Per-(connection, path) state: pnx += 1 at a transmission on (c, P); ahi = n at an accepted path part; open
+ * clears both for every path of the connection.
+ */
+always @* begin
+    pnx_next = pnx_reg;
+    ahi_next = ahi_reg;
+
+    for (p = 0; p < NPATHS; p = p + 1) begin
+        if (xmit && x_pidx == p[PIDX_W-1:0]) begin
+            pnx_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = x_pseq + SEQ_ONE;
+        end
+        if (a_path_upd && {a_conn_reg, a_path_reg} == p[PIDX_W-1:0]) begin
+            ahi_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = a_pseq_reg;
+        end
+        if (ctl_hs && s_ctl_open && s_ctl_conn == p[PIDX_W-1:PATH_W]) begin
+            pnx_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = {PSEQ_WIDTH{1'b0}};
+            ahi_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = {PSEQ_WIDTH{1'b0}};
+        end
+    end
+end
+
+/*
+ * Transmission, error outputs and counters.
+ */
+always @* begin
+    m_pkt_valid_next = m_pkt_valid_reg;
+    m_pkt_conn_next = m_pkt_conn_reg;
+    m_pkt_psn_next = m_pkt_psn_reg;
+    m_pkt_path_next = m_pkt_path_reg;
+    m_pkt_pseq_next = m_pkt_pseq_reg;
+    m_pkt_entropy_next = m_pkt_entropy_reg;
+    m_pkt_handle_next = m_pkt_handle_reg;
+    m_pkt_first_next = m_pkt_first_reg;
+    m_pkt_last_next = m_pkt_last_reg;
+    m_pkt_ack_req_next = m_pkt_ack_req_reg;
+    m_pkt_retx_next = m_pkt_retx_reg;
+    m_pkt_retries_next = m_pkt_retries_reg;
+
+    if (xmit) begin
+        m_pkt_valid_next = 1'b1;
+        m_pkt_conn_next = x_conn;
+        m_pkt_psn_next = x_psn;
+        m_pkt_path_next = s_path_path;
+        m_pkt_pseq_next = x_pseq;
+        m_pkt_entropy_next = s_path_entropy;
+        m_pkt_handle_next = x_handle;
+        m_pkt_first_next = x_first;
+        m_pkt_last_next = x_last;
+        m_pkt_ack_req_next = x_ack_req;
+        m_pkt_retx_next = l2_send;
+        m_pkt_retries_next = x_retries;
+    end else if (m_pkt_ready) begin
+        m_pkt_valid_next = 1'b0;
+    end
+
+    // m_err_valid is a one-cycle pulse
+    m_err_valid_next = l2_err;
+    m_err_conn_next = l2_err ? l2_conn_reg : m_err_conn_reg;
+
+    cnt_sent_next = cnt_sent_reg + {31'd0, new_send};
+    cnt_retx_loss_next = cnt_retx_loss_reg + {31'd0, l2_send && l2_kind_reg == K_HOLE};
+    cnt_retx_timeout_next = cnt_retx_timeout_reg + {31'd0, l2_send && l2_kind_reg == K_RTO};
+    cnt_retx_gbn_next = cnt_retx_gbn_reg + {31'd0, l2_send && l2_kind_reg == K_GBN};
+    cnt_timeouts_next = cnt_timeouts_reg + {31'd0, v_expire};
+    cnt_errors_next = cnt_errors_reg + {31'd0, l2_err};
+    cnt_tx_dropped_next = cnt_tx_dropped_reg + {31'd0, tx_dropped};
+    cnt_ack_ignored_next = cnt_ack_ignored_reg + {31'd0, a_ignored};
+end
+
+/*
+ * Registers. In a reset cycle nothing but the reset happens: every flip-flop is cleared (docs: Reset).
+ */
+always @(posedge clk) begin
+    open_reg <= open_next;
+    err_reg <= err_next;
+    una_reg <= una_next;
+    nxt_reg <= nxt_next;
+    rto_cnt_reg <= rto_cnt_next;
+    rto_lim_reg <= rto_lim_next;
+    rto_pend_reg <= rto_pend_next;
+    gbn_act_reg <= gbn_act_next;
+    rw_reg <= rw_next;
+    pnx_reg <= pnx_next;
+    ahi_reg <= ahi_next;
+
+    a_valid_reg <= a_valid_next;
+    a_conn_reg <= a_conn_next;
+    a_psn_reg <= a_psn_next;
+    a_path_reg <= a_path_next;
+    a_pseq_reg <= a_pseq_next;
+    a_sack_reg <= a_sack_next;
+    a_ecn_reg <= a_ecn_next;
+    a_nak_reg <= a_nak_next;
+
+    sc_conn_reg <= sc_conn_next;
+    sc_path_reg <= sc_path_next;
+    sc_n_reg <= sc_n_next;
+    sc_mask_reg <= sc_mask_next;
+
+    l1_valid_reg <= l1_valid_next;
+    l1_kind_reg <= l1_kind_next;
+    l1_conn_reg <= l1_conn_next;
+    l1_path_reg <= l1_path_next;
+    l1_pseq_reg <= l1_pseq_next;
+    l1_psn_reg <= l1_psn_next;
+    l1_fwd_reg <= l1_fwd_next;
+    l1_fwd_slot_reg <= l1_fwd_slot_next;
+
+    l2_valid_reg <= l2_valid_next;
+    l2_kind_reg <= l2_kind_next;
+    l2_conn_reg <= l2_conn_next;
+    l2_path_reg <= l2_path_next;
+    l2_pseq_reg <= l2_pseq_next;
+    l2_psn_reg <= l2_psn_next;
+    l2_fwd_reg <= l2_fwd_next;
+    l2_fwd_ent_reg <= l2_fwd_ent_next;
+
+    ev_valid_reg <= ev_valid_next;
+    ev_conn_reg <= ev_conn_next;
+    ev_path_reg <= ev_path_next;
+    ev_deliv_reg <= ev_deliv_next;
+    ev_ecn_reg <= ev_ecn_next;
+    ev_loss_reg <= ev_loss_next;
+
+    to_valid_reg <= to_valid_next;
+    to_conn_reg <= to_conn_next;
+    to_path_reg <= to_path_next;
+
+    m_pkt_valid_reg <= m_pkt_valid_next;
+    m_pkt_conn_reg <= m_pkt_conn_next;
+    m_pkt_psn_reg <= m_pkt_psn_next;
+    m_pkt_path_reg <= m_pkt_path_next;
+    m_pkt_pseq_reg <= m_pkt_pseq_next;
+    m_pkt_entropy_reg <= m_pkt_entropy_next;
+    m_pkt_handle_reg <= m_pkt_handle_next;
+    m_pkt_first_reg <= m_pkt_first_next;
+    m_pkt_last_reg <= m_pkt_last_next;
+    m_pkt_ack_req_reg <= m_pkt_ack_req_next;
+    m_pkt_retx_reg <= m_pkt_retx_next;
+    m_pkt_retries_reg <= m_pkt_retries_next;
+
+    m_fb_valid_reg <= m_fb_valid_next;
+    m_fb_conn_reg <= m_fb_conn_next;
+    m_fb_path_reg <= m_fb_path_next;
+    m_fb_kind_reg <= m_fb_kind_next;
+    m_fb_count_reg <= m_fb_count_next;
+
+    m_err_valid_reg <= m_err_valid_next;
+    m_err_conn_reg <= m_err_conn_next;
+
+    tick_reg <= tick_next;
+
+    cnt_sent_reg <= cnt_sent_next;
+    cnt_retx_loss_reg <= cnt_retx_loss_next;
+    cnt_retx_timeout_reg <= cnt_retx_timeout_next;
+    cnt_retx_gbn_reg <= cnt_retx_gbn_next;
+    cnt_timeouts_reg <= cnt_timeouts_next;
+    cnt_errors_reg <= cnt_errors_next;
+    cnt_tx_dropped_reg <= cnt_tx_dropped_next;
+    cnt_ack_ignored_reg <= cnt_ack_ignored_next;
+
+    if (rst) begin
+        open_reg <= {CONNS{1'b0}};
+        err_reg <= {CONNS{1'b0}};
+        rto_pend_reg <= {CONNS{1'b0}};
+        gbn_act_reg <= {CONNS{1'b0}};
+        for (j = 0; j < CONNS; j = j + 1) begin
+            una_reg[j*PSN_WIDTH +: PSN_WIDTH] <= {PSN_WIDTH{1'b0}};
+            nxt_reg[j*PSN_WIDTH +: PSN_WIDTH] <= {PSN_WIDTH{1'b0}};
+            rto_cnt_reg[j*RTO_W +: RTO_W] <= {RTO_W{1'b0}};
+            rto_lim_reg[j*RTO_W +: RTO_W] <= {RTO_W{1'b0}};
+            rw_reg[j*PSN_WIDTH +: PSN_WIDTH] <= {PSN_WIDTH{1'b0}};
+        end
+        for (j = 0; j < NPATHS; j = j + 1) begin
+            pnx_reg[j*PSEQ_WIDTH +: PSEQ_WIDTH] <= {PSEQ_WIDTH{1'b0}};
+            ahi_reg[j*PSEQ_WIDTH +: PSEQ_WIDTH] <= {PSEQ_WIDTH{1'b0}};
+        end
+
+        a_valid_reg <= 1'b0;
+        a_conn_reg <= {CONN_W{1'b0}};
+        a_psn_reg <= {PSN_WIDTH{1'b0}};
+        a_path_reg <= {PATH_W{1'b0}};
+        a_pseq_reg <= {PSEQ_WIDTH{1'b0}};
+        a_sack_reg <= {SACK_BITS{1'b0}};
+        a_ecn_reg <= 1'b0;
+        a_nak_reg <= 1'b0;
+
+        sc_conn_reg <= {CONN_W{1'b0}};
+        sc_path_reg <= {PATH_W{1'b0}};
+        sc_n_reg <= {PSEQ_WIDTH{1'b0}};
+        sc_mask_reg <= {SACK_BITS{1'b0}};
+
+        l1_valid_reg <= 1'b0;
+        l1_kind_reg <= K_HOLE;
+        l1_conn_reg <= {CONN_W{1'b0}};
+        l1_path_reg <= {PATH_W{1'b0}};
+        l1_pseq_reg <= {PSEQ_WIDTH{1'b0}};
+        l1_psn_reg <= {PSN_WIDTH{1'b0}};
+        l1_fwd_reg <= 1'b0;
+        l1_fwd_slot_reg <= {PM_DW{1'b0}};
+
+        l2_valid_reg <= 1'b0;
+        l2_kind_reg <= K_HOLE;
+        l2_conn_reg <= {CONN_W{1'b0}};
+        l2_path_reg <= {PATH_W{1'b0}};
+        l2_pseq_reg <= {PSEQ_WIDTH{1'b0}};
+        l2_psn_reg <= {PSN_WIDTH{1'b0}};
+        l2_fwd_reg <= 1'b0;
+        l2_fwd_ent_reg <= {TX_DW{1'b0}};
+
+        ev_valid_reg <= 1'b0;
+        ev_conn_reg <= {CONN_W{1'b0}};
+        ev_path_reg <= {PATH_W{1'b0}};
+        ev_deliv_reg <= 8'd0;
+        ev_ecn_reg <= 1'b0;
+        ev_loss_reg <= 8'd0;
+
+        to_valid_reg <= 1'b0;
+        to_conn_reg <= {CONN_W{1'b0}};
+        to_path_reg <= {PATH_W{1'b0}};
+
+        m_pkt_valid_reg <= 1'b0;
+        m_pkt_conn_reg <= {CONN_W{1'b0}};
+        m_pkt_psn_reg <= {PSN_WIDTH{1'b0}};
+        m_pkt_path_reg <= {PATH_W{1'b0}};
+        m_pkt_pseq_reg <= {PSEQ_WIDTH{1'b0}};
+        m_pkt_entropy_reg <= 16'd0;
+        m_pkt_handle_reg <= {HANDLE_WIDTH{1'b0}};
+        m_pkt_first_reg <= 1'b0;
+        m_pkt_last_reg <= 1'b0;
+        m_pkt_ack_req_reg <= 1'b0;
+        m_pkt_retx_reg <= 1'b0;
+        m_pkt_retries_reg <= {RETR_W{1'b0}};
+
+        m_fb_valid_reg <= 1'b0;
+        m_fb_conn_reg <= {CONN_W{1'b0}};
+        m_fb_path_reg <= {PATH_W{1'b0}};
+        m_fb_kind_reg <= 2'd0;
+        m_fb_count_reg <= 8'd0;
+
+        m_err_valid_reg <= 1'b0;
+        m_err_conn_reg <= {CONN_W{1'b0}};
+
+        tick_reg <= {TICK_W{1'b0}};
+
+        cnt_sent_reg <= 32'd0;
+        cnt_retx_loss_reg <= 32'd0;
+        cnt_retx_timeout_reg <= 32'd0;
+        cnt_retx_gbn_reg <= 32'd0;
+        cnt_timeouts_reg <= 32'd0;
+        cnt_errors_reg <= 32'd0;
+        cnt_tx_dropped_reg <= 32'd0;
+        cnt_ack_ignored_reg <= 32'd0;
+    end
+end
+
+endmodule
+
+`resetall
