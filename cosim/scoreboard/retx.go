@@ -248,7 +248,7 @@ func (r *Retx) packet(cycle int64, out *retx.Out) error {
 	case int(out.PktRetries) != rec.count:
 		return fmt.Errorf("m_pkt conn %d psn %#x: retries %d, but it was sent %d times before", out.PktConn, out.PktPSN, out.PktRetries, rec.count)
 	case rec.count > r.cfg.MaxRetries:
-		return fmt.Errorf("m_pkt conn %d psn %#x: transmission %d, more than 1+max_retries (%d)", out.PktConn, out.PktPSN, rec.count+1, r.cfg.MaxRetries)
+		return fmt.Errorf("m_pkt conn %d psn %#x: transmission %d, more than 1+max_retries (max_retries %d)", out.PktConn, out.PktPSN, rec.count+1, r.cfg.MaxRetries)
 	case !out.PktAckReq:
 		return fmt.Errorf("m_pkt conn %d psn %#x: a retransmission without ack_req", out.PktConn, out.PktPSN)
 	}
