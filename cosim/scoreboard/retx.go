@@ -182,8 +182,13 @@ func (r *Retx) packet(cycle int64, out *retx.Out) error {
 	r.offers = r.offers[1:]
 	c := &r.conns[out.PktConn]
 	if c.grace {
-		// Loaded before the connection went to error or was reopened or closed.
+		// Loaded (and counted by the engine) before the connection went to error or was reopened or closed.
 		c.grace = false
+		if out.PktRetx {
+			r.retx++
+		} else {
+			r.sent++
+		}
 		return nil
 	}
 	if !c.open || c.err {
