@@ -202,7 +202,8 @@ type RetxFigures struct {
 	// Test and Config name the run.
 	Test, Config string
 	// Offered is the number of cycles with new work on s_tx for a connection with room in its window and a path
-	// on s_path (the engine could send); Taken the new packets taken in them.
+	// on s_path (the engine could send); Taken the new packets taken in them. The window is the engine's view:
+	// an ACK frees it from two cycles after its handshake (docs/retx.md: processed the next cycle, visible after).
 	Offered, Taken int64
 	// Losses is the number of retransmissions of SACK-revealed losses timed; LatMin..LatMax are the cycles from
 	// the s_ack handshake of the ACK that first revealed the loss to m_pkt_valid of the retransmission.
@@ -232,6 +233,14 @@ type retxMeasure struct {
 	reveal map[[2]uint32]int64
 	offers []int64
 	lat    []int64
+	// acked holds cumulative PSNs taken on s_ack, applied to una two cycles later.
+	acked []ackAt
+}
+
+// ackAt is a cumulative PSN taken at a cycle.
+type ackAt struct {
+	conn, psn uint32
+	at        int64
 }
 
 func (m *retxMeasure) Observe(cycle int64, in *retx.In, out *retx.Out) error {
@@ -244,8 +253,15 @@ func (m *retxMeasure) Observe(cycle int64, in *retx.In, out *retx.Out) error {
 		clear(m.latest)
 		clear(m.last)
 		clear(m.reveal)
-		m.offers = m.offers[:0]
+		m.offers, m.acked = m.offers[:0], m.acked[:0]
 		return nil
+	}
+	for len(m.acked) > 0 && m.acked[0].at+2 <= cycle {
+		a := m.acked[0]
+		m.acked = m.acked[1:]
+		if d := (a.psn - m.una[a.conn]) & 0xFFFFFF; d > 0 && d < 1<<23 {
+			m.una[a.conn] = a.psn
+		}
 	}
 	if in.CtlValid && out.CtlReady {
 		m.una[in.CtlConn], m.nxt[in.CtlConn] = in.CtlPSN, in.CtlPSN
@@ -257,6 +273,9 @@ func (m *retxMeasure) Observe(cycle int64, in *retx.In, out *retx.Out) error {
 			m.fig.Taken++
 		}
 	}
+	if in.TxValid && out.TxReady && out.PathReady {
+		m.nxt[c] = (m.nxt[c] + 1) & 0xFFFFFF // a new packet sent (a dropped one takes no path)
+	}
 	if in.PathValid && out.PathReady {
 		m.offers = append(m.offers, cycle)
 	}
@@ -264,9 +283,7 @@ func (m *retxMeasure) Observe(cycle int64, in *retx.In, out *retx.Out) error {
 		at := m.offers[0]
 		m.offers = m.offers[1:]
 		k := [2]uint32{out.PktConn, out.PktPSN}
-		if !out.PktRetx {
-			m.nxt[out.PktConn] = (out.PktPSN + 1) & 0xFFFFFF
-		} else if t, ok := m.reveal[k]; ok {
+		if t, ok := m.reveal[k]; ok && out.PktRetx {
 			m.lat = append(m.lat, at+1-t)
 			delete(m.reveal, k)
 		}
@@ -274,9 +291,7 @@ func (m *retxMeasure) Observe(cycle int64, in *retx.In, out *retx.Out) error {
 		m.last[k] = [2]uint32{out.PktPath, out.PktPseq}
 	}
 	if in.AckValid && out.AckReady {
-		if d := (in.AckPSN - m.una[in.AckConn]) & 0xFFFFFF; d > 0 && d < 1<<23 {
-			m.una[in.AckConn] = in.AckPSN
-		}
+		m.acked = append(m.acked, ackAt{conn: in.AckConn, psn: in.AckPSN, at: cycle})
 		for i := 1; i < m.cfg.SackBits; i++ {
 			if in.AckSack[i/64]>>(uint(i)%64)&1 == 1 {
 				continue

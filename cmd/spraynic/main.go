@@ -25,6 +25,7 @@ func app() *cli.App {
 			runCommand(),
 			regressCommand(),
 			benchCommand(),
+			measureCommand(),
 			mergeCommand(),
 			synthCommand(),
 			fpgaBaselineCommand(),
