@@ -12,7 +12,7 @@ SEED ?= 1
 CONFIG ?= default
 RTL := $(wildcard rtl/*.v)
 # Tool -> Debian package, for `make deps`.
-DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov
+DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov tshark:tshark
 DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 
 .PHONY: help deps lint build test regress bench clean cov cov-baseline slurm-up slurm-test
