@@ -286,6 +286,7 @@ reg                             s1_valid_reg = 1'b0, s1_valid_next;
 reg [CONN_W-1:0]                s1_conn_reg = {CONN_W{1'b0}}, s1_conn_next;
 reg                             s1_retx_reg = 1'b0, s1_retx_next;
 reg [PATH_W-1:0]                s1_avoid_reg = {PATH_W{1'b0}}, s1_avoid_next;
+reg                             s1_aged_reg = 1'b0, s1_aged_next;
 
 // decision output
 reg                             m_sel_valid_reg = 1'b0, m_sel_valid_next;
@@ -338,6 +339,8 @@ reg                             p_room;
 reg [PATHS-1:0]                 act;
 reg [PATHS-1:0]                 sus;
 reg [PATHS-1:0]                 prb;
+reg [PATHS-1:0]                 nfl;
+reg [PATHS-1:0]                 guard_in;
 reg [PATHS-1:0]                 usable;
 reg [PATHS-1:0]                 avoid_mask;
 reg [PATHS-1:0]                 pick_in;
@@ -440,6 +443,7 @@ always @* begin
     s1_conn_next = s1_conn_reg;
     s1_retx_next = s1_retx_reg;
     s1_avoid_next = s1_avoid_reg;
+    s1_aged_next = s1_aged_reg;
 
     m_sel_valid_next = m_sel_valid_reg;
     m_sel_conn_next = m_sel_conn_reg;
@@ -476,7 +480,10 @@ always @* begin
      * Stage 1 decision, on the start-of-cycle state of the paths of s1_conn:
      *   room = inflight < cwnd_int; act = ACTIVE && room; sus = SUSPECT && room; prb = FAILED && holdoff == 0
      *   usable = act | sus, without the avoided path for a retransmission if that leaves any
-     *   probe on prb (a retransmission only when nothing is usable), else act & usable, else sus & usable;
+     *   probe on prb (a retransmission only when nothing is usable), else act & usable, else sus & usable,
+     *   else, once the request has waited through a tick (s1_aged), the starvation guard: any path that is not
+     *   FAILED whatever its window (without the avoided one for a retransmission if that leaves any), or, when
+     *   every path is FAILED, a probe on any of them;
      *   round robin from rr[c]; on fire rr[c]/cred[c] move by the window-weighted rule (below)
      */
     c_state = state_reg[s1_conn_reg*(PATHS*ST_W) +: PATHS*ST_W];
@@ -494,6 +501,7 @@ always @* begin
         act[i] = p_state == ST_ACTIVE && p_room;
         sus[i] = p_state == ST_SUSPECT && p_room;
         prb[i] = p_state == ST_FAILED && c_holdoff[i*HO_W +: HO_W] == {HO_W{1'b0}};
+        nfl[i] = p_state != ST_FAILED;
     end
 
     usable = act | sus;
@@ -503,13 +511,26 @@ always @* begin
     end
 
     sel_probe = 1'b0;
+    guard_in = {PATHS{1'b0}};
     if (prb != {PATHS{1'b0}} && (!s1_retx_reg || usable == {PATHS{1'b0}})) begin
         sel_probe = 1'b1;
         pick_in = prb;
     end else if ((act & usable) != {PATHS{1'b0}}) begin
         pick_in = act & usable;
-    end else begin
+    end else if ((sus & usable) != {PATHS{1'b0}}) begin
         pick_in = sus & usable;
+    end else if (s1_aged_reg) begin
+        guard_in = nfl;
+        if (nfl == {PATHS{1'b0}}) begin
+            sel_probe = 1'b1;
+            guard_in = {PATHS{1'b1}};
+        end
+        if (s1_retx_reg && (guard_in & avoid_mask) != {PATHS{1'b0}}) begin
+            guard_in = guard_in & avoid_mask;
+        end
+        pick_in = guard_in;
+    end else begin
+        pick_in = {PATHS{1'b0}};
     end
     found = pick_in != {PATHS{1'b0}};
 
@@ -563,8 +584,11 @@ always @* begin
         s1_conn_next = s_req_conn;
         s1_retx_next = s_req_retx;
         s1_avoid_next = s_req_avoid;
+        s1_aged_next = 1'b0;
     end else if (s1_fire) begin
         s1_valid_next = 1'b0;
+    end else if (s1_valid_reg && tick) begin
+        s1_aged_next = 1'b1;
     end
 
     if (s1_fire) begin
@@ -821,6 +845,7 @@ always @(posedge clk) begin
     s1_conn_reg <= s1_conn_next;
     s1_retx_reg <= s1_retx_next;
     s1_avoid_reg <= s1_avoid_next;
+    s1_aged_reg <= s1_aged_next;
 
     m_sel_valid_reg <= m_sel_valid_next;
     m_sel_conn_reg <= m_sel_conn_next;
@@ -862,6 +887,7 @@ always @(posedge clk) begin
         lfsr_reg <= LFSR_SEED;
         tick_cnt_reg <= {TICK_W{1'b0}};
         s1_valid_reg <= 1'b0;
+        s1_aged_reg <= 1'b0;
         m_sel_valid_reg <= 1'b0;
         rd_state_reg <= {ST_W{1'b0}};
         rd_cwnd_reg <= {CW_W{1'b0}};

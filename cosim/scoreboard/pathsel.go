@@ -26,6 +26,8 @@ type selReq struct {
 	// conn, retx and avoid are the request fields.
 	conn, avoid uint32
 	retx        bool
+	// aged: the request waited in stage 1 through a tick cycle (the starvation guard applies).
+	aged bool
 }
 
 // PathSel checks path_sel by its policy's invariants: no failed path except as a probe, never beyond a path's
@@ -114,6 +116,9 @@ func (s *PathSel) process(k int64, in *pathsel.In, out, next *pathsel.Out) error
 	if err := s.decision(k, fired, !out.SelValid || in.SelReady, next); err != nil {
 		return err
 	}
+	if !fired && len(s.reqs) > 0 && s.phase == s.cfg.TickCycles-1 {
+		s.reqs[0].aged = true
+	}
 	if in.ReqValid && out.ReqReady {
 		s.reqs = append(s.reqs, selReq{conn: in.ReqConn, retx: in.ReqRetx, avoid: in.ReqAvoid})
 	}
@@ -182,9 +187,27 @@ func (s *PathSel) decision(k int64, fired, outFree bool, next *pathsel.Out) erro
 	}
 	mayProbe := prb != 0 && (!r.retx || usable == 0)
 	possible := usable != 0 || mayProbe
+	// Starvation guard: an aged request with nothing usable takes any path that is not FAILED, whatever its
+	// window (not the avoided one for a retransmission if another remains), or probes any path if all are FAILED.
+	var guard uint64
+	guardProbe := false
+	if !possible && r.aged {
+		for p := range paths {
+			if !paths[p].failed {
+				guard |= 1 << p
+			}
+		}
+		if guard == 0 {
+			guard, guardProbe = 1<<len(paths)-1, true
+		}
+		if r.retx && guard&^(1<<r.avoid) != 0 {
+			guard &^= 1 << r.avoid
+		}
+		possible = true
+	}
 	if !fired {
 		if possible && outFree {
-			return fmt.Errorf("cycle %d: request for conn %d waits although a path is usable (usable %#x, probe-ready %#x)", k, r.conn, usable, prb)
+			return fmt.Errorf("cycle %d: request for conn %d waits although a path is usable (usable %#x, probe-ready %#x, aged %v)", k, r.conn, usable, prb, r.aged)
 		}
 		return nil
 	}
@@ -194,6 +217,11 @@ func (s *PathSel) decision(k int64, fired, outFree bool, next *pathsel.Out) erro
 		return fmt.Errorf("cycle %d: decision for conn %d, the request was for conn %d", k, next.SelConn, r.conn)
 	}
 	switch {
+	case guard != 0:
+		if guard&(1<<p) == 0 || next.SelProbe != guardProbe {
+			return fmt.Errorf("cycle %d: conn %d starvation guard chose path %d probe %v, allowed paths %#x probe %v",
+				k, r.conn, p, next.SelProbe, guard, guardProbe)
+		}
 	case next.SelProbe:
 		if !mayProbe || prb&(1<<p) == 0 {
 			return fmt.Errorf("cycle %d: probe on conn %d path %d: not a failed path past its hold-off, or a retransmission with a usable path (retx %v, usable %#x, probe-ready %#x)",

@@ -63,6 +63,8 @@ type request struct {
 	retx bool
 	// avoid is s_req_avoid.
 	avoid uint32
+	// aged is s1_aged: the request has waited through a tick cycle without firing (starvation guard).
+	aged bool
 }
 
 // decision is the m_sel output register.
@@ -189,9 +191,9 @@ func New(cfg config.Config) (*Model, error) {
 // Config returns the configuration the model was built for.
 func (m *Model) Config() config.Config { return m.cfg }
 
-// e0 returns the open-state entropy of path p of connection c under a configuration with the given number of
+// E0 returns the open-state entropy of path p of connection c under a configuration with the given number of
 // paths: 16'hC000 | (((c*PATHS + p) * 997) mod 2^14).
-func e0(paths int, c, p uint32) uint32 {
+func E0(paths int, c, p uint32) uint32 {
 	return entropyBase | ((c*uint32(paths)+p)*e0Mult)&entropyLow
 }
 
@@ -266,7 +268,8 @@ func (m *Model) Step(in *In, out *Out) {
 
 	// Ticks: in a tick cycle (counter == TICK_CYCLES-1) every FAILED path with holdoff > 0 decrements it, before
 	// feedback and stage 1 act on the path.
-	if m.tick == m.tickLast {
+	tickCycle := m.tick == m.tickLast
+	if tickCycle {
 		m.tickAll()
 		m.tick = 0
 	} else {
@@ -318,6 +321,8 @@ func (m *Model) Step(in *In, out *Out) {
 		m.s1 = request{valid: true, conn: in.ReqConn & m.connMask, retx: in.ReqRetx, avoid: in.ReqAvoid & m.pathMask}
 	} else if fire {
 		m.s1.valid = false
+	} else if m.s1.valid && tickCycle {
+		m.s1.aged = true
 	}
 
 	m.rdState = uint32(rd.state)
@@ -350,7 +355,7 @@ func (m *Model) reset() {
 func (m *Model) open(c int) {
 	rows := m.rows[c*m.paths : (c+1)*m.paths]
 	for p := range rows {
-		rows[p] = path{state: StateActive, cwnd: m.cwndInit, entropy: uint16(e0(m.paths, uint32(c), uint32(p)))}
+		rows[p] = path{state: StateActive, cwnd: m.cwndInit, entropy: uint16(E0(m.paths, uint32(c), uint32(p)))}
 	}
 	m.rr[c] = 0
 	m.cred[c] = 0
@@ -387,6 +392,18 @@ func (m *Model) decide() (p uint32, probe, found bool) {
 		return rrpick(act&usable, rr), false, true
 	case sus&usable != 0:
 		return rrpick(sus&usable, rr), false, true
+	case m.s1.aged:
+		// Starvation guard: any path that is not FAILED, whatever its window; if every path is FAILED, a probe.
+		cand, probe := m.fullMask&^(m.prb[c]|m.wait[c]), false
+		if cand == 0 {
+			cand, probe = m.fullMask, true
+		}
+		if m.s1.retx {
+			if u := cand &^ (1 << m.s1.avoid); u != 0 {
+				cand = u
+			}
+		}
+		return rrpick(cand, rr), probe, true
 	}
 	return 0, false, false
 }

@@ -98,7 +98,8 @@ func TestBackpressure(t *testing.T) {
 // TestWindow: a path at its window is skipped; with every path at its window the request is held in S1 and
 // s_req_ready stays low; delivered feedback frees room and the held request is decided the next cycle.
 func TestWindow(t *testing.T) {
-	b := newTB(t, smallCfg()) // 4 paths, CWND_INIT 1, AI 4/16
+	// 4 paths, CWND_INIT 1, AI 4/16; ticks far apart, so the starvation guard stays out of the way.
+	b := newTB(t, smallCfg(func(c *config.Config) { c.TickCycles = 1000 }))
 	for range 4 {
 		b.req(0, false, 0) // paths 0..3, each now at its window
 	}
@@ -767,4 +768,39 @@ func BenchmarkStep(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/cycle")
+}
+
+// TestStarvationGuard: a request that waits through a tick cycle with nothing usable takes a path that is not
+// FAILED whatever its window; with every path FAILED and in hold-off it probes one.
+func TestStarvationGuard(t *testing.T) {
+	b := newTB(t, smallCfg()) // 4 paths, CWND_INIT 1, TICK_CYCLES 4, FAIL_K 2, HOLDOFF 3
+	for range 4 {
+		b.req(0, false, 0) // every path at its window
+	}
+	e := b.req(0, false, 0) // fifth: waits in S1
+	for len(b.sels) < 5 {
+		b.step()
+		require.Less(t, b.cycle, e+3*4, "the guard must fire within two ticks")
+	}
+	require.Greater(t, b.sels[4].cycle, e+2, "the request waits for a tick first (a free path decides at e+2)")
+	require.False(t, b.sels[4].probe, "a path that is not failed, not a probe")
+	b.idle(2)
+
+	// Fail every path of connection 1 (two losses each), so all are FAILED with hold-off running.
+	for p := uint32(0); p < 4; p++ {
+		for range 2 {
+			b.in.FbValid, b.in.FbConn, b.in.FbPath, b.in.FbKind, b.in.FbCount = true, 1, p, pathsel.FbLoss, 1
+			b.step()
+		}
+	}
+	b.in.FbValid = false
+	n := len(b.sels)
+	b.drive(1, false, 0)
+	for len(b.sels) == n {
+		b.step()
+		require.Less(t, b.cycle, 200, "the guard must probe")
+	}
+	b.in.ReqValid = false
+	require.True(t, b.sels[n].probe, "every path failed and in hold-off: the guard probes")
+	require.Equal(t, uint32(pathsel.StateProbing), b.read(1, b.sels[n].path).state, "the probed path is PROBING")
 }

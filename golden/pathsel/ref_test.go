@@ -25,8 +25,8 @@ type ref struct {
 	lfsr int
 	tick int
 	s1   struct {
-		valid, retx bool
-		conn, avoid int
+		valid, retx, aged bool
+		conn, avoid       int
 	}
 	sel struct {
 		valid, probe        bool
@@ -112,8 +112,15 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 		}
 		if (!r.s1.retx || !anyUsable) && pick(func(p int) bool { return prb[p] }) {
 			probe = true
-		} else if !pick(func(p int) bool { return act[p] && usable[p] }) {
-			pick(func(p int) bool { return sus[p] && usable[p] })
+		} else if !pick(func(p int) bool { return act[p] && usable[p] }) && !pick(func(p int) bool { return sus[p] && usable[p] }) && r.s1.aged {
+			// Starvation guard: a path that is not FAILED (not the avoided one if another), else a probe anywhere.
+			nf := func(p int) bool { return old[c][p].state != pathsel.StateFailed }
+			allFailed := !pick(nf)
+			probe = allFailed
+			ok := func(p int) bool { return allFailed || nf(p) }
+			if !(r.s1.retx && pick(func(p int) bool { return ok(p) && p != r.s1.avoid })) {
+				pick(ok)
+			}
 		}
 	}
 	fire := r.s1.valid && found && (!r.sel.valid || in.SelReady)
@@ -139,7 +146,8 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 			break
 		}
 	}
-	if r.tick == r.cfg.TickCycles-1 {
+	tickCycle := r.tick == r.cfg.TickCycles-1
+	if tickCycle {
 		for c := range r.p {
 			for p := range r.p[c] {
 				if y := &r.p[c][p]; y.state == pathsel.StateFailed && y.holdoff > 0 {
@@ -229,8 +237,11 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 	}
 	if in.ReqValid && out.ReqReady {
 		r.s1.valid, r.s1.conn, r.s1.retx, r.s1.avoid = true, int(in.ReqConn)&cm, in.ReqRetx, int(in.ReqAvoid)&pm
+		r.s1.aged = false
 	} else if fire {
 		r.s1.valid = false
+	} else if r.s1.valid && tickCycle {
+		r.s1.aged = true
 	}
 	r.regs = next
 	return out
