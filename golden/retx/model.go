@@ -279,6 +279,64 @@ type send struct {
 	restart bool
 }
 
+// l2Check validates the L2 candidate on the start-of-cycle state (docs/retx.md "The send slot"):
+//
+//	live = open && !err; outst = e.psn in [una, nxt)
+//	HOLE: ok = live && outst && e.path == p && e.pseq == q
+//	RTO:  ok = live && una != nxt && e.psn == una
+//	GBN:  ok = live && outst && e.psn == psn
+//
+// and returns ok and whether the entry is at MAX_RETRIES (l2_err before the frozen and L2_valid terms; it applies
+// to every kind). Both are false when L2 is empty.
+func (m *Model) l2Check() (ok, atMax bool) {
+	l2, e := &m.l2, &m.l2e
+	if !l2.valid {
+		return false, false
+	}
+	c := &m.cs[l2.conn]
+	live := c.open && !c.err
+	switch l2.kind {
+	case kindHole:
+		ok = live && inRange(e.psn, c.una, c.nxt) && e.path == l2.path && e.pseq == l2.pseq
+	case kindRTO:
+		ok = live && c.una != c.nxt && e.psn == c.una
+	default:
+		ok = live && inRange(e.psn, c.una, c.nxt) && e.psn == l2.psn
+	}
+	return ok, ok && e.retries == m.maxRetries
+}
+
+// txRoom returns drop_tx = !open || err and room = !drop_tx && !gbn_act && (nxt - una) < WINDOW of connection c
+// on the start-of-cycle state.
+func (m *Model) txRoom(c uint32) (dropTx, room bool) {
+	tc := &m.cs[c]
+	dropTx = !tc.open || tc.err
+	room = !dropTx && !m.gbnAct.get(c) && psnDiff(tc.nxt, tc.una) < m.window
+	return dropTx, room
+}
+
+// Preq returns the combinational selector hint m_preq_{valid, conn, retx, avoid} of this cycle for the inputs in,
+// without changing any state (Step returns the same values). It depends on neither s_path_valid nor s_path_path,
+// so a top can decide s_path from it in the same cycle:
+//
+//	if L2_valid && ok && !l2_err && !frozen: {1, c, 1, e.path}
+//	else if s_tx_valid && room && (!L2_valid || l2_drop) && !frozen: {1, s_tx_conn, 0, 0}
+//	else all 0 (also in reset).
+func (m *Model) Preq(in *In) (valid bool, conn uint32, retx bool, avoid uint32) {
+	if in.Rst || in.CtlValid {
+		return false, 0, false, 0
+	}
+	ok, atMax := m.l2Check()
+	if m.l2.valid && ok && !atMax {
+		return true, m.l2.conn, true, m.l2e.path
+	}
+	c := in.TxConn & m.connMask
+	if _, room := m.txRoom(c); in.TxValid && room && (!m.l2.valid || !ok) {
+		return true, c, false, 0
+	}
+	return false, 0, false, 0
+}
+
 // Step fills *out with this cycle's output ports (from the state at the start of the cycle and *in), then
 // applies the rising clock edge that ends the cycle. Input values are truncated to their port widths, as the RTL
 // would see them. Registered payload outputs whose valid is low keep their last loaded values (0 after reset);
@@ -324,25 +382,13 @@ func (m *Model) Step(in *In, out *Out) {
 	// l2_send = L2_valid && ok && !l2_err && out_free && s_path_valid && (kind != RTO || !T_valid);
 	// all three 0 in a frozen cycle.
 	l2, e := &m.l2, &m.l2e
-	var ok, l2Drop, l2Err, l2Send bool
-	if l2.valid {
-		c := &m.cs[l2.conn]
-		live := c.open && !c.err
-		switch l2.kind {
-		case kindHole:
-			ok = live && inRange(e.psn, c.una, c.nxt) && e.path == l2.path && e.pseq == l2.pseq
-		case kindRTO:
-			ok = live && c.una != c.nxt && e.psn == c.una
-		default:
-			ok = live && inRange(e.psn, c.una, c.nxt) && e.psn == l2.psn
-		}
-		// l2_err applies to every kind: a HOLE or GBN lookup of a packet already sent MAX_RETRIES times also
-		// errors the connection.
-		if !frozen {
-			l2Drop = !ok
-			l2Err = ok && e.retries == m.maxRetries
-			l2Send = ok && !l2Err && outFree && in.PathValid && (l2.kind != kindRTO || !m.t.valid)
-		}
+	ok, l2Err := m.l2Check()
+	var l2Drop, l2Send bool
+	if l2.valid && !frozen {
+		l2Drop = !ok
+		l2Send = ok && !l2Err && outFree && in.PathValid && (l2.kind != kindRTO || !m.t.valid)
+	} else {
+		l2Err = false
 	}
 	// slotFree = !L2_valid || l2_drop: the send slot is not owned by L2.
 	slotFree := !l2.valid || l2Drop
@@ -350,22 +396,14 @@ func (m *Model) Step(in *In, out *Out) {
 	// New packet, c = s_tx_conn: drop_tx = !open || err; room = !drop_tx && !gbn_act && (nxt - una) < WINDOW.
 	txConn := in.TxConn & m.connMask
 	tc := &m.cs[txConn]
-	dropTx := !tc.open || tc.err
-	room := !dropTx && !m.gbnAct.get(txConn) && psnDiff(tc.nxt, tc.una) < m.window
+	dropTx, room := m.txRoom(txConn)
 	newSend := in.TxValid && room && slotFree && outFree && in.PathValid && !frozen
 	out.TxReady = !frozen && (dropTx || (room && slotFree && outFree && in.PathValid))
 	txDropped := in.TxValid && out.TxReady && dropTx
 	out.PathReady = l2Send || newSend
 
 	// Selector hint (combinational).
-	switch {
-	case l2.valid && ok && !l2Err && !frozen:
-		out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = true, l2.conn, true, e.path
-	case in.TxValid && room && slotFree && !frozen:
-		out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = true, txConn, false, 0
-	default:
-		out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = false, 0, false, 0
-	}
+	out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = m.Preq(in)
 
 	// ACK stage: a_fire = A_valid && !frozen && S.mask == 0 && !E_valid; s_ack_ready = !A_valid || a_fire.
 	aFire := m.a.valid && !frozen && m.s.mask.IsZero() && !m.ev.valid
