@@ -26,6 +26,8 @@ func app() *cli.App {
 			regressCommand(),
 			benchCommand(),
 			measureCommand(),
+			simCommand(),
+			genCommand(),
 			mergeCommand(),
 			synthCommand(),
 			fpgaBaselineCommand(),

@@ -1,0 +1,206 @@
+package e2e_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/stimulus/e2e"
+	"github.com/spraynic/spraynic/stimulus/roce"
+)
+
+// defaultSeed is the fixed seed of these tests; SEED=N runs another.
+const defaultSeed = 1
+
+func seed(t *testing.T) uint64 {
+	s := os.Getenv("SEED")
+	if s == "" {
+		return defaultSeed
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	require.NoError(t, err, "SEED=%q must be an unsigned integer", s)
+	return v
+}
+
+func preset(t *testing.T, name string) config.Config {
+	cfg, err := config.Preset(name)
+	require.NoError(t, err)
+	return cfg
+}
+
+// TestTargets checks the figures the transport promises (issue targets), on the default preset: they are
+// simulated-time figures of a deterministic run, not wall-clock timings.
+func TestTargets(t *testing.T) {
+	sd := seed(t)
+	fmt.Printf("e2e: TestTargets seed=%d (SEED=N to change)\n", sd)
+	cfg := preset(t, "default")
+	tests := []struct {
+		name        string
+		opt         e2e.Options
+		minGoodput  float64
+		maxRecovery float64
+	}{
+		{name: "spray_clean", opt: e2e.Options{}, minGoodput: 0.96},
+		{name: "spray_loss_1pct", opt: e2e.Options{Loss: 0.01}, minGoodput: 0.95},
+		{name: "spray_loss_10pct", opt: e2e.Options{Loss: 0.10}, minGoodput: 0.80},
+		{name: "spray_one_path_fails", opt: e2e.Options{Failures: []e2e.Failure{{Path: 3, AtUS: 100}}, DurationUS: 400},
+			minGoodput: 0.85, maxRecovery: 100},
+		{name: "gbn_clean", opt: e2e.Options{Mode: e2e.ModeGBN}, minGoodput: 0.96},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := tc.opt
+			o.Config, o.Seed = cfg, sd
+			r, err := e2e.Run(o)
+			require.NoError(t, err, "seed %d", sd)
+			require.GreaterOrEqual(t, r.Goodput, tc.minGoodput, "goodput (seed %d)", sd)
+			require.Positive(t, r.Messages, "messages must be delivered")
+			require.Zero(t, r.Errors, "connection errors")
+			if o.Loss == 0 && len(o.Failures) == 0 {
+				require.Zero(t, r.Retransmissions, "a clean network needs no retransmission")
+			} else {
+				require.Positive(t, r.Retransmissions, "loss must cause retransmissions")
+			}
+			if tc.maxRecovery > 0 {
+				require.Positive(t, r.RecoveryUS, "the failure must dip goodput")
+				require.LessOrEqual(t, r.RecoveryUS, tc.maxRecovery, "recovery after the failure (us)")
+				require.Positive(t, r.PathFailures, "path_sel must fail the path")
+			}
+		})
+	}
+}
+
+// TestScenarios runs harder conditions: each must deliver every message exactly once, in order, byte-exact.
+func TestScenarios(t *testing.T) {
+	sd := seed(t)
+	fmt.Printf("e2e: TestScenarios seed=%d (SEED=N to change)\n", sd)
+	tests := []struct {
+		name   string
+		preset string
+		opt    e2e.Options
+		check  func(t *testing.T, r *e2e.Result)
+	}{
+		{name: "ack_loss", preset: "default", opt: e2e.Options{Loss: 0.02, AckLoss: 0.05}},
+		{name: "bursty_loss", preset: "default", opt: e2e.Options{Loss: 0.02, LossModel: "gilbert", Burst: 8}},
+		{name: "gbn_loss", preset: "default", opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.01},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.Positive(t, r.RetxGBN, "go-back-N must rewind")
+				require.Positive(t, r.Naks, "the receiver must NAK")
+				require.Zero(t, r.RetxLoss, "no SACK retransmission in go-back-N mode")
+			}},
+		{name: "congested_fabric_ecn", preset: "default", opt: e2e.Options{PathGbps: 40, Loss: 0.001},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.Positive(t, r.ECNMarks, "paths slower in sum than the port must queue and mark")
+			}},
+		{name: "fail_and_heal", preset: "default", opt: e2e.Options{Loss: 0.005, DurationUS: 300,
+			Failures: []e2e.Failure{{Path: 1, AtUS: 50, UntilUS: 150}, {Path: 5, AtUS: 100}}},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.Positive(t, r.PathFailures, "path_sel must fail a path")
+				require.Positive(t, r.PathRecoveries, "the healed path must come back")
+			}},
+		{name: "wrap_many_conns_u250", preset: "u250", opt: e2e.Options{Conns: 64, Loss: 0.01, StartPSN: 1<<24 - 3, DurationUS: 150}},
+		{name: "ice40_small", preset: "ice40", opt: e2e.Options{Loss: 0.02, MTU: 1024, Msg: "uniform:1:20000", PortGbps: 100}},
+		{name: "exp_sizes_4_paths", preset: "default", opt: e2e.Options{Loss: 0.03, Msg: "exp:20000", Backlog: 8}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := tc.opt
+			o.Config, o.Seed = preset(t, tc.preset), sd
+			if o.DurationUS == 0 {
+				o.DurationUS = 200
+			}
+			r, err := e2e.Run(o)
+			require.NoError(t, err, "seed %d", sd)
+			require.Positive(t, r.Messages)
+			if tc.check != nil {
+				tc.check(t, r)
+			}
+		})
+	}
+}
+
+// TestDeterministic: a run is a pure function of its options and seed.
+func TestDeterministic(t *testing.T) {
+	o := e2e.Options{Config: preset(t, "default"), Loss: 0.02, AckLoss: 0.01, DurationUS: 100, Seed: seed(t)}
+	r1, err := e2e.Run(o)
+	require.NoError(t, err)
+	r2, err := e2e.Run(o)
+	require.NoError(t, err)
+	require.Equal(t, r1, r2, "same options and seed, same figures")
+	o.Seed++
+	r3, err := e2e.Run(o)
+	require.NoError(t, err)
+	require.NotEqual(t, r1.Series, r3.Series, "another seed, another run")
+}
+
+// TestCapture: every packet both ports sent is in the pcap, and each one parses (ICRC included).
+func TestCapture(t *testing.T) {
+	var cap, arr bytes.Buffer
+	o := e2e.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 30, Seed: seed(t), Capture: &cap, Arrivals: &arr}
+	r, err := e2e.Run(o)
+	require.NoError(t, err)
+	frames, _, err := roce.ReadPcap(&cap)
+	require.NoError(t, err)
+	require.Len(t, frames, int(r.DataPackets+r.AckPackets), "one frame per packet sent")
+	var data, acks int
+	for i, f := range frames {
+		p, err := roce.Parse(f)
+		require.NoError(t, err, "frame %d", i)
+		if p.IsAck() {
+			acks++
+		} else {
+			data++
+		}
+	}
+	require.Equal(t, int(r.DataPackets), data)
+	require.Equal(t, int(r.AckPackets), acks)
+	arrived, _, err := roce.ReadPcap(&arr)
+	require.NoError(t, err)
+	var dropped int64
+	for _, d := range r.PathDrops {
+		dropped += d
+	}
+	require.Equal(t, int(r.DataPackets-dropped), len(arrived), "every data packet not dropped arrives at B")
+}
+
+// TestOptionErrors: bad options are named with their value and allowed range.
+func TestOptionErrors(t *testing.T) {
+	cfg := preset(t, "default")
+	tests := []struct {
+		name string
+		opt  e2e.Options
+		want string
+	}{
+		{"mode", e2e.Options{Mode: "tcp"}, `option mode: value "tcp" unknown (allowed spray, gbn)`},
+		{"loss", e2e.Options{Loss: 0.7}, "option loss: value 0.7 out of range (allowed 0..0.5)"},
+		{"conns", e2e.Options{Conns: 17}, "option conns: value 17 out of range (allowed 1..16)"},
+		{"msg", e2e.Options{Msg: "fixed:0"}, `option msg: value "fixed:0" has a size out of range (allowed fixed:N, uniform:MIN:MAX, exp:MEAN with sizes 1..1073741824 bytes)`},
+		{"msg_kind", e2e.Options{Msg: "pareto:3"}, `option msg: value "pareto:3" is not a known distribution (allowed fixed:N, uniform:MIN:MAX, exp:MEAN with sizes 1..1073741824 bytes)`},
+		{"loss_model", e2e.Options{LossModel: "markov"}, `option loss-model: value "markov" unknown (allowed bernoulli, gilbert)`},
+		{"fail_path", e2e.Options{Failures: []e2e.Failure{{Path: 8, AtUS: 1}}}, "option fail[0]: path 8 out of range (allowed 0..7)"},
+		{"fail_interval", e2e.Options{Failures: []e2e.Failure{{Path: 1, AtUS: 10, UntilUS: 5}}}, "option fail[0]: interval 10..5 us invalid (allowed AT >= 0 and UNTIL > AT, or UNTIL 0 for never)"},
+		{"mtu", e2e.Options{MTU: 10}, "option mtu: value 10 out of range (allowed 64..9000)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.opt
+			o.Config = cfg
+			_, err := e2e.Run(o)
+			require.EqualError(t, err, tc.want)
+		})
+	}
+	small := cfg
+	small.HandleWidth = 8
+	_, err := e2e.Run(e2e.Options{Config: small})
+	require.EqualError(t, err, `config default: key "handle_width": value 8 below the 12 bits the host model's handles need (conns*4*window)`)
+	var lost *e2e.ConnLostError
+	require.False(t, errors.As(err, &lost))
+}

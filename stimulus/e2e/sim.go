@@ -1,0 +1,544 @@
+package e2e
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/netip"
+	"time"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim/scoreboard"
+	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/golden/retx"
+	"github.com/spraynic/spraynic/golden/rxreorder"
+	"github.com/spraynic/spraynic/stimulus/network"
+	"github.com/spraynic/spraynic/stimulus/roce"
+)
+
+// Frame overheads in bytes on the wire (docs/protocol.md): Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4, plus
+// FCS 4, preamble and SFD 8 and the inter-frame gap 12.
+const (
+	wireOverhead = 14 + 20 + 8 + roce.BTHLen + roce.ICRCLen + 4 + 8 + 12
+	dataOverhead = wireOverhead + roce.SprayLen
+	ackOverhead  = wireOverhead + roce.AETHLen + roce.SACKHeaderLen
+)
+
+// resetCycles is the reset at the start of a run.
+const resetCycles = 2
+
+// ringSize is the number of packet records kept for packets in the network (a packet older than that is gone).
+const ringSize = 1 << 17
+
+// pkt is one packet in the network.
+type pkt struct {
+	// seq is the packet's number (its network Tag); ack says it is an ACK.
+	seq uint64
+	ack bool
+	// d is the data descriptor; msg, off and payload the placement; retx marks a retransmission.
+	d       endpoint.RxDesc
+	msg     uint64
+	off     int
+	payload []byte
+	retx    bool
+	// entropy is the data packet's UDP source port.
+	entropy uint16
+	// a is the ACK descriptor.
+	a endpoint.AckDesc
+}
+
+// side is one endpoint with its host, port staging and arrival queues.
+type side struct {
+	// name is "A" or "B"; ep the endpoint model; in and out its ports.
+	name string
+	ep   *endpoint.Model
+	in   endpoint.In
+	out  endpoint.Out
+	// net is the network this side's port sends into; peer the other side.
+	net  *network.Network
+	peer *side
+	// tx and rx are the hosts; tx is nil on a side that sends no data.
+	tx *txHost
+	rx *rxHost
+	// stageData is the packet taken from m_pkt waiting for the port; stageAcks the ACKs waiting.
+	stageData *pkt
+	stageAcks []*pkt
+	// rxq and ackq are data and ACK packets that arrived, waiting for the endpoint.
+	rxq, ackq []*pkt
+	// ctl is the next connection to open; ip is the side's address.
+	ctl int
+	ip  netip.Addr
+}
+
+// sim is one run.
+type sim struct {
+	// o are the options (defaults applied); cfg the block parameters; cycle the current cycle.
+	o     Options
+	cfg   config.Config
+	cycle int64
+	// a sends data to b.
+	a, b *side
+	// ring holds packets in the network by seq mod ringSize; seq numbers them.
+	ring []pkt
+	seq  uint64
+	// sb is the transfer scoreboard; res collects the figures.
+	sb  *scoreboard.Transfer
+	res *Result
+	// arrived marks, per connection, PSNs an endpoint took in (past the go-back-N filter; ring of 4*WINDOW, value
+	// psn+1), for the spurious retransmission count.
+	arrived []uint32
+	// mct holds message completion times (cycles); bins the delivered payload bytes per bin.
+	mct  []int64
+	bins []int64
+	// binCycles is the bin width; measured the measured cycles (after reset and opens).
+	binCycles, measured int64
+	// frames and stamps collect the capture; arrFrames and arrStamps the arrivals at B.
+	frames, arrFrames [][]byte
+	stamps, arrStamps []time.Time
+}
+
+// Run simulates opt (after Defaults) and returns the figures. A data error, a duplicate, a lost message or an
+// inconsistent network returns an error naming the first one.
+func Run(opt Options) (*Result, error) {
+	o := opt.Defaults()
+	cfg := o.Config
+	if o.Mode == ModeGBN {
+		cfg.GBN = 1
+	} else {
+		cfg.GBN = 0
+	}
+	o.Config = cfg
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	s := &sim{o: o, cfg: cfg, ring: make([]pkt, ringSize), sb: scoreboard.NewTransfer(cfg.Conns)}
+	cyc := func(us float64) int64 { return int64(math.Round(us * float64(o.ClockMHz))) }
+	s.binCycles = max(1, cyc(o.BinUS))
+	s.measured = cyc(o.DurationUS)
+	s.arrived = make([]uint32, cfg.Conns*4*cfg.Window)
+	s.res = &Result{Mode: string(o.Mode), Config: cfg.Name, Paths: cfg.Paths, NetPaths: o.NetPaths, Conns: o.Conns,
+		Loss: o.Loss, AckLoss: o.AckLoss, Seed: o.Seed, Msg: o.Msg, MTU: o.MTU, PortGbps: o.PortGbps, ClockMHz: o.ClockMHz,
+		DurationUS: o.DurationUS}
+	var err error
+	if s.a, err = s.newSide("A", 0, true); err != nil {
+		return nil, err
+	}
+	if s.b, err = s.newSide("B", 1, false); err != nil {
+		return nil, err
+	}
+	s.a.peer, s.b.peer = s.b, s.a
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	if err := s.finish(); err != nil {
+		return s.res, err
+	}
+	return s.res, nil
+}
+
+// newSide builds one endpoint, its host and the network its port sends into.
+func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
+	o, cfg := s.o, s.cfg
+	ep, err := endpoint.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	nc := network.Config{ClockMHz: o.ClockMHz, PortGbps: o.PortGbps, HashSeed: uint32(0x5eed0000 + idx),
+		Seed: splitmix(o.Seed + uint64(idx)*0x9e3779b97f4a7c15)}
+	cyc := func(ns float64) int64 { return int64(math.Round(ns * float64(o.ClockMHz) / 1000)) }
+	for p := 0; p < o.NetPaths; p++ {
+		pc := network.PathConfig{Gbps: o.PathGbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
+			QueueBytes: o.QueueKB << 10, ECNBytes: o.ECNKB << 10}
+		loss := o.Loss
+		if !sender {
+			loss = o.AckLoss
+		}
+		switch {
+		case loss == 0:
+			pc.Loss = network.Loss{Model: "none"}
+		case o.LossModel == "gilbert":
+			b2g := 1 / o.Burst
+			pc.Loss = network.Loss{Model: "gilbert", BadToGood: b2g, GoodToBad: loss * b2g / (1 - loss), LossBad: 1}
+		default:
+			pc.Loss = network.Loss{Model: "bernoulli", P: loss}
+		}
+		for _, f := range o.Failures {
+			if f.Path == p {
+				iv := network.Interval{From: cyc(f.AtUS * 1000), To: math.MaxInt64}
+				if f.UntilUS != 0 {
+					iv.To = cyc(f.UntilUS * 1000)
+				}
+				pc.Down = append(pc.Down, iv)
+			}
+		}
+		nc.Paths = append(nc.Paths, pc)
+	}
+	net, err := network.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	sd := &side{name: name, ep: ep, net: net, ip: netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + idx)})}
+	per := uint32(4 * cfg.Window)
+	sd.rx = &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per, sb: s.sb}
+	for c := range sd.rx.conns {
+		sd.rx.conns[c].bufs = map[uint64][]byte{}
+	}
+	if sender {
+		dist, err := parseMsg(o.Msg)
+		if err != nil {
+			return nil, err
+		}
+		sd.tx = &txHost{conns: make([]txConn, o.Conns), window: cfg.Window, mtu: o.MTU,
+			slots: make([]segment, cfg.Conns*int(per)), slotsPer: per, cur: -1, dist: dist,
+			rng: rand.New(rand.NewPCG(o.Seed, 0x6d7367)), backlog: o.Backlog, sb: s.sb}
+		for c := range sd.tx.conns {
+			sd.tx.conns[c].psn = s.startPSN(c)
+			sd.tx.conns[c].una = s.startPSN(c)
+		}
+	}
+	return sd, nil
+}
+
+// startPSN is the initial PSN of connection c in the A->B direction (B->A uses the same plus 2^23).
+func (s *sim) startPSN(c int) uint32 { return (s.o.StartPSN + uint32(c)*4099) & (1<<24 - 1) }
+
+// splitmix is the SplitMix64 finaliser, to derive independent seeds.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// run steps both endpoints until the measured time has passed and every posted message is delivered or
+// aborted, or the drain limit is hit.
+func (s *sim) run() error {
+	o := s.o
+	opens := int64(resetCycles + s.cfg.Conns)
+	end := opens + s.measured
+	limit := end + int64(math.Round(o.DrainUS*float64(o.ClockMHz)))
+	for s.cycle = 0; ; s.cycle++ {
+		if s.cycle == end {
+			s.a.tx.closed = true
+		}
+		if s.cycle >= end && s.sb.Outstanding() == 0 && s.idle() {
+			break
+		}
+		if s.cycle >= limit {
+			return fmt.Errorf("drain: %d message(s) still outstanding %g us after the measured time (seed %d)", s.sb.Outstanding(), o.DrainUS, o.Seed)
+		}
+		if s.cycle >= opens {
+			if err := s.a.tx.post(); err != nil {
+				return err
+			}
+		}
+		for _, sd := range []*side{s.a, s.b} {
+			if err := s.step(sd); err != nil {
+				return fmt.Errorf("cycle %d, endpoint %s: %w", s.cycle, sd.name, err)
+			}
+		}
+		for _, sd := range []*side{s.a, s.b} {
+			if err := s.deliver(sd); err != nil {
+				return fmt.Errorf("cycle %d, arrivals at %s: %w", s.cycle, sd.peer.name, err)
+			}
+		}
+		if o.Progress != nil && s.cycle%ProgressCycles == 0 && s.cycle > 0 {
+			o.Progress(Progress{Cycle: s.cycle, Cycles: end, Packets: s.res.DataPackets, Goodput: s.goodputSoFar()})
+		}
+	}
+	s.res.Cycles = s.cycle
+	return nil
+}
+
+// idle reports that no packet is staged, queued or in the network.
+func (s *sim) idle() bool {
+	for _, sd := range []*side{s.a, s.b} {
+		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// step drives one endpoint for one cycle and follows its handshakes.
+func (s *sim) step(sd *side) error {
+	in := &sd.in
+	now := s.cycle
+	in.Rst = now < resetCycles
+	// Control: open every connection, one per cycle, after the reset.
+	in.CtlValid = !in.Rst && sd.ctl < s.cfg.Conns
+	if in.CtlValid {
+		c := sd.ctl
+		in.CtlOpen, in.CtlConn = true, uint32(c)
+		in.CtlTxPSN, in.CtlRxPSN = s.startPSN(c), s.startPSN(c)
+		if sd.name == "B" {
+			in.CtlTxPSN = s.startPSN(c) ^ 1<<23
+		} else {
+			in.CtlRxPSN = s.startPSN(c) ^ 1<<23
+		}
+	}
+	// Host TX.
+	tc := -1
+	in.TxValid = false
+	if sd.tx != nil && !in.Rst && !in.CtlValid {
+		if tc = sd.tx.pick(); tc >= 0 {
+			in.TxValid, in.TxConn = true, uint32(tc)
+			in.TxHandle, in.TxFirst, in.TxLast = sd.tx.head(tc)
+		}
+	}
+	in.CplReady = true
+	in.PktReady = sd.stageData == nil
+	in.AckOutReady = len(sd.stageAcks) < 16
+	in.RxValid = len(sd.rxq) > 0
+	if in.RxValid {
+		in.Rx = sd.rxq[0].d
+	}
+	in.AckInValid = len(sd.ackq) > 0
+	if in.AckInValid {
+		in.AckIn = sd.ackq[0].a
+	}
+
+	out := &sd.out
+	sd.ep.Step(in, out)
+	if in.Rst {
+		return nil
+	}
+	if in.CtlValid && out.CtlReady {
+		sd.ctl++
+	}
+	if in.TxValid && out.Retx.TxReady {
+		sd.tx.taken(tc, now)
+	}
+	if in.RxValid && out.RxReady {
+		if d := &sd.rxq[0].d; !out.RxFiltered {
+			s.arrived[s.arrIdx(d.Conn, d.PSN)] = d.PSN + 1
+		}
+		sd.rxq = sd.rxq[1:]
+	}
+	if in.AckInValid && out.AckInReady {
+		a := &sd.ackq[0].a
+		if sd.tx != nil && !a.Nak && int(a.Conn) < len(sd.tx.conns) {
+			tcn := &sd.tx.conns[a.Conn]
+			if d := int32((a.PSN-tcn.una)<<8) >> 8; d > 0 {
+				tcn.una = a.PSN
+			}
+		}
+		sd.ackq = sd.ackq[1:]
+	}
+	if out.Retx.ErrValid {
+		c := int(out.Retx.ErrConn)
+		s.res.Errors++
+		if sd.tx != nil && c < len(sd.tx.conns) {
+			sd.tx.conns[c].errored = true
+			sd.tx.conns[c].queue = nil
+			s.sb.Abort(c)
+		}
+	}
+	r := &out.Retx
+	if r.PktValid && in.PktReady {
+		if err := s.takePacket(sd, r); err != nil {
+			return err
+		}
+	}
+	if out.AckOutValid && in.AckOutReady {
+		p := s.newPkt()
+		p.ack, p.a = true, out.AckOut
+		sd.stageAcks = append(sd.stageAcks, p)
+	}
+	if out.Rx.CplValid && in.CplReady {
+		if err := s.completion(sd, &out.Rx); err != nil {
+			return err
+		}
+	}
+	return s.port(sd)
+}
+
+// newPkt returns the next packet record of the ring.
+func (s *sim) newPkt() *pkt {
+	p := &s.ring[s.seq%ringSize]
+	*p = pkt{seq: s.seq}
+	s.seq++
+	return p
+}
+
+// takePacket turns an m_pkt descriptor into a data packet with the payload its handle names.
+func (s *sim) takePacket(sd *side, r *retx.Out) error {
+	if sd.tx == nil {
+		return fmt.Errorf("data error: endpoint %s sent a packet (conn %d psn %#x) but its host posted nothing", sd.name, r.PktConn, r.PktPSN)
+	}
+	seg, err := sd.tx.lookup(r.PktHandle, r.PktConn, r.PktPSN)
+	if err != nil {
+		return err
+	}
+	if seg.first != r.PktFirst || seg.last != r.PktLast {
+		return fmt.Errorf("data error: packet conn %d psn %#x flags first/last %v/%v, host handed %v/%v", r.PktConn, r.PktPSN, r.PktFirst, r.PktLast, seg.first, seg.last)
+	}
+	p := s.newPkt()
+	p.d = endpoint.RxDesc{Conn: r.PktConn, PSN: r.PktPSN, Path: r.PktPath, Pseq: r.PktPseq, First: r.PktFirst, Last: r.PktLast,
+		AckReq: r.PktAckReq}
+	p.msg, p.off, p.payload, p.retx = seg.msg.id, seg.off, seg.msg.data[seg.off:seg.off+seg.n], r.PktRetx
+	p.entropy = uint16(r.PktEntropy)
+	sd.stageData = p
+	s.res.DataPackets++
+	if r.PktRetx {
+		s.res.Retransmissions++
+		if s.arrived[s.arrIdx(r.PktConn, r.PktPSN)] == r.PktPSN+1 {
+			s.res.Spurious++
+		}
+	}
+	return nil
+}
+
+// arrIdx is the index of (conn, psn) in arrived.
+func (s *sim) arrIdx(conn, psn uint32) int {
+	per := uint32(4 * s.cfg.Window)
+	return int(conn*per + psn%per)
+}
+
+// port starts the next staged packet when the port is free: ACKs first.
+func (s *sim) port(sd *side) error {
+	if !sd.net.PortFree(s.cycle) {
+		return nil
+	}
+	var p *pkt
+	var np network.Packet
+	switch {
+	case len(sd.stageAcks) > 0:
+		p = sd.stageAcks[0]
+		sd.stageAcks = sd.stageAcks[1:]
+		np = network.Packet{Bytes: ackOverhead + 4*s.sackWords(), Entropy: uint16(pathsel.E0(s.cfg.Paths, p.a.Conn, p.a.Path)), Tag: p.seq}
+		s.res.AckPackets++
+	case sd.stageData != nil:
+		p = sd.stageData
+		sd.stageData = nil
+		np = network.Packet{Bytes: dataOverhead + len(p.payload) + (4-len(p.payload)%4)%4, Entropy: p.entropy, Tag: p.seq}
+	default:
+		return nil
+	}
+	if s.o.Capture != nil {
+		if err := s.capture(sd, p, np.Entropy, false, &s.frames, &s.stamps); err != nil {
+			return err
+		}
+	}
+	return sd.net.Send(s.cycle, np)
+}
+
+// sackWords is the SACK bitmap length in 32-bit words.
+func (s *sim) sackWords() int { return max(1, s.cfg.SackBits/32) }
+
+// deliver moves the packets that arrived at sd's peer into its queues; data is placed on arrival.
+func (s *sim) deliver(sd *side) error {
+	peer := sd.peer
+	for {
+		np, ok := sd.net.Poll(s.cycle)
+		if !ok {
+			return nil
+		}
+		p := &s.ring[np.Tag%ringSize]
+		if p.seq != np.Tag {
+			return fmt.Errorf("packet %d left the network after its record was reused (more than %d packets in flight)", np.Tag, ringSize)
+		}
+		if p.ack {
+			peer.ackq = append(peer.ackq, p)
+			continue
+		}
+		p.d.ECN = np.CE
+		if s.o.fault != nil {
+			s.o.fault(p)
+		}
+		p.d.Handle = peer.rx.handle(p.d.Conn, p.d.PSN)
+		if err := peer.rx.place(p.d.Conn, p.d.PSN, p.msg, p.off, p.payload, p.d.First, p.d.Last); err != nil {
+			return err
+		}
+		peer.rxq = append(peer.rxq, p)
+		if s.o.Arrivals != nil && peer == s.b {
+			if err := s.capture(sd, p, np.Entropy, np.CE, &s.arrFrames, &s.arrStamps); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// completion takes one m_cpl completion at sd's receiving host.
+func (s *sim) completion(sd *side, o *rxreorder.Out) error {
+	msg, data, done, err := sd.rx.complete(o.CplConn, o.CplPSN, o.CplHandle, o.CplFirst, o.CplLast)
+	if err != nil {
+		return err
+	}
+	slot := &sd.rx.slots[o.CplHandle]
+	n := int64(slot.n)
+	if s.cycle >= int64(resetCycles+s.cfg.Conns) {
+		b := (s.cycle - int64(resetCycles+s.cfg.Conns)) / s.binCycles
+		for int64(len(s.bins)) <= b {
+			s.bins = append(s.bins, 0)
+		}
+		s.bins[b] += n
+	}
+	if s.cycle < int64(resetCycles+s.cfg.Conns)+s.measured {
+		s.res.PayloadBytes += n
+	}
+	if !done {
+		return nil
+	}
+	c := int(o.CplConn)
+	if err := s.sb.Deliver(c, msg, data); err != nil {
+		return err
+	}
+	s.res.Messages++
+	if sd.peer.tx != nil && c < len(sd.peer.tx.conns) {
+		// The sender's message record is gone (fully handed over); its start is kept by the scoreboard order,
+		// so the host keeps starts in a per-connection FIFO.
+		st := sd.peer.tx.popStart(c)
+		s.mct = append(s.mct, s.cycle-st)
+	}
+	return nil
+}
+
+// goodputSoFar is the payload delivered over the cycles measured so far, as a fraction of the port rate.
+func (s *sim) goodputSoFar() float64 {
+	t := min(s.cycle, int64(resetCycles+s.cfg.Conns)+s.measured) - int64(resetCycles+s.cfg.Conns)
+	if t <= 0 {
+		return 0
+	}
+	return float64(s.res.PayloadBytes) / s.capacity(t)
+}
+
+// capacity is the bytes the port can carry in t cycles.
+func (s *sim) capacity(t int64) float64 {
+	return float64(t) * float64(s.o.PortGbps) * 1000 / 8 / float64(s.o.ClockMHz)
+}
+
+// capture builds the frame of p as sd's port sent it and appends it with its simulated time.
+func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byte, stamps *[]time.Time) error {
+	h := roce.Header{SrcIP: sd.ip, DstIP: sd.peer.ip, SrcPort: entropy, TTL: 64, ECN: roce.ECNECT0, PKey: roce.DefaultPKey}
+	h.SrcMAC = [6]byte{0x02, 0, 0, 0, 0, sd.ip.As4()[3]}
+	h.DstMAC = [6]byte{0x02, 0, 0, 0, 0, sd.peer.ip.As4()[3]}
+	if ce {
+		h.ECN = roce.ECNCE
+	}
+	var f []byte
+	var err error
+	if p.ack {
+		h.DestQP = p.a.Conn
+		a := roce.Ack{Header: h, CumPSN: p.a.PSN, NAK: p.a.Nak, HasSACK: !p.a.Nak, Path: uint8(p.a.Path), PNext: p.a.Pseq,
+			ECNEcho: p.a.ECN, Words: uint8(s.sackWords())}
+		for i := 0; i < s.cfg.SackBits && !p.a.Nak; i++ {
+			if p.a.Sack.Bit(i) {
+				a.Bitmap[i/32] |= 1 << (i % 32)
+			}
+		}
+		f, err = roce.BuildAck(&a)
+	} else {
+		h.DestQP = p.d.Conn
+		d := roce.Data{Header: h, PSN: p.d.PSN, AckReq: p.d.AckReq, Path: uint8(p.d.Path), PSeq: p.d.Pseq, First: p.d.First,
+			Last: p.d.Last, MsgID: uint32(p.msg), Offset: uint32(p.off), Payload: p.payload}
+		f, err = roce.BuildData(&d)
+	}
+	if err != nil {
+		return fmt.Errorf("capture: %w", err)
+	}
+	*frames = append(*frames, f)
+	*stamps = append(*stamps, time.Unix(0, s.cycle*1000/int64(s.o.ClockMHz)))
+	return nil
+}
