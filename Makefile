@@ -15,7 +15,7 @@ RTL := $(wildcard rtl/*.v)
 DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov tshark:tshark
 DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 
-.PHONY: help deps lint build test regress bench clean cov cov-baseline slurm-up slurm-test
+.PHONY: help deps lint build test regress bench clean cov cov-baseline slurm-up slurm-test sim sweep
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -68,6 +68,12 @@ regress: deps $(BIN) ## the smoke regression over seeds and presets, table + JSO
 bench: deps $(BIN) ## per block: raw Verilator, lockstep, Icarus, golden; seeds/min; rx and path figures
 	@mkdir -p build
 	$(SPRAYNIC) bench --config $(CONFIG) --seed $(SEED) --json build/bench.json
+
+sim: $(BIN) ## one end-to-end run of the golden transport over the network model (ARGS="--loss 0.01 ...")
+	$(SPRAYNIC) sim --seed $(SEED) $(ARGS)
+
+sweep: $(BIN) ## end-to-end goodput vs loss, spray and go-back-N, 2/4/8 paths: table + build/sweep/{csv,svg,json}
+	$(SPRAYNIC) sim sweep --seed $(SEED) --duration-us 2000 --path-counts 2,4,8 $(ARGS)
 
 cov: deps $(BIN) ## line+toggle coverage of the smoke suite on default, compared with coverage/baseline.json
 	$(SPRAYNIC) cov run --suite smoke --config default --out build/coverage
