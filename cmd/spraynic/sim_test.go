@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/stimulus/e2e"
+	"github.com/spraynic/spraynic/stimulus/sweepplot"
+)
+
+// TestSimCommands: sim writes its table and JSON, sim sweep its CSV, chart and JSON, gen its capture; bad flags
+// are named.
+func TestSimCommands(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "r.json")
+	out, err := runApp(t, "sim", "--duration-us", "20", "--loss", "0.02", "--fail", "2@5-10", "--quiet", "--json", js)
+	require.NoError(t, err)
+	require.Contains(t, out, "seed 1 (--seed N")
+	require.Contains(t, out, "goodput (% of port)")
+	var r e2e.Result
+	b, err := os.ReadFile(js)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &r))
+	require.Equal(t, "spray", r.Mode)
+	require.Positive(t, r.Messages)
+
+	csv, svg, sj := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.svg"), filepath.Join(dir, "s.json")
+	out, err = runApp(t, "sim", "sweep", "--duration-us", "15", "--losses", "0,0.05", "--path-counts", "4",
+		"--quiet", "--csv", csv, "--plot", svg, "--json", sj)
+	require.NoError(t, err)
+	require.Contains(t, out, "goodput%")
+	f, err := os.Open(csv)
+	require.NoError(t, err)
+	defer f.Close()
+	pts, err := sweepplot.ReadCSV(f)
+	require.NoError(t, err)
+	require.Len(t, pts, 4, "2 modes x 1 path count x 2 losses")
+	st, err := os.Stat(svg)
+	require.NoError(t, err)
+	require.Positive(t, st.Size())
+
+	pc := filepath.Join(dir, "g.pcap")
+	out, err = runApp(t, "gen", "--out", pc, "--duration-us", "5")
+	require.NoError(t, err)
+	require.Contains(t, out, "data packets arrived at B")
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sim", "--loss", "0.9"}, "option loss: value 0.9 out of range (allowed 0..0.5)"},
+		{[]string{"sim", "--fail", "1@x"}, `--fail "1@x": want PATH@AT_US`},
+		{[]string{"sim", "--paths", "6"}, `--paths 6: config default: key "paths": value 6 is not a power of two`},
+		{[]string{"sim", "sweep", "--losses", "0,abc"}, `--losses: value "abc"`},
+		{[]string{"sim", "sweep", "--path-counts", "4,5", "--duration-us", "5"}, `sweep point mode spray, 5 paths`},
+	} {
+		_, err := runApp(t, tc.args...)
+		require.ErrorContains(t, err, tc.want)
+	}
+}
