@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/stimulus/e2e"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,6 +24,8 @@ type benchReport struct {
 	Runs, Jobs     int
 	// Figures are the rx_reorder throughput and latency lines.
 	Figures []string `json:"rx_figures"`
+	// E2ECyclesPerSec is the golden end-to-end simulation's speed (two endpoints, network, hosts).
+	E2ECyclesPerSec float64 `json:"e2e_cycles_per_sec"`
 }
 
 func benchCommand() *cli.Command {
@@ -68,6 +72,14 @@ func benchCommand() *cli.Command {
 				}
 			}
 			fmt.Fprintf(w, "cycles/s; (1) Verilator model from its C++ loop, (2) Go lockstep RTL+golden+scoreboard, (3) Icarus vvp (incl. $readmemh load) over the first %d cycles\n", blocks[0].IcarusCycles)
+			start := time.Now()
+			er, err := e2e.Run(e2e.Options{Config: req.Config, Loss: 0.01, DurationUS: 1000, Seed: req.Seed})
+			if err != nil {
+				return fmt.Errorf("end-to-end bench: %w", err)
+			}
+			rep.E2ECyclesPerSec = float64(er.Cycles) / time.Since(start).Seconds()
+			fmt.Fprintf(w, "\nend-to-end golden simulation (spraynic sim --loss 0.01 --duration-us 1000: two endpoints of golden blocks, network, hosts, scoreboard): %.0f cycles/s, goodput %.2f%%\n",
+				rep.E2ECyclesPerSec, 100*er.Goodput)
 			if !c.Bool("quick") {
 				jobs := c.Int("jobs")
 				if jobs <= 0 {
