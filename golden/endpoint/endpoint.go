@@ -124,7 +124,16 @@ type Model struct {
 	// connMask and paths are CONNS-1 and PATHS.
 	connMask uint32
 	paths    int
+	// tap, when set, sees every block's inputs of every cycle.
+	tap Tap
 }
+
+// Tap receives the inputs each block got in one cycle (valid during the call only).
+type Tap func(tx *retx.In, ps *pathsel.In, rx *rxreorder.In)
+
+// SetTap makes the endpoint call t every cycle with the three blocks' inputs: what a block-level lockstep
+// replays to check the RTL blocks under end-to-end traffic.
+func (m *Model) SetTap(t Tap) { m.tap = t }
 
 // New returns an endpoint under cfg, in the reset state. It returns the blocks' configuration errors.
 func New(cfg config.Config) (*Model, error) {
@@ -233,6 +242,9 @@ func (m *Model) Step(in *In, out *Out) {
 	}
 	out.GBNDropped, out.Naks = m.gbnDropped, m.naks
 	out.RxFiltered = in.RxValid && !pass
+	if m.tap != nil {
+		m.tap(&m.txIn, &m.psIn, &m.rxIn)
+	}
 
 	if rst {
 		m.reset()

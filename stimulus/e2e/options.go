@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/golden/endpoint"
 )
 
 // Mode is the transport mode of a run.
@@ -77,6 +78,9 @@ type Options struct {
 	Arrivals io.Writer
 	// Progress, when set, is called every ProgressCycles cycles with the run so far.
 	Progress func(Progress)
+	// Taps, when set, see the block inputs of endpoint A (index 0) and B (index 1) every cycle
+	// (golden/endpoint.SetTap): block-level lockstep tests replay them on the RTL.
+	Taps [2]endpoint.Tap
 	// fault, when set (tests only), may change a packet as it arrives, before placement: it stands in for a
 	// transport bug, to prove the checks catch it.
 	fault func(p *pkt)

@@ -178,6 +178,9 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t := o.Taps[idx]; t != nil {
+		ep.SetTap(t)
+	}
 	sd := &side{name: name, ep: ep, net: net, ip: netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + idx)})}
 	per := uint32(4 * cfg.Window)
 	sd.rx = &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per, sb: s.sb}
@@ -251,11 +254,20 @@ func (s *sim) run() error {
 	return nil
 }
 
-// idle reports that no packet is staged, queued or in the network.
+// idle reports that no packet is staged, queued or in the network, and every packet a healthy connection sent
+// is acknowledged as far as its host has seen.
 func (s *sim) idle() bool {
 	for _, sd := range []*side{s.a, s.b} {
-		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 {
+		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 || sd.net.Pending() > 0 {
 			return false
+		}
+		if sd.tx == nil {
+			continue
+		}
+		for c := range sd.tx.conns {
+			if tc := &sd.tx.conns[c]; !tc.errored && tc.una != tc.psn {
+				return false
+			}
 		}
 	}
 	return true
