@@ -39,6 +39,7 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "loss-model", Value: "bernoulli", Usage: "bernoulli or gilbert (bursty)"},
 		&cli.Float64Flag{Name: "burst", Value: 4, Usage: "mean loss burst length of the gilbert model, packets"},
 		&cli.Float64Flag{Name: "ack-loss", Usage: "random loss per ACK packet, 0..0.5"},
+		&cli.BoolFlag{Name: "bidir", Usage: "endpoint B sends the same traffic to A (both directions then use --loss)"},
 		&cli.IntFlag{Name: "queue-kb", Value: 1024, Usage: "path queue capacity, KiB (tail drop beyond)"},
 		&cli.IntFlag{Name: "ecn-kb", Value: 128, Usage: "ECN marking threshold, KiB"},
 		&cli.StringSliceFlag{Name: "fail", Usage: "path failure PATH@AT_US[-UNTIL_US] (repeatable; no UNTIL: stays down)"},
@@ -67,7 +68,7 @@ func simOptions(c *cli.Context) (e2e.Options, error) {
 		Msg: c.String("msg"), Backlog: c.Int("backlog"), MTU: c.Int("mtu"), ClockMHz: c.Int("clock-mhz"),
 		PortGbps: c.Int("port-gbps"), PathGbps: c.Int("path-gbps"), DelayNS: c.Float64("delay-ns"),
 		SkewNS: c.Float64("skew-ns"), JitterNS: c.Float64("jitter-ns"), Loss: c.Float64("loss"),
-		LossModel: c.String("loss-model"), Burst: c.Float64("burst"), AckLoss: c.Float64("ack-loss"),
+		LossModel: c.String("loss-model"), Burst: c.Float64("burst"), AckLoss: c.Float64("ack-loss"), Bidir: c.Bool("bidir"),
 		QueueKB: c.Int("queue-kb"), ECNKB: c.Int("ecn-kb"), DurationUS: c.Float64("duration-us"),
 		DrainUS: c.Float64("drain-us"), BinUS: c.Float64("bin-us"), Seed: c.Uint64("seed"),
 	}

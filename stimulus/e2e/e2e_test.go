@@ -111,6 +111,12 @@ func TestScenarios(t *testing.T) {
 		{name: "wrap_many_conns_u250", preset: "u250", opt: e2e.Options{Conns: 64, Loss: 0.01, StartPSN: 1<<24 - 3, DurationUS: 150}},
 		{name: "ice40_small", preset: "ice40", opt: e2e.Options{Loss: 0.02, MTU: 1024, Msg: "uniform:1:20000", PortGbps: 100}},
 		{name: "exp_sizes_4_paths", preset: "default", opt: e2e.Options{Loss: 0.03, Msg: "exp:20000", Backlog: 8}},
+		{name: "bidirectional", preset: "default", opt: e2e.Options{Bidir: true, Loss: 0.02},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.Greater(t, r.Goodput, 0.85, "A->B goodput with B's data sharing the ports")
+				require.Greater(t, r.GoodputBA, 0.85, "B->A goodput")
+			}},
+		{name: "bidirectional_gbn", preset: "ice40", opt: e2e.Options{Bidir: true, Mode: e2e.ModeGBN, Loss: 0.01, PortGbps: 100}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,6 +197,7 @@ func TestOptionErrors(t *testing.T) {
 		{"fail_path", e2e.Options{Failures: []e2e.Failure{{Path: 8, AtUS: 1}}}, "option fail[0]: path 8 out of range (allowed 0..7)"},
 		{"fail_interval", e2e.Options{Failures: []e2e.Failure{{Path: 1, AtUS: 10, UntilUS: 5}}}, "option fail[0]: interval 10..5 us invalid (allowed AT >= 0 and UNTIL > AT, or UNTIL 0 for never)"},
 		{"mtu", e2e.Options{MTU: 10}, "option mtu: value 10 out of range (allowed 64..9000)"},
+		{"bidir_ack_loss", e2e.Options{Bidir: true, AckLoss: 0.1}, "option ack-loss: value 0.1 not allowed with bidir (both directions carry data and ACKs; use loss)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

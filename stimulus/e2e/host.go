@@ -56,8 +56,9 @@ type txHost struct {
 	rng     *rand.Rand
 	backlog int
 	closed  bool
-	// sb is the transfer scoreboard the posts go to.
-	sb *scoreboard.Transfer
+	// sb is the transfer scoreboard the posts go to, as connection sbBase + c.
+	sb     *scoreboard.Transfer
+	sbBase int
 }
 
 // size draws one message size.
@@ -83,7 +84,7 @@ func (h *txHost) post() error {
 			m := &message{id: tc.nextID, data: make([]byte, h.size())}
 			fill(h.rng, m.data)
 			tc.nextID++
-			if err := h.sb.Post(c, m.id, m.data); err != nil {
+			if err := h.sb.Post(h.sbBase+c, m.id, m.data); err != nil {
 				return err
 			}
 			tc.queue = append(tc.queue, m)

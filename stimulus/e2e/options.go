@@ -59,6 +59,8 @@ type Options struct {
 	Burst     float64
 	// AckLoss is the per-packet random loss of the reverse direction (ACKs).
 	AckLoss float64
+	// Bidir makes B send messages to A too (same traffic options); both directions then use Loss.
+	Bidir bool
 	// QueueKB and ECNKB are each path's queue capacity and ECN marking threshold (KiB).
 	QueueKB, ECNKB int
 	// Failures are scheduled path failures.
@@ -252,6 +254,9 @@ func (o Options) Validate() error {
 		if err != nil {
 			return err
 		}
+	}
+	if o.Bidir && o.AckLoss != 0 {
+		return fmt.Errorf("option ack-loss: value %g not allowed with bidir (both directions carry data and ACKs; use loss)", o.AckLoss)
 	}
 	for i, f := range o.Failures {
 		if f.Path < 0 || f.Path >= o.NetPaths {

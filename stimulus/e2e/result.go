@@ -31,9 +31,13 @@ type Result struct {
 	Cycles int64 `json:"cycles"`
 	// Goodput is payload completed during the measured time over the port capacity of that time.
 	Goodput float64 `json:"goodput"`
-	// PayloadBytes is that payload; Messages the messages delivered in the whole run.
+	// PayloadBytes is that payload; Messages the messages delivered in the whole run (both directions).
 	PayloadBytes int64 `json:"payload_bytes"`
-	Messages     int64 `json:"messages"`
+	// Bidir: B sent messages to A as well; GoodputBA and PayloadBytesBA are that direction's figures.
+	Bidir          bool    `json:"bidir"`
+	GoodputBA      float64 `json:"goodput_ba"`
+	PayloadBytesBA int64   `json:"payload_bytes_ba"`
+	Messages       int64   `json:"messages"`
 	// MCTP50US, MCTP99US and MCTMaxUS are message completion times (first packet handed to the NIC ->
 	// last completion at the receiver), microseconds.
 	MCTP50US float64 `json:"mct_p50_us"`
@@ -54,7 +58,7 @@ type Result struct {
 	Naks        int64 `json:"naks"`
 	Errors      int64 `json:"errors"`
 	Aborted     int64 `json:"aborted_messages"`
-	// PathFailures and PathRecoveries are path_sel's counters at the sender.
+	// PathFailures and PathRecoveries are path_sel's counters (both endpoints).
 	PathFailures   int64 `json:"path_failures"`
 	PathRecoveries int64 `json:"path_recoveries"`
 	// ECNMarks is the number of data packets the fabric CE-marked.
@@ -79,17 +83,24 @@ func (s *sim) finish() error {
 	}
 	r.Aborted = s.sb.Aborted
 	r.Goodput = float64(r.PayloadBytes) / s.capacity(s.measured)
+	r.Bidir = o.Bidir
+	r.GoodputBA = float64(r.PayloadBytesBA) / s.capacity(s.measured)
 	us := func(c int64) float64 { return float64(c) / float64(o.ClockMHz) }
 	if len(s.mct) > 0 {
 		slices.Sort(s.mct)
 		q := func(f float64) int64 { return s.mct[min(len(s.mct)-1, int(math.Ceil(f*float64(len(s.mct))))-1)] }
 		r.MCTP50US, r.MCTP99US, r.MCTMaxUS = us(q(0.5)), us(q(0.99)), us(s.mct[len(s.mct)-1])
 	}
-	x := &s.a.out.Retx
-	r.RetxLoss, r.RetxTimeout, r.RetxGBN = int64(x.CntRetxLoss), int64(x.CntRetxTimeout), int64(x.CntRetxGBN)
-	r.Timeouts = int64(x.CntTimeouts)
-	r.Naks = int64(s.b.out.Naks)
-	r.PathFailures, r.PathRecoveries = int64(s.a.out.PathSel.CntFailures), int64(s.a.out.PathSel.CntRecoveries)
+	for _, sd := range []*side{s.a, s.b} {
+		x := &sd.out.Retx
+		r.RetxLoss += int64(x.CntRetxLoss)
+		r.RetxTimeout += int64(x.CntRetxTimeout)
+		r.RetxGBN += int64(x.CntRetxGBN)
+		r.Timeouts += int64(x.CntTimeouts)
+		r.Naks += int64(sd.out.Naks)
+		r.PathFailures += int64(sd.out.PathSel.CntFailures)
+		r.PathRecoveries += int64(sd.out.PathSel.CntRecoveries)
+	}
 	for _, ps := range s.a.net.Stats().Paths {
 		r.PathUtil = append(r.PathUtil, float64(ps.BusyCycles)/float64(max(1, r.Cycles)))
 		r.PathDrops = append(r.PathDrops, ps.DroppedLoss+ps.DroppedTail+ps.DroppedDown)
@@ -174,7 +185,12 @@ func WriteTable(w io.Writer, rs []*Result) error {
 		{"mode", func(r *Result) string { return r.Mode }},
 		{"paths (conn / fabric)", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Paths, r.NetPaths) }},
 		{"loss / ack loss", func(r *Result) string { return fmt.Sprintf("%g%% / %g%%", 100*r.Loss, 100*r.AckLoss) }},
-		{"goodput (% of port)", func(r *Result) string { return fmt.Sprintf("%.2f%%", 100*r.Goodput) }},
+		{"goodput (% of port)", func(r *Result) string {
+			if r.Bidir {
+				return fmt.Sprintf("%.2f%% A->B, %.2f%% B->A", 100*r.Goodput, 100*r.GoodputBA)
+			}
+			return fmt.Sprintf("%.2f%%", 100*r.Goodput)
+		}},
 		{"messages delivered", func(r *Result) string { return fmt.Sprint(r.Messages) }},
 		{"MCT p50 / p99 / max (us)", func(r *Result) string {
 			return fmt.Sprintf("%.1f / %.1f / %.1f", r.MCTP50US, r.MCTP99US, r.MCTMaxUS)

@@ -50,8 +50,9 @@ type pkt struct {
 
 // side is one endpoint with its host, port staging and arrival queues.
 type side struct {
-	// name is "A" or "B"; ep the endpoint model; in and out its ports.
+	// name is "A" or "B", idx 0 or 1; ep the endpoint model; in and out its ports.
 	name string
+	idx  int
 	ep   *endpoint.Model
 	in   endpoint.In
 	out  endpoint.Out
@@ -85,8 +86,8 @@ type sim struct {
 	// sb is the transfer scoreboard; res collects the figures.
 	sb  *scoreboard.Transfer
 	res *Result
-	// arrived marks, per connection, PSNs an endpoint took in (past the go-back-N filter; ring of 4*WINDOW, value
-	// psn+1), for the spurious retransmission count.
+	// arrived marks, per receiving side and connection, PSNs an endpoint took in (past the go-back-N filter; ring
+	// of 4*WINDOW, value psn+1), for the spurious retransmission count.
 	arrived []uint32
 	// mct holds message completion times (cycles); bins the delivered payload bytes per bin.
 	mct  []int64
@@ -112,11 +113,12 @@ func Run(opt Options) (*Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	s := &sim{o: o, cfg: cfg, ring: make([]pkt, ringSize), sb: scoreboard.NewTransfer(cfg.Conns)}
+	// The scoreboard numbers A->B connections 0..CONNS-1 and B->A connections CONNS..2*CONNS-1.
+	s := &sim{o: o, cfg: cfg, ring: make([]pkt, ringSize), sb: scoreboard.NewTransfer(2 * cfg.Conns)}
 	cyc := func(us float64) int64 { return int64(math.Round(us * float64(o.ClockMHz))) }
 	s.binCycles = max(1, cyc(o.BinUS))
 	s.measured = cyc(o.DurationUS)
-	s.arrived = make([]uint32, cfg.Conns*4*cfg.Window)
+	s.arrived = make([]uint32, 2*cfg.Conns*4*cfg.Window)
 	s.res = &Result{Mode: string(o.Mode), Config: cfg.Name, Paths: cfg.Paths, NetPaths: o.NetPaths, Conns: o.Conns,
 		Loss: o.Loss, AckLoss: o.AckLoss, Seed: o.Seed, Msg: o.Msg, MTU: o.MTU, PortGbps: o.PortGbps, ClockMHz: o.ClockMHz,
 		DurationUS: o.DurationUS}
@@ -124,7 +126,7 @@ func Run(opt Options) (*Result, error) {
 	if s.a, err = s.newSide("A", 0, true); err != nil {
 		return nil, err
 	}
-	if s.b, err = s.newSide("B", 1, false); err != nil {
+	if s.b, err = s.newSide("B", 1, o.Bidir); err != nil {
 		return nil, err
 	}
 	s.a.peer, s.b.peer = s.b, s.a
@@ -151,7 +153,7 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 		pc := network.PathConfig{Gbps: o.PathGbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
 			QueueBytes: o.QueueKB << 10, ECNBytes: o.ECNKB << 10}
 		loss := o.Loss
-		if !sender {
+		if idx == 1 && !o.Bidir {
 			loss = o.AckLoss
 		}
 		switch {
@@ -181,7 +183,7 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 	if t := o.Taps[idx]; t != nil {
 		ep.SetTap(t)
 	}
-	sd := &side{name: name, ep: ep, net: net, ip: netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + idx)})}
+	sd := &side{name: name, idx: idx, ep: ep, net: net, ip: netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + idx)})}
 	per := uint32(4 * cfg.Window)
 	sd.rx = &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per, sb: s.sb}
 	for c := range sd.rx.conns {
@@ -194,10 +196,10 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 		}
 		sd.tx = &txHost{conns: make([]txConn, o.Conns), window: cfg.Window, mtu: o.MTU,
 			slots: make([]segment, cfg.Conns*int(per)), slotsPer: per, cur: -1, dist: dist,
-			rng: rand.New(rand.NewPCG(o.Seed, 0x6d7367)), backlog: o.Backlog, sb: s.sb}
+			rng: rand.New(rand.NewPCG(o.Seed, 0x6d7367+uint64(idx))), backlog: o.Backlog, sb: s.sb, sbBase: idx * cfg.Conns}
 		for c := range sd.tx.conns {
-			sd.tx.conns[c].psn = s.startPSN(c)
-			sd.tx.conns[c].una = s.startPSN(c)
+			sd.tx.conns[c].psn = s.txPSN(idx, c)
+			sd.tx.conns[c].una = s.txPSN(idx, c)
 		}
 	}
 	return sd, nil
@@ -205,6 +207,9 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 
 // startPSN is the initial PSN of connection c in the A->B direction (B->A uses the same plus 2^23).
 func (s *sim) startPSN(c int) uint32 { return (s.o.StartPSN + uint32(c)*4099) & (1<<24 - 1) }
+
+// txPSN is the initial PSN of connection c sent by side idx.
+func (s *sim) txPSN(idx, c int) uint32 { return s.startPSN(c) ^ uint32(idx)<<23 }
 
 // splitmix is the SplitMix64 finaliser, to derive independent seeds.
 func splitmix(x uint64) uint64 {
@@ -223,7 +228,11 @@ func (s *sim) run() error {
 	limit := end + int64(math.Round(o.DrainUS*float64(o.ClockMHz)))
 	for s.cycle = 0; ; s.cycle++ {
 		if s.cycle == end {
-			s.a.tx.closed = true
+			for _, sd := range []*side{s.a, s.b} {
+				if sd.tx != nil {
+					sd.tx.closed = true
+				}
+			}
 		}
 		if s.cycle >= end && s.sb.Outstanding() == 0 && s.idle() {
 			break
@@ -232,8 +241,13 @@ func (s *sim) run() error {
 			return fmt.Errorf("drain: %d message(s) still outstanding %g us after the measured time (seed %d)", s.sb.Outstanding(), o.DrainUS, o.Seed)
 		}
 		if s.cycle >= opens {
-			if err := s.a.tx.post(); err != nil {
-				return err
+			for _, sd := range []*side{s.a, s.b} {
+				if sd.tx == nil {
+					continue
+				}
+				if err := sd.tx.post(); err != nil {
+					return err
+				}
 			}
 		}
 		for _, sd := range []*side{s.a, s.b} {
@@ -283,12 +297,7 @@ func (s *sim) step(sd *side) error {
 	if in.CtlValid {
 		c := sd.ctl
 		in.CtlOpen, in.CtlConn = true, uint32(c)
-		in.CtlTxPSN, in.CtlRxPSN = s.startPSN(c), s.startPSN(c)
-		if sd.name == "B" {
-			in.CtlTxPSN = s.startPSN(c) ^ 1<<23
-		} else {
-			in.CtlRxPSN = s.startPSN(c) ^ 1<<23
-		}
+		in.CtlTxPSN, in.CtlRxPSN = s.txPSN(sd.idx, c), s.txPSN(sd.peer.idx, c)
 	}
 	// Host TX.
 	tc := -1
@@ -324,7 +333,7 @@ func (s *sim) step(sd *side) error {
 	}
 	if in.RxValid && out.RxReady {
 		if d := &sd.rxq[0].d; !out.RxFiltered {
-			s.arrived[s.arrIdx(d.Conn, d.PSN)] = d.PSN + 1
+			s.arrived[s.arrIdx(sd.idx, d.Conn, d.PSN)] = d.PSN + 1
 		}
 		sd.rxq = sd.rxq[1:]
 	}
@@ -344,7 +353,7 @@ func (s *sim) step(sd *side) error {
 		if sd.tx != nil && c < len(sd.tx.conns) {
 			sd.tx.conns[c].errored = true
 			sd.tx.conns[c].queue = nil
-			s.sb.Abort(c)
+			s.sb.Abort(sd.tx.sbBase + c)
 		}
 	}
 	r := &out.Retx
@@ -395,17 +404,17 @@ func (s *sim) takePacket(sd *side, r *retx.Out) error {
 	s.res.DataPackets++
 	if r.PktRetx {
 		s.res.Retransmissions++
-		if s.arrived[s.arrIdx(r.PktConn, r.PktPSN)] == r.PktPSN+1 {
+		if s.arrived[s.arrIdx(sd.peer.idx, r.PktConn, r.PktPSN)] == r.PktPSN+1 {
 			s.res.Spurious++
 		}
 	}
 	return nil
 }
 
-// arrIdx is the index of (conn, psn) in arrived.
-func (s *sim) arrIdx(conn, psn uint32) int {
+// arrIdx is the index of (receiving side, conn, psn) in arrived.
+func (s *sim) arrIdx(side int, conn, psn uint32) int {
 	per := uint32(4 * s.cfg.Window)
-	return int(conn*per + psn%per)
+	return side*s.cfg.Conns*int(per) + int(conn*per+psn%per)
 }
 
 // port starts the next staged packet when the port is free: ACKs first.
@@ -480,21 +489,27 @@ func (s *sim) completion(sd *side, o *rxreorder.Out) error {
 	}
 	slot := &sd.rx.slots[o.CplHandle]
 	n := int64(slot.n)
-	if s.cycle >= int64(resetCycles+s.cfg.Conns) {
+	measuring := s.cycle < int64(resetCycles+s.cfg.Conns)+s.measured
+	if sd != s.b {
+		// B->A traffic (bidirectional runs): its own goodput, not in the series.
+		if measuring {
+			s.res.PayloadBytesBA += n
+		}
+	} else if s.cycle >= int64(resetCycles+s.cfg.Conns) {
 		b := (s.cycle - int64(resetCycles+s.cfg.Conns)) / s.binCycles
 		for int64(len(s.bins)) <= b {
 			s.bins = append(s.bins, 0)
 		}
 		s.bins[b] += n
 	}
-	if s.cycle < int64(resetCycles+s.cfg.Conns)+s.measured {
+	if sd == s.b && measuring {
 		s.res.PayloadBytes += n
 	}
 	if !done {
 		return nil
 	}
 	c := int(o.CplConn)
-	if err := s.sb.Deliver(c, msg, data); err != nil {
+	if err := s.sb.Deliver(sd.peer.idx*s.cfg.Conns+c, msg, data); err != nil {
 		return err
 	}
 	s.res.Messages++
