@@ -2,10 +2,12 @@ package cosim
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/cosim/scoreboard"
+	"github.com/spraynic/spraynic/golden/endpoint"
 	"github.com/spraynic/spraynic/golden/pathsel"
 	"github.com/spraynic/spraynic/golden/retx"
 	"github.com/spraynic/spraynic/golden/rxreorder"
@@ -23,9 +25,11 @@ type e2eScenario struct {
 	// are filled in per run).
 	name, doc string
 	gbn       bool
-	// paths, when not 0, overrides the configuration's paths per connection.
-	paths int
-	opt   e2e.Options
+	// paths, when not 0, overrides the configuration's paths per connection; topOnly runs only the
+	// nic_transport tests.
+	paths   int
+	topOnly bool
+	opt     e2e.Options
 }
 
 // e2eScenarios are the patterns each block is checked under.
@@ -35,8 +39,11 @@ var e2eScenarios = []e2eScenario{
 			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_2paths", doc: "spray mode over 2 paths, 10% loss, 5% ACK loss: paths fail and are probed often", paths: 2,
 		opt: e2e.Options{Loss: 0.10, AckLoss: 0.05, Msg: "uniform:1000:40000", DurationUS: 60}},
-	{name: "e2e_gbn", doc: "go-back-N mode, 1% loss, mixed message sizes", gbn: true,
-		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60}},
+	{name: "e2e_gbn", doc: "go-back-N mode, 1% loss, 2% ACK loss, mixed message sizes", gbn: true,
+		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.01, AckLoss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60}},
+	{name: "e2e_bidir", doc: "both endpoints send, 2% loss, one path down for 20 us", topOnly: true,
+		opt: e2e.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
+			Failures: []e2e.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}}},
 }
 
 // e2eCycles bounds the recorded simulation: 60 us of traffic at up to 2000 MHz would not fit, but at the 250 MHz
@@ -90,6 +97,26 @@ func recordE2E(r Request, sc e2eScenario) (tx []retx.In, ps []pathsel.In, rx []r
 	return tx, ps, rx, nil
 }
 
+// recordEndpoint runs the scenario under r and returns the inputs of endpoint side (0: A, 1: B), one per cycle,
+// as the nic_transport top's ports.
+func recordEndpoint(r Request, sc e2eScenario, side int) ([]endpoint.TopIn, error) {
+	o := sc.opt
+	o.Config, o.Seed = r.Config, r.Seed
+	var ins []endpoint.TopIn
+	o.Inputs[side] = func(in *endpoint.In) {
+		var p endpoint.TopIn
+		endpoint.FromIn(in, &p)
+		ins = append(ins, p)
+	}
+	if _, err := e2e.Run(o); err != nil {
+		return nil, fmt.Errorf("end-to-end simulation (seed %d): %w", r.Seed, err)
+	}
+	if int64(len(ins)) > r.Cycles {
+		return nil, fmt.Errorf("the end-to-end simulation ran %d cycles, more than --cycles %d", len(ins), r.Cycles)
+	}
+	return ins, nil
+}
+
 func init() {
 	for _, sc := range e2eScenarios {
 		configure := func(cfg config.Config) config.Config {
@@ -103,6 +130,38 @@ func init() {
 			return cfg
 		}
 		cycles := func(config.Config) int64 { return e2eCycles }
+		for side, name := range []string{"a", "b"} {
+			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
+				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),
+				configure: configure, CyclesFor: cycles,
+				ports: func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
+					p, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
+					return p, endpoint.Valid, err
+				},
+				run: func(r Request, dut *bridge.Model) (Result, error) {
+					ins, err := recordEndpoint(r, sc, side)
+					if err != nil {
+						return Result{}, err
+					}
+					g, err := endpoint.NewTop(r.Config)
+					if err != nil {
+						return Result{}, err
+					}
+					drv := newReplay[endpoint.TopIn, endpoint.TopOut](ins, func(in endpoint.TopIn) endpoint.TopIn {
+						in.TxValid, in.CtlValid, in.RxValid, in.AckValid = false, false, false, false
+						return in
+					})
+					st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
+						Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+					o := &drv.last
+					return Result{Cycles: st.Cycles, Packets: int64(o.CntSent + o.CntAccepted),
+						Detail: fmt.Sprintf("recorded=%d sent=%d retransmitted=%d accepted=%d decisions=%d naks=%d",
+							len(ins), o.CntSent, o.CntRetxLoss+o.CntRetxTimeout+o.CntRetxGBN, o.CntAccepted, o.CntDecisions, o.CntNaks)}, err
+				}})
+		}
+		if sc.topOnly {
+			continue
+		}
 		register(Test{Name: sc.name + "_retx", Block: "retx", Doc: "end-to-end traffic at the sender: " + sc.doc,
 			configure: configure, CyclesFor: cycles,
 			ports: func(cfg config.Config) ([]bridge.Port, func(string) string, error) {

@@ -55,6 +55,8 @@ type In struct {
 	// AckInValid and AckIn are a received ACK descriptor.
 	AckInValid bool
 	AckIn      AckDesc
+	// RdConn and RdPath address path_sel's status read port.
+	RdConn, RdPath uint32
 }
 
 // Out holds the endpoint's outputs for one cycle. Completions, packet descriptors, errors and counters are
@@ -201,6 +203,7 @@ func (m *Model) Step(in *In, out *Out) {
 	p.SelReady = true
 	p.FbValid, p.FbConn, p.FbPath, p.FbKind, p.FbCount = out.Retx.FbValid, out.Retx.FbConn, out.Retx.FbPath, out.Retx.FbKind, out.Retx.FbCount
 	p.CtlValid, p.CtlConn = in.CtlValid && in.CtlOpen, in.CtlConn
+	p.RdConn, p.RdPath = in.RdConn, in.RdPath
 	m.ps.Step(p, &out.PathSel)
 
 	// ---- go-back-N filter, then rx_reorder.

@@ -83,6 +83,9 @@ type Options struct {
 	// Taps, when set, see the block inputs of endpoint A (index 0) and B (index 1) every cycle
 	// (golden/endpoint.SetTap): block-level lockstep tests replay them on the RTL.
 	Taps [2]endpoint.Tap
+	// Inputs, when set, see the inputs of endpoint A (index 0) and B (index 1) every cycle, before the step:
+	// what a lockstep of the nic_transport RTL top replays.
+	Inputs [2]func(*endpoint.In)
 	// fault, when set (tests only), may change a packet as it arrives, before placement: it stands in for a
 	// transport bug, to prove the checks catch it.
 	fault func(p *pkt)

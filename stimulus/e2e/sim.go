@@ -320,6 +320,9 @@ func (s *sim) step(sd *side) error {
 		in.AckIn = sd.ackq[0].a
 	}
 
+	if f := s.o.Inputs[sd.idx]; f != nil {
+		f(in)
+	}
 	out := &sd.out
 	sd.ep.Step(in, out)
 	if in.Rst {

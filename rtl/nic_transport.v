@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * nic_transport: one transport endpoint of the spraynic core (docs/nic_transport.md).
+ *
+ * Joins retx (TX reliability), path_sel (TX path choice) and rx_reorder (RX reorder and ACK generation):
+ *
+ *   host TX ---------------------------------------> retx.s_tx
+ *   retx.m_preq (hint) -> decision slots ----------> retx.s_path        retx.m_pkt --------> m_pkt (network out)
+ *                         request reg R -----------> path_sel.s_req     retx.m_fb ---------> path_sel.s_fb
+ *                         <------------------------- path_sel.m_sel     retx.m_err --------> m_err
+ *   s_ack (network in, ACK/NAK) -------------------> retx.s_ack
+ *   s_rx (network in, data) -> [GBN filter] -------> rx_reorder.s_pkt   rx_reorder.m_cpl --> m_cpl (host)
+ *                              [GBN filter] NAK --> ACK merge <-------- rx_reorder.m_ack; merge -> m_ack
+ *   s_ctl -> retx.s_ctl (tx psn), rx_reorder.s_ctl (rx psn), path_sel.s_ctl (open only)
+ *
+ * Glue state (flip-flops):
+ *   slots        2*CONNS entries {valid, pending, path, entropy}: entry 2c+k holds a path_sel decision for
+ *                connection c, k = 1 for retransmissions; a transmission of that kind uses and empties it
+ *   R            one path request {conn, retx, avoid} presented on path_sel.s_req until taken
+ *   kinds        FIFO (depth 4) of the retx flags of the requests inside path_sel (answers come in order)
+ *   exp, nak_sent per connection (GBN = 1): the expected PSN and "a NAK for this gap was sent"
+ *   nak          one NAK {conn, psn} waiting for the ACK output
+ *   cnt_gbn_dropped, cnt_naks
+ * Every update of a cycle uses the start-of-cycle state and this cycle's inputs, in the order of the document:
+ * NAK pop, filter (exp / NAK push), slot empty (transmission), slot fill (m_sel), R taken, R load, control.
+ *
+ * Combinational paths through the glue: retx.m_preq -> slot mux -> retx.s_path_valid (m_preq does not depend on
+ * s_path_valid), and the GBN compare of s_rx_psn with exp -> s_rx_ready.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module nic_transport #(
+    // Connections; power of two, 2..1024.
+    parameter CONNS = 16,
+    // PSNs outstanding per connection (the receiver's bitmap); power of two, 8..1024.
+    parameter WINDOW = 64,
+    // Paths per connection; power of two, 2..64.
+    parameter PATHS = 8,
+    // SACK bitmap bits per path; power of two, 8..256.
+    parameter SACK_BITS = 64,
+    // Connection PSN width; exactly 24.
+    parameter PSN_WIDTH = 24,
+    // Path sequence width; 8..24, and 2^(PSEQ_WIDTH-1) > SACK_BITS.
+    parameter PSEQ_WIDTH = 16,
+    // Payload handle width; 1..32.
+    parameter HANDLE_WIDTH = 16,
+    // rx_reorder: ACK after this many accepted packets; 1..64.
+    parameter ACK_EVERY = 4,
+    // rx_reorder: ACK queue entries; power of two, 4..64.
+    parameter ACK_FIFO_DEPTH = 16,
+    // Clock cycles per timer tick; 1..65536 and >= CONNS.
+    parameter TICK_CYCLES = 256,
+    // path_sel: window of a path after open, packets; 1..255, <= CWND_MAX.
+    parameter CWND_INIT = 16,
+    // path_sel: window cap, packets; 1..255.
+    parameter CWND_MAX = 64,
+    // path_sel: additive increase per delivered packet, 1/16 packet; 1..16.
+    parameter AI_16THS = 2,
+    // path_sel: consecutive losses/timeouts that fail a path; 1..15.
+    parameter FAIL_K = 3,
+    // path_sel: ticks a failed path waits before its probe; 1..255.
+    parameter HOLDOFF_TICKS = 40,
+    // retx: initial retransmission timeout, ticks; 1..65535.
+    parameter RTO_TICKS = 8,
+    // retx: backoff cap, ticks; RTO_TICKS..65535.
+    parameter RTO_MAX_TICKS = 64,
+    // retx: retransmissions of one packet before the connection errors; 1..15.
+    parameter MAX_RETRIES = 7,
+    // 0: selective mode, packets sprayed by path_sel; 1: go-back-N (RoCEv2), path 0, receive filter with NAKs.
+    parameter GBN = 0
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * Host TX: one packet of work
+     */
+    input  wire                         s_tx_valid,
+    output wire                         s_tx_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_tx_conn,
+    input  wire [HANDLE_WIDTH-1:0]      s_tx_handle,
+    input  wire                         s_tx_first,
+    input  wire                         s_tx_last,
+
+    /*
+     * Host control: open (both directions' initial PSNs) or close
+     */
+    input  wire                         s_ctl_valid,
+    output wire                         s_ctl_ready,
+    input  wire                         s_ctl_open,
+    input  wire [$clog2(CONNS)-1:0]     s_ctl_conn,
+    input  wire [PSN_WIDTH-1:0]         s_ctl_tx_psn,
+    input  wire [PSN_WIDTH-1:0]         s_ctl_rx_psn,
+
+    /*
+     * Host completions: in order, exactly once
+     */
+    output wire                         m_cpl_valid,
+    input  wire                         m_cpl_ready,
+    output wire [$clog2(CONNS)-1:0]     m_cpl_conn,
+    output wire [PSN_WIDTH-1:0]         m_cpl_psn,
+    output wire                         m_cpl_first,
+    output wire                         m_cpl_last,
+    output wire [HANDLE_WIDTH-1:0]      m_cpl_handle,
+
+    /*
+     * Host status
+     */
+    output wire                         m_err_valid,
+    output wire [$clog2(CONNS)-1:0]     m_err_conn,
+    output wire                         m_status_all_failed,
+    output wire [$clog2(CONNS)-1:0]     m_status_conn,
+    input  wire [$clog2(CONNS)-1:0]     rd_conn,
+    input  wire [$clog2(PATHS)-1:0]     rd_path,
+    output wire [1:0]                   rd_state,
+    output wire [11:0]                  rd_cwnd,
+    output wire [7:0]                   rd_inflight,
+    output wire [15:0]                  rd_entropy,
+    output wire                         rd_all_failed,
+    output wire [15:0]                  rd_decisions,
+    output wire [15:0]                  rd_losses,
+
+    /*
+     * Network out: data packet descriptors
+     */
+    output wire                         m_pkt_valid,
+    input  wire                         m_pkt_ready,
+    output wire [$clog2(CONNS)-1:0]     m_pkt_conn,
+    output wire [PSN_WIDTH-1:0]         m_pkt_psn,
+    output wire [$clog2(PATHS)-1:0]     m_pkt_path,
+    output wire [PSEQ_WIDTH-1:0]        m_pkt_pseq,
+    output wire [15:0]                  m_pkt_entropy,
+    output wire [HANDLE_WIDTH-1:0]      m_pkt_handle,
+    output wire                         m_pkt_first,
+    output wire                         m_pkt_last,
+    output wire                         m_pkt_ack_req,
+    output wire                         m_pkt_retx,
+    output wire [3:0]                   m_pkt_retries,
+
+    /*
+     * Network out: ACK / NAK descriptors
+     */
+    output wire                         m_ack_valid,
+    input  wire                         m_ack_ready,
+    output wire [$clog2(CONNS)-1:0]     m_ack_conn,
+    output wire [PSN_WIDTH-1:0]         m_ack_psn,
+    output wire [$clog2(PATHS)-1:0]     m_ack_path,
+    output wire [PSEQ_WIDTH-1:0]        m_ack_pseq,
+    output wire [SACK_BITS-1:0]         m_ack_sack,
+    output wire                         m_ack_ecn,
+    output wire                         m_ack_nak,
+
+    /*
+     * Network in: data packet descriptors (payload already placed by handle)
+     */
+    input  wire                         s_rx_valid,
+    output wire                         s_rx_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_rx_conn,
+    input  wire [PSN_WIDTH-1:0]         s_rx_psn,
+    input  wire [$clog2(PATHS)-1:0]     s_rx_path,
+    input  wire [PSEQ_WIDTH-1:0]        s_rx_pseq,
+    input  wire                         s_rx_first,
+    input  wire                         s_rx_last,
+    input  wire                         s_rx_ack_req,
+    input  wire                         s_rx_ecn,
+    input  wire [HANDLE_WIDTH-1:0]      s_rx_handle,
+
+    /*
+     * Network in: ACK / NAK descriptors
+     */
+    input  wire                         s_ack_valid,
+    output wire                         s_ack_ready,
+    input  wire [$clog2(CONNS)-1:0]     s_ack_conn,
+    input  wire [PSN_WIDTH-1:0]         s_ack_psn,
+    input  wire [$clog2(PATHS)-1:0]     s_ack_path,
+    input  wire [PSEQ_WIDTH-1:0]        s_ack_pseq,
+    input  wire [SACK_BITS-1:0]         s_ack_sack,
+    input  wire                         s_ack_ecn,
+    input  wire                         s_ack_nak,
+
+    /*
+     * Counters (32 bits, wrapping)
+     */
+    output wire [31:0]                  cnt_sent,
+    output wire [31:0]                  cnt_retx_loss,
+    output wire [31:0]                  cnt_retx_timeout,
+    output wire [31:0]                  cnt_retx_gbn,
+    output wire [31:0]                  cnt_timeouts,
+    output wire [31:0]                  cnt_errors,
+    output wire [31:0]                  cnt_tx_dropped,
+    output wire [31:0]                  cnt_ack_ignored,
+    output wire [31:0]                  cnt_accepted,
+    output wire [31:0]                  cnt_duplicate,
+    output wire [31:0]                  cnt_out_of_window,
+    output wire [31:0]                  cnt_closed,
+    output wire [31:0]                  cnt_decisions,
+    output wire [31:0]                  cnt_probes,
+    output wire [31:0]                  cnt_failures,
+    output wire [31:0]                  cnt_recoveries,
+    output wire [31:0]                  cnt_gbn_dropped,
+    output wire [31:0]                  cnt_naks
+);
+
+localparam CONN_W = $clog2(CONNS);
+localparam PATH_W = $clog2(PATHS);
+localparam SLOTS = 2 * CONNS;
+localparam SLOT_IW = CONN_W + 1;
+localparam GBN_MODE = GBN != 0;
+localparam [PSN_WIDTH-1:0] PSN_ONE = {{PSN_WIDTH-1{1'b0}}, 1'b1};
+
+// The blocks check their own parameters; the glue needs only these.
+initial begin
+    if (GBN < 0 || GBN > 1) begin
+        $error("Error: GBN must be 0..1 (instance %m)");
+        $finish;
+    end
+    if (PSN_WIDTH != 24) begin
+        $error("Error: PSN_WIDTH must be 24 (instance %m)");
+        $finish;
+    end
+end
+
+// E0(c, 0) = 16'hC000 | ((c*PATHS*997) mod 2^14): path_sel's open entropy of path 0 (the GBN path); idx is
+// (c*PATHS) mod 2^14, enough since the product mod 2^14 only depends on the operands mod 2^14
+function [15:0] entropy_path0;
+    input [13:0] idx;
+    reg [13:0] prod;
+    begin
+        prod = idx * 14'd997;
+        entropy_path0 = {2'b11, prod};
+    end
+endfunction
+
+// (c*PATHS) mod 2^14 of the hint's connection, PATHS a power of two
+localparam IDX_W = CONN_W + PATH_W;
+wire [IDX_W+13:0] preq_idx_wide = {{14{1'b0}}, tx_preq_conn, {PATH_W{1'b0}}};
+wire [13:0]       preq_idx = preq_idx_wide[13:0];
+
+// loop indices: j in the clocked block, k in the initial block
+integer j;
+integer k;
+
+/*
+ * Block interconnect
+ */
+
+wire                    tx_s_path_ready;
+wire                    tx_preq_valid;
+wire [CONN_W-1:0]       tx_preq_conn;
+wire                    tx_preq_retx;
+wire [PATH_W-1:0]       tx_preq_avoid;
+wire                    tx_fb_valid;
+wire [CONN_W-1:0]       tx_fb_conn;
+wire [PATH_W-1:0]       tx_fb_path;
+wire [1:0]              tx_fb_kind;
+wire [7:0]              tx_fb_count;
+wire                    ps_fb_ready;
+wire                    ps_req_ready;
+wire                    ps_sel_valid;
+wire [CONN_W-1:0]       ps_sel_conn;
+wire [PATH_W-1:0]       ps_sel_path;
+wire [15:0]             ps_sel_entropy;
+wire                    ps_sel_probe;
+wire                    ps_ctl_ready;
+wire                    rx_pkt_ready;
+wire                    rx_ctl_ready;
+wire                    rx_ack_valid;
+wire [CONN_W-1:0]       rx_ack_conn;
+wire [PSN_WIDTH-1:0]    rx_ack_psn;
+wire [PATH_W-1:0]       rx_ack_path;
+wire [PSEQ_WIDTH-1:0]   rx_ack_pseq;
+wire [SACK_BITS-1:0]    rx_ack_sack;
+wire                    rx_ack_ecn;
+wire                    tx_ctl_ready;
+
+/*
+ * Glue state
+ */
+
+reg [SLOTS-1:0]             slot_valid_reg = {SLOTS{1'b0}}, slot_valid_next;
+reg [SLOTS-1:0]             slot_pend_reg = {SLOTS{1'b0}}, slot_pend_next;
+reg [SLOTS*PATH_W-1:0]      slot_path_reg, slot_path_next;
+reg [SLOTS*16-1:0]          slot_ent_reg, slot_ent_next;
+
+reg                         req_valid_reg = 1'b0, req_valid_next;
+reg [CONN_W-1:0]            req_conn_reg = {CONN_W{1'b0}}, req_conn_next;
+reg                         req_retx_reg = 1'b0, req_retx_next;
+reg [PATH_W-1:0]            req_avoid_reg = {PATH_W{1'b0}}, req_avoid_next;
+
+reg [3:0]                   kinds_reg = 4'd0, kinds_next;
+reg [1:0]                   kinds_head_reg = 2'd0, kinds_head_next;
+reg [2:0]                   kinds_cnt_reg = 3'd0, kinds_cnt_next;
+
+reg [CONNS*PSN_WIDTH-1:0]   exp_reg, exp_next;
+reg [CONNS-1:0]             nak_sent_reg = {CONNS{1'b0}}, nak_sent_next;
+reg                         nak_valid_reg = 1'b0, nak_valid_next;
+reg [CONN_W-1:0]            nak_conn_reg = {CONN_W{1'b0}}, nak_conn_next;
+reg [PSN_WIDTH-1:0]         nak_psn_reg = {PSN_WIDTH{1'b0}}, nak_psn_next;
+
+reg [31:0]                  cnt_gbn_dropped_reg = 32'd0, cnt_gbn_dropped_next;
+reg [31:0]                  cnt_naks_reg = 32'd0, cnt_naks_next;
+
+initial begin
+    for (k = 0; k < SLOTS; k = k + 1) begin
+        slot_path_reg[k*PATH_W +: PATH_W] = {PATH_W{1'b0}};
+        slot_ent_reg[k*16 +: 16] = 16'd0;
+    end
+    for (k = 0; k < CONNS; k = k + 1) begin
+        exp_reg[k*PSN_WIDTH +: PSN_WIDTH] = {PSN_WIDTH{1'b0}};
+    end
+end
+
+/*
+ * Combinational glue
+ */
+
+// decision slot of this cycle's hint
+wire [SLOT_IW-1:0]  h_idx = {tx_preq_conn, tx_preq_retx};
+wire                h_full = slot_valid_reg[h_idx];
+wire                tx_s_path_valid = tx_preq_valid && (GBN_MODE || h_full);
+wire [PATH_W-1:0]   tx_s_path_path = GBN_MODE ? {PATH_W{1'b0}} : slot_path_reg[h_idx*PATH_W +: PATH_W];
+wire [15:0]         tx_s_path_entropy = GBN_MODE ? entropy_path0(preq_idx) : slot_ent_reg[h_idx*16 +: 16];
+
+// go-back-N receive filter: d = s_rx_psn - exp[c] as a signed 24-bit number
+wire [PSN_WIDTH-1:0] rx_exp = exp_reg[s_rx_conn*PSN_WIDTH +: PSN_WIDTH];
+wire [PSN_WIDTH-1:0] rx_d = s_rx_psn - rx_exp;
+wire                 rx_ahead = !rx_d[PSN_WIDTH-1] && rx_d != {PSN_WIDTH{1'b0}};
+wire                 rx_pass = s_rx_valid && (!GBN_MODE || !rx_ahead);
+wire                 rx_need_nak = GBN_MODE && s_rx_valid && rx_ahead && !nak_sent_reg[s_rx_conn];
+wire                 rx_ready_int = rst ? 1'b0 : (rx_pass ? rx_pkt_ready : !(rx_need_nak && nak_valid_reg));
+
+assign s_rx_ready = rx_ready_int;
+// every block takes control in any cycle outside reset (s_ctl_ready = !rst in each)
+assign s_ctl_ready = tx_ctl_ready && rx_ctl_ready && ps_ctl_ready;
+
+// ACK merge: rx_reorder's ACK first, else the NAK register
+assign m_ack_valid = rx_ack_valid || nak_valid_reg;
+assign m_ack_conn = rx_ack_valid ? rx_ack_conn : nak_conn_reg;
+assign m_ack_psn = rx_ack_valid ? rx_ack_psn : nak_psn_reg;
+assign m_ack_path = rx_ack_valid ? rx_ack_path : {PATH_W{1'b0}};
+assign m_ack_pseq = rx_ack_valid ? rx_ack_pseq : {PSEQ_WIDTH{1'b0}};
+assign m_ack_sack = rx_ack_valid ? rx_ack_sack : {SACK_BITS{1'b0}};
+assign m_ack_ecn = rx_ack_valid && rx_ack_ecn;
+assign m_ack_nak = !rx_ack_valid && nak_valid_reg;
+
+assign cnt_gbn_dropped = cnt_gbn_dropped_reg;
+assign cnt_naks = cnt_naks_reg;
+
+/*
+ * Next state, in the document's order
+ */
+
+reg                 sel_kind;
+reg [SLOT_IW-1:0]   sel_idx;
+reg [CONN_W-1:0]    ctl_c;
+reg [1:0]           kinds_tail;
+
+always @* begin
+    slot_valid_next = slot_valid_reg;
+    slot_pend_next = slot_pend_reg;
+    slot_path_next = slot_path_reg;
+    slot_ent_next = slot_ent_reg;
+    req_valid_next = req_valid_reg;
+    req_conn_next = req_conn_reg;
+    req_retx_next = req_retx_reg;
+    req_avoid_next = req_avoid_reg;
+    kinds_next = kinds_reg;
+    kinds_head_next = kinds_head_reg;
+    kinds_cnt_next = kinds_cnt_reg;
+    exp_next = exp_reg;
+    nak_sent_next = nak_sent_reg;
+    nak_valid_next = nak_valid_reg;
+    nak_conn_next = nak_conn_reg;
+    nak_psn_next = nak_psn_reg;
+    cnt_gbn_dropped_next = cnt_gbn_dropped_reg;
+    cnt_naks_next = cnt_naks_reg;
+
+    sel_kind = kinds_reg[kinds_head_reg];
+    sel_idx = {ps_sel_conn, sel_kind};
+    ctl_c = s_ctl_conn;
+    kinds_tail = 2'd0;
+
+    // NAK register: pops when shown and taken
+    if (!rx_ack_valid && nak_valid_reg && m_ack_ready) begin
+        nak_valid_next = 1'b0;
+    end
+
+    // go-back-N filter: the expected PSN moves on an accepted in-order packet; a dropped one may load a NAK
+    if (GBN_MODE && s_rx_valid && rx_ready_int) begin
+        if (rx_pass && rx_d == {PSN_WIDTH{1'b0}}) begin
+            exp_next[s_rx_conn*PSN_WIDTH +: PSN_WIDTH] = rx_exp + PSN_ONE;
+            nak_sent_next[s_rx_conn] = 1'b0;
+        end else if (!rx_pass) begin
+            cnt_gbn_dropped_next = cnt_gbn_dropped_reg + 32'd1;
+            if (rx_need_nak) begin
+                nak_valid_next = 1'b1;
+                nak_conn_next = s_rx_conn;
+                nak_psn_next = rx_exp;
+                nak_sent_next[s_rx_conn] = 1'b1;
+                cnt_naks_next = cnt_naks_reg + 32'd1;
+            end
+        end
+    end
+
+    // decision slots: the transmission empties its slot; m_sel fills the oldest request's slot
+    if (!GBN_MODE && tx_preq_valid && tx_s_path_ready) begin
+        slot_valid_next[h_idx] = 1'b0;
+    end
+    if (ps_sel_valid) begin
+        slot_valid_next[sel_idx] = 1'b1;
+        slot_pend_next[sel_idx] = 1'b0;
+        slot_path_next[sel_idx*PATH_W +: PATH_W] = ps_sel_path;
+        slot_ent_next[sel_idx*16 +: 16] = ps_sel_entropy;
+        kinds_head_next = kinds_head_reg + 2'd1;
+        kinds_cnt_next = kinds_cnt_reg - 3'd1;
+    end
+
+    // request register: taken, then loaded from the hint when its slot is empty and not pending and no
+    // transmission took a path this cycle
+    if (req_valid_reg && ps_req_ready) begin
+        kinds_tail = kinds_head_next + kinds_cnt_next[1:0];
+        kinds_next[kinds_tail] = req_retx_reg;
+        kinds_cnt_next = kinds_cnt_next + 3'd1;
+        req_valid_next = 1'b0;
+    end
+    if (!req_valid_next && tx_preq_valid && !GBN_MODE && !tx_s_path_ready &&
+            !slot_valid_next[h_idx] && !slot_pend_next[h_idx]) begin
+        req_valid_next = 1'b1;
+        req_conn_next = tx_preq_conn;
+        req_retx_next = tx_preq_retx;
+        req_avoid_next = tx_preq_avoid;
+        slot_pend_next[h_idx] = 1'b1;
+    end
+
+    // control: the connection's filter restarts at the RX initial PSN
+    if (s_ctl_valid) begin
+        exp_next[ctl_c*PSN_WIDTH +: PSN_WIDTH] = s_ctl_rx_psn;
+        nak_sent_next[ctl_c] = 1'b0;
+        if (nak_valid_next && nak_conn_next == ctl_c) begin
+            nak_valid_next = 1'b0;
+        end
+    end
+end
+
+always @(posedge clk) begin
+    slot_valid_reg <= slot_valid_next;
+    slot_pend_reg <= slot_pend_next;
+    slot_path_reg <= slot_path_next;
+    slot_ent_reg <= slot_ent_next;
+    req_valid_reg <= req_valid_next;
+    req_conn_reg <= req_conn_next;
+    req_retx_reg <= req_retx_next;
+    req_avoid_reg <= req_avoid_next;
+    kinds_reg <= kinds_next;
+    kinds_head_reg <= kinds_head_next;
+    kinds_cnt_reg <= kinds_cnt_next;
+    exp_reg <= exp_next;
+    nak_sent_reg <= nak_sent_next;
+    nak_valid_reg <= nak_valid_next;
+    nak_conn_reg <= nak_conn_next;
+    nak_psn_reg <= nak_psn_next;
+    cnt_gbn_dropped_reg <= cnt_gbn_dropped_next;
+    cnt_naks_reg <= cnt_naks_next;
+
+    if (rst) begin
+        slot_valid_reg <= {SLOTS{1'b0}};
+        slot_pend_reg <= {SLOTS{1'b0}};
+        for (j = 0; j < SLOTS; j = j + 1) begin
+            slot_path_reg[j*PATH_W +: PATH_W] <= {PATH_W{1'b0}};
+            slot_ent_reg[j*16 +: 16] <= 16'd0;
+        end
+        req_valid_reg <= 1'b0;
+        req_conn_reg <= {CONN_W{1'b0}};
+        req_retx_reg <= 1'b0;
+        req_avoid_reg <= {PATH_W{1'b0}};
+        kinds_reg <= 4'd0;
+        kinds_head_reg <= 2'd0;
+        kinds_cnt_reg <= 3'd0;
+        for (j = 0; j < CONNS; j = j + 1) begin
+            exp_reg[j*PSN_WIDTH +: PSN_WIDTH] <= {PSN_WIDTH{1'b0}};
+        end
+        nak_sent_reg <= {CONNS{1'b0}};
+        nak_valid_reg <= 1'b0;
+        nak_conn_reg <= {CONN_W{1'b0}};
+        nak_psn_reg <= {PSN_WIDTH{1'b0}};
+        cnt_gbn_dropped_reg <= 32'd0;
+        cnt_naks_reg <= 32'd0;
+    end
+end
+
+/*
+ * Blocks
+ */
+
+retx #(
+    .CONNS(CONNS),
+    .WINDOW(WINDOW),
+    .PATHS(PATHS),
+    .SACK_BITS(SACK_BITS),
+    .PSN_WIDTH(PSN_WIDTH),
+    .PSEQ_WIDTH(PSEQ_WIDTH),
+    .HANDLE_WIDTH(HANDLE_WIDTH),
+    .TICK_CYCLES(TICK_CYCLES),
+    .RTO_TICKS(RTO_TICKS),
+    .RTO_MAX_TICKS(RTO_MAX_TICKS),
+    .MAX_RETRIES(MAX_RETRIES),
+    .GBN(GBN)
+) retx_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_tx_valid(s_tx_valid),
+    .s_tx_ready(s_tx_ready),
+    .s_tx_conn(s_tx_conn),
+    .s_tx_handle(s_tx_handle),
+    .s_tx_first(s_tx_first),
+    .s_tx_last(s_tx_last),
+    .s_path_valid(tx_s_path_valid),
+    .s_path_ready(tx_s_path_ready),
+    .s_path_path(tx_s_path_path),
+    .s_path_entropy(tx_s_path_entropy),
+    .m_preq_valid(tx_preq_valid),
+    .m_preq_conn(tx_preq_conn),
+    .m_preq_retx(tx_preq_retx),
+    .m_preq_avoid(tx_preq_avoid),
+    .m_pkt_valid(m_pkt_valid),
+    .m_pkt_ready(m_pkt_ready),
+    .m_pkt_conn(m_pkt_conn),
+    .m_pkt_psn(m_pkt_psn),
+    .m_pkt_path(m_pkt_path),
+    .m_pkt_pseq(m_pkt_pseq),
+    .m_pkt_entropy(m_pkt_entropy),
+    .m_pkt_handle(m_pkt_handle),
+    .m_pkt_first(m_pkt_first),
+    .m_pkt_last(m_pkt_last),
+    .m_pkt_ack_req(m_pkt_ack_req),
+    .m_pkt_retx(m_pkt_retx),
+    .m_pkt_retries(m_pkt_retries),
+    .s_ack_valid(s_ack_valid),
+    .s_ack_ready(s_ack_ready),
+    .s_ack_conn(s_ack_conn),
+    .s_ack_psn(s_ack_psn),
+    .s_ack_path(s_ack_path),
+    .s_ack_pseq(s_ack_pseq),
+    .s_ack_sack(s_ack_sack),
+    .s_ack_ecn(s_ack_ecn),
+    .s_ack_nak(s_ack_nak),
+    .s_ctl_valid(s_ctl_valid),
+    .s_ctl_ready(tx_ctl_ready),
+    .s_ctl_open(s_ctl_open),
+    .s_ctl_conn(s_ctl_conn),
+    .s_ctl_psn(s_ctl_tx_psn),
+    .m_fb_valid(tx_fb_valid),
+    .m_fb_ready(ps_fb_ready),
+    .m_fb_conn(tx_fb_conn),
+    .m_fb_path(tx_fb_path),
+    .m_fb_kind(tx_fb_kind),
+    .m_fb_count(tx_fb_count),
+    .m_err_valid(m_err_valid),
+    .m_err_conn(m_err_conn),
+    .cnt_sent(cnt_sent),
+    .cnt_retx_loss(cnt_retx_loss),
+    .cnt_retx_timeout(cnt_retx_timeout),
+    .cnt_retx_gbn(cnt_retx_gbn),
+    .cnt_timeouts(cnt_timeouts),
+    .cnt_errors(cnt_errors),
+    .cnt_tx_dropped(cnt_tx_dropped),
+    .cnt_ack_ignored(cnt_ack_ignored)
+);
+
+path_sel #(
+    .CONNS(CONNS),
+    .PATHS(PATHS),
+    .TICK_CYCLES(TICK_CYCLES),
+    .CWND_INIT(CWND_INIT),
+    .CWND_MAX(CWND_MAX),
+    .AI_16THS(AI_16THS),
+    .FAIL_K(FAIL_K),
+    .HOLDOFF_TICKS(HOLDOFF_TICKS)
+) path_sel_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_req_valid(req_valid_reg),
+    .s_req_ready(ps_req_ready),
+    .s_req_conn(req_conn_reg),
+    .s_req_retx(req_retx_reg),
+    .s_req_avoid(req_avoid_reg),
+    .m_sel_valid(ps_sel_valid),
+    .m_sel_ready(1'b1),
+    .m_sel_conn(ps_sel_conn),
+    .m_sel_path(ps_sel_path),
+    .m_sel_entropy(ps_sel_entropy),
+    .m_sel_probe(ps_sel_probe),
+    .s_fb_valid(tx_fb_valid),
+    .s_fb_ready(ps_fb_ready),
+    .s_fb_conn(tx_fb_conn),
+    .s_fb_path(tx_fb_path),
+    .s_fb_kind(tx_fb_kind),
+    .s_fb_count(tx_fb_count),
+    .s_ctl_valid(s_ctl_valid && s_ctl_open),
+    .s_ctl_ready(ps_ctl_ready),
+    .s_ctl_conn(s_ctl_conn),
+    .rd_conn(rd_conn),
+    .rd_path(rd_path),
+    .rd_state(rd_state),
+    .rd_cwnd(rd_cwnd),
+    .rd_inflight(rd_inflight),
+    .rd_entropy(rd_entropy),
+    .rd_all_failed(rd_all_failed),
+    .rd_decisions(rd_decisions),
+    .rd_losses(rd_losses),
+    .m_status_all_failed(m_status_all_failed),
+    .m_status_conn(m_status_conn),
+    .cnt_decisions(cnt_decisions),
+    .cnt_probes(cnt_probes),
+    .cnt_failures(cnt_failures),
+    .cnt_recoveries(cnt_recoveries)
+);
+
+rx_reorder #(
+    .CONNS(CONNS),
+    .WINDOW(WINDOW),
+    .PATHS(PATHS),
+    .SACK_BITS(SACK_BITS),
+    .PSN_WIDTH(PSN_WIDTH),
+    .PSEQ_WIDTH(PSEQ_WIDTH),
+    .HANDLE_WIDTH(HANDLE_WIDTH),
+    .ACK_EVERY(ACK_EVERY),
+    .ACK_FIFO_DEPTH(ACK_FIFO_DEPTH)
+) rx_reorder_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_pkt_valid(rx_pass),
+    .s_pkt_ready(rx_pkt_ready),
+    .s_pkt_conn(s_rx_conn),
+    .s_pkt_psn(s_rx_psn),
+    .s_pkt_path(s_rx_path),
+    .s_pkt_pseq(s_rx_pseq),
+    .s_pkt_first(s_rx_first),
+    .s_pkt_last(s_rx_last),
+    .s_pkt_ack_req(s_rx_ack_req),
+    .s_pkt_ecn(s_rx_ecn),
+    .s_pkt_handle(s_rx_handle),
+    .s_ctl_valid(s_ctl_valid),
+    .s_ctl_ready(rx_ctl_ready),
+    .s_ctl_open(s_ctl_open),
+    .s_ctl_conn(s_ctl_conn),
+    .s_ctl_psn(s_ctl_rx_psn),
+    .m_cpl_valid(m_cpl_valid),
+    .m_cpl_ready(m_cpl_ready),
+    .m_cpl_conn(m_cpl_conn),
+    .m_cpl_psn(m_cpl_psn),
+    .m_cpl_first(m_cpl_first),
+    .m_cpl_last(m_cpl_last),
+    .m_cpl_handle(m_cpl_handle),
+    .m_ack_valid(rx_ack_valid),
+    .m_ack_ready(m_ack_ready),
+    .m_ack_conn(rx_ack_conn),
+    .m_ack_psn(rx_ack_psn),
+    .m_ack_path(rx_ack_path),
+    .m_ack_pseq(rx_ack_pseq),
+    .m_ack_sack(rx_ack_sack),
+    .m_ack_ecn(rx_ack_ecn),
+    .cnt_accepted(cnt_accepted),
+    .cnt_duplicate(cnt_duplicate),
+    .cnt_out_of_window(cnt_out_of_window),
+    .cnt_closed(cnt_closed)
+);
+
+endmodule
+
+`resetall
