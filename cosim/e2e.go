@@ -1,8 +1,11 @@
 package cosim
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
@@ -232,4 +235,72 @@ func init() {
 					len(ps), sb.Probes, sb.Failures)}, err
 			}})
 	}
+}
+
+// EndpointRTL is the lockstep outcome of one RTL endpoint of SimRTL.
+type EndpointRTL struct {
+	// Side is "A" or "B"; Cycles the cycles checked; Seconds the wall time of the lockstep.
+	Side    string
+	Cycles  int64
+	Seconds float64
+}
+
+// SimRTL runs the end-to-end simulation o with both endpoints checked as RTL: the golden simulation runs and
+// records every input of each endpoint; then two nic_transport RTL instances (Verilator) replay them, each in
+// lockstep with its golden twin on every output port of every cycle. Any difference is an error; when there is
+// none, the simulation's figures are the RTL's. repro is the command line printed with a failure.
+func SimRTL(root string, o e2e.Options, repro string, log io.Writer) (*e2e.Result, []EndpointRTL, error) {
+	o = o.Defaults()
+	cfg := o.Config
+	cfg.GBN = 0
+	if o.Mode == e2e.ModeGBN {
+		cfg.GBN = 1
+	}
+	var ins [2][]endpoint.TopIn
+	for side := range ins {
+		o.Inputs[side] = func(in *endpoint.In) {
+			var p endpoint.TopIn
+			endpoint.FromIn(in, &p)
+			ins[side] = append(ins[side], p)
+		}
+	}
+	res, runErr := e2e.Run(o)
+	var lost *e2e.ConnLostError
+	if runErr != nil && !errors.As(runErr, &lost) {
+		return nil, nil, runErr
+	}
+	lib, err := BuildTop(root, "nic_transport", cfg, bridge.Plain, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	want, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
+	if err != nil {
+		return nil, nil, err
+	}
+	var sides []EndpointRTL
+	for side, name := range []string{"A", "B"} {
+		dut, err := bridge.Open(lib)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := dut.CheckPorts(want); err != nil {
+			dut.Close()
+			return nil, nil, fmt.Errorf("nic_transport model (%s) does not match the golden model's ports: %w", lib, err)
+		}
+		g, err := endpoint.NewTop(cfg)
+		if err != nil {
+			dut.Close()
+			return nil, nil, err
+		}
+		drv := newReplay[endpoint.TopIn, endpoint.TopOut](ins[side], func(in endpoint.TopIn) endpoint.TopIn { return in })
+		start := time.Now()
+		st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
+			Cycles: int64(len(ins[side])), Batch: 1024, Repro: repro, History: 8})
+		dut.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("endpoint %s: %w", name, err)
+		}
+		sides = append(sides, EndpointRTL{Side: name, Cycles: st.Cycles, Seconds: time.Since(start).Seconds()})
+	}
+	return res, sides, runErr
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/stimulus/e2e"
 	"github.com/spraynic/spraynic/stimulus/sweepplot"
 )
@@ -134,6 +135,7 @@ func simCommand() *cli.Command {
 	flags := append(simFlags(),
 		&cli.StringFlag{Name: "json", Usage: "write the figures as JSON to this file"},
 		&cli.StringFlag{Name: "pcap", Usage: "write every packet both ports sent to this pcap file (opens in Wireshark)"},
+		&cli.BoolFlag{Name: "rtl", Usage: "check both endpoints as nic_transport RTL (Verilator), each in lockstep with its golden twin"},
 	)
 	return &cli.Command{
 		Name:  "sim",
@@ -154,7 +156,25 @@ func simCommand() *cli.Command {
 			}
 			o.Progress = progressTo(os.Stderr, c.Bool("quiet"), o.ClockMHz)
 			fmt.Fprintf(c.App.Writer, "seed %d (--seed N or SEED=N to reproduce)\n", o.Seed)
-			r, runErr := e2e.Run(o)
+			var r *e2e.Result
+			var runErr error
+			if c.Bool("rtl") {
+				root, err := cosim.Root()
+				if err != nil {
+					return err
+				}
+				var sides []cosim.EndpointRTL
+				r, sides, runErr = cosim.SimRTL(root, o, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
+				for _, sd := range sides {
+					fmt.Fprintf(c.App.Writer, "RTL endpoint %s: %d cycles in lockstep with its golden twin, every output port equal (%.0f cycles/s)\n",
+						sd.Side, sd.Cycles, float64(sd.Cycles)/sd.Seconds)
+				}
+				if len(sides) == 2 {
+					fmt.Fprintln(c.App.Writer, "the figures below are the RTL's")
+				}
+			} else {
+				r, runErr = e2e.Run(o)
+			}
 			if o.Progress != nil {
 				fmt.Fprintln(os.Stderr)
 			}

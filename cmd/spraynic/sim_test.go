@@ -43,6 +43,12 @@ func TestSimCommands(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, st.Size())
 
+	out, err = runApp(t, "sim", "--rtl", "--duration-us", "10", "--loss", "0.02", "--quiet")
+	require.NoError(t, err)
+	require.Contains(t, out, "RTL endpoint A:", "endpoint A checked as RTL")
+	require.Contains(t, out, "RTL endpoint B:", "endpoint B checked as RTL")
+	require.Contains(t, out, "the figures below are the RTL's")
+
 	pc := filepath.Join(dir, "g.pcap")
 	out, err = runApp(t, "gen", "--out", pc, "--duration-us", "5")
 	require.NoError(t, err)
