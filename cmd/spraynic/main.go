@@ -28,6 +28,7 @@ func app() *cli.App {
 			measureCommand(),
 			simCommand(),
 			genCommand(),
+			replayCommand(),
 			mergeCommand(),
 			synthCommand(),
 			fpgaBaselineCommand(),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spraynic/spraynic/stimulus/e2e"
+	"github.com/spraynic/spraynic/stimulus/roce"
 	"github.com/spraynic/spraynic/stimulus/sweepplot"
 )
 
@@ -54,6 +56,36 @@ func TestSimCommands(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "data packets arrived at B")
 
+	// replay: the capture plus a truncated frame, a frame of another UDP port and one for a connection the
+	// config does not have; those three are rejected by number, the rest is fed to the RTL in lockstep.
+	f2, err := os.Open(pc)
+	require.NoError(t, err)
+	frames, stamps, err := roce.ReadPcap(f2)
+	f2.Close()
+	require.NoError(t, err)
+	require.NotEmpty(t, frames)
+	bad := append([][]byte(nil), frames...)
+	wrongPort := append([]byte(nil), frames[0]...)
+	wrongPort[36], wrongPort[37] = 0x12, 0x34 // UDP destination port
+	bigQP := append([]byte(nil), frames[0]...)
+	bigQP[42+5], bigQP[42+6], bigQP[42+7] = 0, 0, 99 // BTH DestQP = 99
+	require.NoError(t, roce.FixICRC(bigQP))
+	bad = append(bad, frames[0][:30], wrongPort, bigQP)
+	stamps = append(stamps, stamps[0], stamps[0], stamps[0])
+	rp := filepath.Join(dir, "bad.pcap")
+	f3, err := os.Create(rp)
+	require.NoError(t, err)
+	require.NoError(t, roce.WritePcap(f3, bad, stamps))
+	require.NoError(t, f3.Close())
+	out, err = runApp(t, "replay", rp)
+	require.NoError(t, err)
+	n := len(frames)
+	require.Contains(t, out, fmt.Sprintf("%d frames: %d data and 0 ACK packets fed", n+3, n))
+	require.Contains(t, out, fmt.Sprintf("frame %d rejected:", n+1))
+	require.Contains(t, out, fmt.Sprintf("frame %d rejected:", n+2))
+	require.Contains(t, out, fmt.Sprintf("frame %d rejected: connection (BTH DestQP) 99 beyond the configuration's 16", n+3))
+	require.Contains(t, out, "RTL and golden model equal on every output port")
+
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -63,6 +95,9 @@ func TestSimCommands(t *testing.T) {
 		{[]string{"sim", "--paths", "6"}, `--paths 6: config default: key "paths": value 6 is not a power of two`},
 		{[]string{"sim", "sweep", "--losses", "0,abc"}, `--losses: value "abc"`},
 		{[]string{"sim", "sweep", "--path-counts", "4,5", "--duration-us", "5"}, `sweep point mode spray, 5 paths`},
+		{[]string{"replay"}, "replay: want one FILE.pcap argument, got 0"},
+		{[]string{"replay", filepath.Join(dir, "missing.pcap")}, "no such file"},
+		{[]string{"replay", "--mode", "x", rp}, `--mode "x": allowed spray, gbn`},
 	} {
 		_, err := runApp(t, tc.args...)
 		require.ErrorContains(t, err, tc.want)

@@ -1,0 +1,171 @@
+package cosim
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim/bridge"
+	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/wide"
+	"github.com/spraynic/spraynic/stimulus/roce"
+)
+
+// ReplayResult is what one RTL endpoint did with a capture (spraynic replay).
+type ReplayResult struct {
+	// Frames in the capture; Data and Acks the packets fed to the endpoint; Cycles simulated.
+	Frames, Data, Acks int
+	Cycles             int64
+	// Rejected lists the frames that were not fed, by number in the capture (1-based, as Wireshark counts),
+	// with the reason: not RoCEv2 of our format, malformed, or a connection beyond the configuration.
+	Rejected []Rejected
+	// Out is the endpoint's last output (its counters: completions, duplicates, drops, ACKs).
+	Out endpoint.TopOut
+	// Completions and AcksSent count m_cpl and m_ack handshakes.
+	Completions, AcksSent int64
+}
+
+// Rejected is one frame of a capture that was not fed to the endpoint.
+type Rejected struct {
+	// Frame is its number in the capture (1-based); Reason why.
+	Frame  int
+	Reason string
+}
+
+// replayDriver feeds parsed packets to one endpoint, one per cycle when it is ready, after a reset and the
+// opening of every connection the capture uses.
+type replayDriver struct {
+	// opens are the (connection, RX PSN) opens, pkts the packets in capture order; at the next one.
+	opens []replayOpen
+	pkts  []roce.Packet
+	at    int
+	// sackBits is SACK_BITS; handleMask keeps HANDLE_WIDTH bits of the PSN used as the receive handle.
+	sackBits   int
+	handleMask uint32
+	// res collects the outcome.
+	res *ReplayResult
+}
+
+// replayOpen opens one connection with the PSN its first data packet in the capture carries.
+type replayOpen struct {
+	conn, psn uint32
+}
+
+// replayReset is the reset at the start of a replay.
+const replayReset = 2
+
+func (d *replayDriver) Drive(cycle int64, in *endpoint.TopIn) {
+	*in = endpoint.TopIn{Rst: cycle < replayReset, CplReady: true, PktReady: true, AckOutReady: true}
+	if in.Rst {
+		return
+	}
+	if k := int(cycle) - replayReset; k < len(d.opens) {
+		o := d.opens[k]
+		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlTxPSN, in.CtlRxPSN = true, true, o.conn, 0, o.psn
+		return
+	}
+	if d.at >= len(d.pkts) {
+		return
+	}
+	p := &d.pkts[d.at]
+	if p.IsAck() {
+		a := &p.Ack
+		var v wide.Vec
+		for i := 0; i < d.sackBits && i < 32*int(a.Words); i++ {
+			if a.Bitmap[i/32]>>(i%32)&1 == 1 {
+				v = v.Set(i)
+			}
+		}
+		in.AckValid, in.AckConn, in.AckPSN, in.AckPath, in.AckPseq, in.AckSack, in.AckECN, in.AckNak =
+			true, a.DestQP, a.CumPSN, uint32(a.Path), a.PNext, v, a.ECNEcho, a.NAK
+		return
+	}
+	x := &p.Data
+	in.RxValid, in.RxConn, in.RxPSN, in.RxPath, in.RxPseq = true, x.DestQP, x.PSN, uint32(x.Path), x.PSeq
+	in.RxFirst, in.RxLast, in.RxAckReq, in.RxECN, in.RxHandle = x.First, x.Last, x.AckReq, x.ECN == roce.ECNCE, x.PSN&d.handleMask
+}
+
+func (d *replayDriver) Observe(cycle int64, in *endpoint.TopIn, out *endpoint.TopOut) {
+	d.res.Out = *out
+	if out.CplValid && in.CplReady {
+		d.res.Completions++
+	}
+	if out.AckOutValid && in.AckOutReady {
+		d.res.AcksSent++
+	}
+	if (in.RxValid && out.RxReady) || (in.AckValid && out.AckReady) {
+		d.at++
+	}
+}
+
+// Replay feeds the frames of a capture into one nic_transport RTL endpoint's network input, in lockstep with its
+// golden twin, and reports what it did. Frames that are not ours or are malformed are counted and named by
+// number, never fed. root is the repository (nil-safe log).
+func Replay(root string, cfg config.Config, frames [][]byte, repro string, log io.Writer) (*ReplayResult, error) {
+	res := &ReplayResult{Frames: len(frames)}
+	d := &replayDriver{sackBits: cfg.SackBits, handleMask: uint32(uint64(1)<<uint(cfg.HandleWidth) - 1), res: res}
+	first := map[uint32]uint32{}
+	for i, f := range frames {
+		p, err := roce.Parse(f)
+		var conn uint32
+		switch {
+		case err != nil:
+			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1, Reason: err.Error()})
+			continue
+		case p.IsAck():
+			conn = p.Ack.DestQP
+		default:
+			conn = p.Data.DestQP
+		}
+		if conn >= uint32(cfg.Conns) {
+			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1,
+				Reason: fmt.Sprintf("connection (BTH DestQP) %d beyond the configuration's %d", conn, cfg.Conns)})
+			continue
+		}
+		if p.IsAck() {
+			res.Acks++
+		} else {
+			res.Data++
+			if _, ok := first[conn]; !ok {
+				first[conn] = p.Data.PSN
+			}
+		}
+		d.pkts = append(d.pkts, p)
+	}
+	for c, psn := range first {
+		d.opens = append(d.opens, replayOpen{conn: c, psn: psn})
+	}
+	sort.Slice(d.opens, func(i, j int) bool { return d.opens[i].conn < d.opens[j].conn })
+	// Cycles: reset, opens, one cycle per packet at best, and room for back-pressure and the drain.
+	cycles := int64(replayReset+len(d.opens)) + 4*int64(len(d.pkts)) + 4*int64(cfg.Window) + 1000
+	res.Cycles = cycles
+	lib, err := BuildTop(root, "nic_transport", cfg, bridge.Plain, log)
+	if err != nil {
+		return nil, err
+	}
+	dut, err := bridge.Open(lib)
+	if err != nil {
+		return nil, err
+	}
+	defer dut.Close()
+	want, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
+	if err == nil {
+		err = dut.CheckPorts(want)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("nic_transport model (%s) does not match the golden model's ports: %w", lib, err)
+	}
+	g, err := endpoint.NewTop(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, d, nil, endpoint.Valid, Options{
+		Cycles: cycles, Batch: 1024, Repro: repro, History: 8}); err != nil {
+		return nil, err
+	}
+	if d.at < len(d.pkts) {
+		return res, fmt.Errorf("replay: the endpoint took %d of %d packets in %d cycles", d.at, len(d.pkts), cycles)
+	}
+	return res, nil
+}
