@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
@@ -132,6 +133,10 @@ func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writ
 	if _, err := os.Stat(waivers); err != nil {
 		waivers = ""
 	}
+	// One build per model at a time in this process: parallel tests asking for the same model wait for the first
+	// build and then hit the cache instead of compiling it again side by side.
+	unlock := lockBuild(fmt.Sprint(top, params, v, cache))
+	defer unlock()
 	// The build's own log is shown only when it fails; a cache hit prints nothing, a build one line.
 	var blog bytes.Buffer
 	lib, err := bridge.Build(bridge.Spec{Top: top, Sources: src, Waivers: waivers,
@@ -146,4 +151,23 @@ func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writ
 		fmt.Fprintf(log, "built %s model of %s for config %s: %s\n", v, top, cfg.Name, lib)
 	}
 	return lib, nil
+}
+
+// buildLocks holds one mutex per model being built in this process.
+var buildLocks = struct {
+	sync.Mutex
+	m map[string]*sync.Mutex
+}{m: map[string]*sync.Mutex{}}
+
+// lockBuild locks the build of the model named key and returns its unlock.
+func lockBuild(key string) func() {
+	buildLocks.Lock()
+	l, ok := buildLocks.m[key]
+	if !ok {
+		l = &sync.Mutex{}
+		buildLocks.m[key] = l
+	}
+	buildLocks.Unlock()
+	l.Lock()
+	return l.Unlock
 }
