@@ -28,11 +28,14 @@ type e2eScenario struct {
 	// are filled in per run).
 	name, doc string
 	gbn       bool
-	// paths, when not 0, overrides the configuration's paths per connection; topOnly runs only the
-	// nic_transport tests.
-	paths   int
+	// topOnly runs only the nic_transport tests. (Scenarios keep the preset's widths: coverage merges the runs
+	// of one top and preset, which needs one parameterisation.)
 	topOnly bool
-	opt     e2e.Options
+	// allConns runs every connection of the configuration (else the simulation's default, at most 8).
+	allConns bool
+	// cycles, when not 0, replaces e2eCycles (recoveries with RTO backoff and hold-off take longer).
+	cycles int64
+	opt    e2e.Options
 }
 
 // e2eScenarios are the patterns each block is checked under.
@@ -40,13 +43,44 @@ var e2eScenarios = []e2eScenario{
 	{name: "e2e", doc: "spray mode, 2% loss, 1% ACK loss, one path down for 20 us, mixed message sizes",
 		opt: e2e.Options{Loss: 0.02, AckLoss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60,
 			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
-	{name: "e2e_2paths", doc: "spray mode over 2 paths, 10% loss, 5% ACK loss: paths fail and are probed often", paths: 2,
+	{name: "e2e_heavy", doc: "spray mode, 10% loss, 5% ACK loss: paths fail and are probed often",
 		opt: e2e.Options{Loss: 0.10, AckLoss: 0.05, Msg: "uniform:1000:40000", DurationUS: 60}},
 	{name: "e2e_gbn", doc: "go-back-N mode, 1% loss, 2% ACK loss, mixed message sizes", gbn: true,
 		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.01, AckLoss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60}},
+	{name: "e2e_allfail", doc: "every path down from 20 to 35 us, then healed; 1% loss", topOnly: true, cycles: 150000,
+		opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, Failures: allPaths(20, 35)}},
+	{name: "e2e_many", doc: "every connection of the preset, bursty (Gilbert-Elliott) 2% loss, 2% ACK loss", topOnly: true, allConns: true,
+		opt: e2e.Options{Loss: 0.02, LossModel: "gilbert", Burst: 4, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60}},
 	{name: "e2e_bidir", doc: "both endpoints send, 2% loss, one path down for 20 us", topOnly: true,
 		opt: e2e.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
 			Failures: []e2e.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}}},
+}
+
+// allPaths takes every fabric path of the largest preset (16) down from at to until microseconds; paths beyond
+// the run's fabric are dropped by scenarioOptions.
+func allPaths(at, until float64) []e2e.Failure {
+	var fs []e2e.Failure
+	for p := 0; p < 16; p++ {
+		fs = append(fs, e2e.Failure{Path: p, AtUS: at, UntilUS: until})
+	}
+	return fs
+}
+
+// scenarioOptions returns the simulation options of sc under r.
+func scenarioOptions(r Request, sc e2eScenario) e2e.Options {
+	o := sc.opt
+	o.Config, o.Seed = r.Config, r.Seed
+	if sc.allConns {
+		o.Conns = r.Config.Conns
+	}
+	var fs []e2e.Failure
+	for _, f := range o.Failures {
+		if f.Path < r.Config.Paths {
+			fs = append(fs, f)
+		}
+	}
+	o.Failures = fs
+	return o
 }
 
 // e2eCycles bounds the recorded simulation: 60 us of traffic at up to 2000 MHz would not fit, but at the 250 MHz
@@ -84,8 +118,7 @@ func (d *replay[I, O]) Observe(_ int64, _ *I, out *O) { d.last = *out }
 // recordE2E runs the scenario under r and returns endpoint A's retx and path_sel inputs and endpoint B's
 // rx_reorder inputs, one per cycle.
 func recordE2E(r Request, sc e2eScenario) (tx []retx.In, ps []pathsel.In, rx []rxreorder.In, err error) {
-	o := sc.opt
-	o.Config, o.Seed = r.Config, r.Seed
+	o := scenarioOptions(r, sc)
 	o.Taps[0] = func(t *retx.In, p *pathsel.In, _ *rxreorder.In) {
 		tx = append(tx, *t)
 		ps = append(ps, *p)
@@ -103,8 +136,7 @@ func recordE2E(r Request, sc e2eScenario) (tx []retx.In, ps []pathsel.In, rx []r
 // recordEndpoint runs the scenario under r and returns the inputs of endpoint side (0: A, 1: B), one per cycle,
 // as the nic_transport top's ports.
 func recordEndpoint(r Request, sc e2eScenario, side int) ([]endpoint.TopIn, error) {
-	o := sc.opt
-	o.Config, o.Seed = r.Config, r.Seed
+	o := scenarioOptions(r, sc)
 	var ins []endpoint.TopIn
 	o.Inputs[side] = func(in *endpoint.In) {
 		var p endpoint.TopIn
@@ -127,12 +159,14 @@ func init() {
 			if sc.gbn {
 				cfg.GBN = 1
 			}
-			if sc.paths != 0 {
-				cfg.Paths = sc.paths
-			}
 			return cfg
 		}
-		cycles := func(config.Config) int64 { return e2eCycles }
+		cycles := func(config.Config) int64 {
+			if sc.cycles != 0 {
+				return sc.cycles
+			}
+			return e2eCycles
+		}
 		for side, name := range []string{"a", "b"} {
 			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
 				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),
