@@ -639,8 +639,8 @@ path_map_inst (
 );
 
 /*
- * Send slot (docs: The send slot): L2 validation, new packet, readies, selector hint, transmission and the
- * memory writes. All from the start-of-cycle state.
+ * Send slot (docs: The send slot), first half: L2 validation, new packet room and the selector hint, none of
+ * which depends on s_path_*. All from the start-of-cycle state.
  */
 always @* begin
     // frozen = s_ctl_valid: control has the cycle
@@ -669,9 +669,6 @@ always @* begin
     // in a frozen cycle l2_drop, l2_err and l2_send are all 0
     l2_drop = !frozen && l2_valid_reg && !l2_ok;
     l2_err = !frozen && l2_valid_reg && l2_ok && l2_maxed;
-    l2_send = !frozen && l2_valid_reg && l2_ok && !l2_maxed && out_free && s_path_valid &&
-        (l2_kind_reg != K_RTO || !to_valid_reg);
-    l2_done = l2_drop || l2_err || l2_send;
 
     // new packet on c = s_tx_conn
     tx_una = una_reg[s_tx_conn*PSN_WIDTH +: PSN_WIDTH];
@@ -681,12 +678,6 @@ always @* begin
     tx_drop = !open_reg[s_tx_conn] || err_reg[s_tx_conn];
     tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span < WIN_PSN;
     slot_free = !l2_valid_reg || l2_drop;
-    new_send = s_tx_valid && tx_room && slot_free && out_free && s_path_valid && !frozen;
-    s_tx_ready_int = !rst && !frozen && (tx_drop || (tx_room && slot_free && out_free && s_path_valid));
-    tx_dropped = s_tx_valid && s_tx_ready_int && tx_drop;
-
-    // at most one of l2_send, new_send is 1
-    s_path_ready_int = !rst && (l2_send || new_send);
 
     // selector hint (combinational; 0 during reset)
     m_preq_valid_int = 1'b0;
@@ -702,6 +693,23 @@ always @* begin
         m_preq_valid_int = 1'b1;
         m_preq_conn_int = s_tx_conn;
     end
+
+end
+
+/*
+ * Send slot, second half: what takes s_path. Kept apart from the hint above so that m_preq never depends on
+ * s_path_* even in the simulator's view (the glue of nic_transport drives s_path from m_preq).
+ */
+always @* begin
+    l2_send = !frozen && l2_valid_reg && l2_ok && !l2_maxed && out_free && s_path_valid &&
+        (l2_kind_reg != K_RTO || !to_valid_reg);
+    l2_done = l2_drop || l2_err || l2_send;
+    new_send = s_tx_valid && tx_room && slot_free && out_free && s_path_valid && !frozen;
+    s_tx_ready_int = !rst && !frozen && (tx_drop || (tx_room && slot_free && out_free && s_path_valid));
+    tx_dropped = s_tx_valid && s_tx_ready_int && tx_drop;
+
+    // at most one of l2_send, new_send is 1
+    s_path_ready_int = !rst && (l2_send || new_send);
 
     // a transmission: path P = s_path_path, Q = pnx[c][P]
     xmit = l2_send || new_send;
