@@ -54,6 +54,15 @@ var e2eScenarios = []e2eScenario{
 	{name: "e2e_bidir", doc: "both endpoints send, 2% loss, one path down for 20 us", topOnly: true,
 		opt: e2e.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
 			Failures: []e2e.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}}},
+	{name: "e2e_ecn", doc: "fabric path 0 at 1/16 of the port rate (both directions; 64 KiB queues marking above 16 KiB): its queue builds, the fabric ECN-marks and drops, path_sel moves traffic off it; 0.5% loss",
+		opt: e2e.Options{Loss: 0.005, Msg: "uniform:1000:40000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
+			Slow: []e2e.SlowPath{{Path: 0, Gbps: 25}}}},
+	{name: "e2e_reset_a", doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us quiet time, so packets and ACKs of the old epoch still arrive; 1% loss",
+		topOnly: true, opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, QuietUS: 0.5,
+			Resets: []e2e.Reset{{Side: 0, AtUS: 20}}}},
+	{name: "e2e_reset_b", doc: "endpoint B (the receiver) reset at 10 us: A's connections go to error after MAX_RETRIES, then reopen and carry messages; 1% loss",
+		topOnly: true, cycles: 140000, opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 500, QuietUS: 10,
+			Resets: []e2e.Reset{{Side: 1, AtUS: 10}}}},
 }
 
 // allPaths takes every fabric path of the largest preset (16) down from at to until microseconds; paths beyond
@@ -66,10 +75,22 @@ func allPaths(at, until float64) []e2e.Failure {
 	return fs
 }
 
-// scenarioOptions returns the simulation options of sc under r.
+// baseCycles is the cycle budget of sc at scale 1.
+func (sc e2eScenario) baseCycles() int64 {
+	if sc.cycles != 0 {
+		return sc.cycles
+	}
+	return e2eCycles
+}
+
+// scenarioOptions returns the simulation options of sc under r. A longer budget than the scenario's (the
+// nightly suite's cycle scale, or --cycles) lengthens the measured time by the same whole factor.
 func scenarioOptions(r Request, sc e2eScenario) e2e.Options {
 	o := sc.opt
 	o.Config, o.Seed = r.Config, r.Seed
+	if scale := r.Cycles / sc.baseCycles(); scale > 1 {
+		o.DurationUS *= float64(scale)
+	}
 	if sc.allConns {
 		o.Conns = r.Config.Conns
 	}
@@ -161,12 +182,7 @@ func init() {
 			}
 			return cfg
 		}
-		cycles := func(config.Config) int64 {
-			if sc.cycles != 0 {
-				return sc.cycles
-			}
-			return e2eCycles
-		}
+		cycles := func(config.Config) int64 { return sc.baseCycles() }
 		for side, name := range []string{"a", "b"} {
 			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
 				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),

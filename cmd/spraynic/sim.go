@@ -44,6 +44,9 @@ func simFlags() []cli.Flag {
 		&cli.IntFlag{Name: "queue-kb", Value: 1024, Usage: "path queue capacity, KiB (tail drop beyond)"},
 		&cli.IntFlag{Name: "ecn-kb", Value: 128, Usage: "ECN marking threshold, KiB"},
 		&cli.StringSliceFlag{Name: "fail", Usage: "path failure PATH@AT_US[-UNTIL_US] (repeatable; no UNTIL: stays down)"},
+		&cli.StringSliceFlag{Name: "slow", Usage: "slow fabric path PATH:GBPS, both directions (repeatable): congestion and ECN marks on it"},
+		&cli.StringSliceFlag{Name: "reset", Usage: "reset an endpoint mid-traffic SIDE@AT_US, SIDE A or B (repeatable); connections reopen"},
+		&cli.Float64Flag{Name: "quiet-us", Usage: "connection manager's wait before a reopen, us (0: twice the longest one-way trip)"},
 		&cli.Float64Flag{Name: "duration-us", Value: 500, Usage: "measured simulated time, us"},
 		&cli.Float64Flag{Name: "drain-us", Value: 5000, Usage: "longest drain after it, us"},
 		&cli.Float64Flag{Name: "bin-us", Value: 10, Usage: "goodput time series bin, us"},
@@ -71,7 +74,27 @@ func simOptions(c *cli.Context) (e2e.Options, error) {
 		SkewNS: c.Float64("skew-ns"), JitterNS: c.Float64("jitter-ns"), Loss: c.Float64("loss"),
 		LossModel: c.String("loss-model"), Burst: c.Float64("burst"), AckLoss: c.Float64("ack-loss"), Bidir: c.Bool("bidir"),
 		QueueKB: c.Int("queue-kb"), ECNKB: c.Int("ecn-kb"), DurationUS: c.Float64("duration-us"),
-		DrainUS: c.Float64("drain-us"), BinUS: c.Float64("bin-us"), Seed: c.Uint64("seed"),
+		DrainUS: c.Float64("drain-us"), BinUS: c.Float64("bin-us"), Seed: c.Uint64("seed"), QuietUS: c.Float64("quiet-us"),
+	}
+	for _, v := range c.StringSlice("slow") {
+		p, g, ok := strings.Cut(v, ":")
+		sp := e2e.SlowPath{}
+		var err1, err2 error
+		sp.Path, err1 = strconv.Atoi(p)
+		sp.Gbps, err2 = strconv.Atoi(g)
+		if !ok || err1 != nil || err2 != nil {
+			return e2e.Options{}, fmt.Errorf("--slow %q: want PATH:GBPS, e.g. 0:50", v)
+		}
+		o.Slow = append(o.Slow, sp)
+	}
+	for _, v := range c.StringSlice("reset") {
+		side, at, ok := strings.Cut(v, "@")
+		r := e2e.Reset{Side: strings.Index("AB", strings.ToUpper(side))}
+		var err error
+		if r.AtUS, err = strconv.ParseFloat(at, 64); !ok || err != nil || len(side) != 1 || r.Side < 0 {
+			return e2e.Options{}, fmt.Errorf("--reset %q: want SIDE@AT_US with SIDE A or B, e.g. B@100", v)
+		}
+		o.Resets = append(o.Resets, r)
 	}
 	for _, f := range c.StringSlice("fail") {
 		fl, err := parseFailure(f)

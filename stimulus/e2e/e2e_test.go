@@ -117,6 +117,38 @@ func TestScenarios(t *testing.T) {
 				require.Greater(t, r.GoodputBA, 0.85, "B->A goodput")
 			}},
 		{name: "bidirectional_gbn", preset: "ice40", opt: e2e.Options{Bidir: true, Mode: e2e.ModeGBN, Loss: 0.01, PortGbps: 100}},
+		{name: "slow_path_ecn", preset: "default", opt: e2e.Options{Loss: 0.005, QueueKB: 64, ECNKB: 16,
+			Slow: []e2e.SlowPath{{Path: 0, Gbps: 25}}},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.Positive(t, r.ECNMarks, "the slow path must queue and mark")
+				for p := 1; p < len(r.PathUtil); p++ {
+					require.Greater(t, r.PathUtil[0], r.PathUtil[p], "the slow path is the busiest link (path %d)", p)
+				}
+			}},
+		{name: "reset_sender", preset: "default", opt: e2e.Options{Loss: 0.01, Resets: []e2e.Reset{{Side: 0, AtUS: 50}}},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.EqualValues(t, 1, r.Resets)
+				require.EqualValues(t, 16, r.Reconnects, "a sender's reset reconnects every connection of the config")
+				require.Zero(t, r.Errors, "the host reconnects at once; no connection waits for MAX_RETRIES")
+				require.Positive(t, r.Aborted, "messages in flight at the reset are lost")
+				require.Positive(t, r.ReconnectedMessages, "the reopened connections carry messages")
+				require.Zero(t, r.Stale, "the default quiet time outlasts every packet of the old epoch")
+			}},
+		{name: "reset_sender_stale", preset: "ice40", opt: e2e.Options{Loss: 0.02, QuietUS: 0.2, Bidir: true, PortGbps: 100,
+			Resets: []e2e.Reset{{Side: 0, AtUS: 40}, {Side: 1, AtUS: 120}}},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.EqualValues(t, 2, r.Resets)
+				require.Positive(t, r.Stale, "a short quiet time lets old-epoch packets reach the reopened receiver")
+				require.Positive(t, r.ReconnectedMessages)
+			}},
+		{name: "reset_receiver", preset: "default", opt: e2e.Options{Loss: 0.01, DurationUS: 600, QuietUS: 10,
+			Resets: []e2e.Reset{{Side: 1, AtUS: 20}}},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.EqualValues(t, 8, r.Errors, "every connection in use goes to error after MAX_RETRIES")
+				require.EqualValues(t, 8, r.Reconnects, "then reconnects")
+				require.Positive(t, r.ReconnectedMessages, "and carries messages again")
+				require.Positive(t, r.RecoveryUS, "goodput came back")
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -197,6 +229,11 @@ func TestOptionErrors(t *testing.T) {
 		{"fail_path", e2e.Options{Failures: []e2e.Failure{{Path: 8, AtUS: 1}}}, "option fail[0]: path 8 out of range (allowed 0..7)"},
 		{"fail_interval", e2e.Options{Failures: []e2e.Failure{{Path: 1, AtUS: 10, UntilUS: 5}}}, "option fail[0]: interval 10..5 us invalid (allowed AT >= 0 and UNTIL > AT, or UNTIL 0 for never)"},
 		{"mtu", e2e.Options{MTU: 10}, "option mtu: value 10 out of range (allowed 64..9000)"},
+		{"slow_path", e2e.Options{Slow: []e2e.SlowPath{{Path: 9, Gbps: 10}}}, "option slow[0]: path 9 out of range (allowed 0..7)"},
+		{"slow_rate", e2e.Options{Slow: []e2e.SlowPath{{Path: 1, Gbps: 0}}}, "option slow[0]: rate 0 Gb/s out of range (allowed 1..1600)"},
+		{"reset_side", e2e.Options{Resets: []e2e.Reset{{Side: 2, AtUS: 5}}}, "option reset[0]: side 2 unknown (allowed 0 for A, 1 for B)"},
+		{"reset_time", e2e.Options{Resets: []e2e.Reset{{Side: 1, AtUS: 900}}}, "option reset[0]: time 900 us out of range (allowed 0 < AT < duration-us 500)"},
+		{"quiet", e2e.Options{QuietUS: -1}, "option quiet-us: value -1 out of range (allowed 0..1e+06)"},
 		{"bidir_ack_loss", e2e.Options{Bidir: true, AckLoss: 0.1}, "option ack-loss: value 0.1 not allowed with bidir (both directions carry data and ACKs; use loss)"},
 	}
 	for _, tc := range tests {

@@ -22,8 +22,9 @@ type segment struct {
 	conn, psn uint32
 	msg       *message
 	off, n    int
-	// first and last are the message flags.
+	// first and last are the message flags; epoch the connection's epoch at the sender when it was handed.
 	first, last bool
+	epoch       uint32
 }
 
 // txConn is the sending host's state of one connection.
@@ -35,8 +36,9 @@ type txConn struct {
 	// cumulative PSN the NIC took in an ACK (the host's view of the window).
 	nextID   uint64
 	psn, una uint32
-	// errored is set once the NIC reported the connection in error.
-	errored bool
+	// down is set while the connection manager reconnects the connection (after an error or a reset): nothing
+	// is posted or handed to the NIC.
+	down bool
 	// starts holds the first-packet cycles of started messages not yet delivered, oldest first.
 	starts []int64
 }
@@ -80,7 +82,7 @@ func (h *txHost) post() error {
 	}
 	for c := range h.conns {
 		tc := &h.conns[c]
-		for !tc.errored && len(tc.queue) < h.backlog {
+		for !tc.down && len(tc.queue) < h.backlog {
 			m := &message{id: tc.nextID, data: make([]byte, h.size())}
 			fill(h.rng, m.data)
 			tc.nextID++
@@ -114,7 +116,7 @@ func (h *txHost) pick() int {
 	for i := 0; i < n; i++ {
 		c := (h.rr + i) % n
 		tc := &h.conns[c]
-		if len(tc.queue) > 0 && !tc.errored && int(seqnum.PSN(tc.una).Size(seqnum.PSN(tc.psn))) < h.window {
+		if len(tc.queue) > 0 && !tc.down && int(seqnum.PSN(tc.una).Size(seqnum.PSN(tc.psn))) < h.window {
 			h.cur = c
 			h.rr = (c + 1) % n
 			return c
@@ -131,8 +133,8 @@ func (h *txHost) head(c int) (handle uint32, first, last bool) {
 	return uint32(c)*h.slotsPer + tc.psn%h.slotsPer, tc.off == 0, tc.off+n == len(m.data)
 }
 
-// taken records the handshake of connection c's head segment at cycle now.
-func (h *txHost) taken(c int, now int64) {
+// taken records the handshake of connection c's head segment at cycle now, in the connection's epoch.
+func (h *txHost) taken(c int, now int64, epoch uint32) {
 	tc := &h.conns[c]
 	m := tc.queue[0]
 	n := min(h.mtu, len(m.data)-tc.off)
@@ -141,7 +143,7 @@ func (h *txHost) taken(c int, now int64) {
 	}
 	idx := uint32(c)*h.slotsPer + tc.psn%h.slotsPer
 	h.slots[idx] = segment{set: true, conn: uint32(c), psn: tc.psn, msg: m, off: tc.off, n: n,
-		first: tc.off == 0, last: tc.off+n == len(m.data)}
+		first: tc.off == 0, last: tc.off+n == len(m.data), epoch: epoch}
 	tc.psn = seqnum.PSN(tc.psn).Add(1).Uint32()
 	tc.off += n
 	if tc.off == len(m.data) {

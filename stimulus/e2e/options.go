@@ -32,6 +32,20 @@ type Failure struct {
 	AtUS, UntilUS float64
 }
 
+// Reset resets one endpoint in the middle of traffic (docs/e2e.md, "Resets and reconnects").
+type Reset struct {
+	// Side is 0 (endpoint A) or 1 (B); AtUS the time of the reset in microseconds of simulated time.
+	Side int
+	AtUS float64
+}
+
+// SlowPath gives one fabric path (both directions) its own bottleneck rate: a path slower than its share of the
+// traffic builds a queue, so the fabric ECN-marks (and, with a full queue, drops) its packets.
+type SlowPath struct {
+	// Path is the fabric path index; Gbps its link rate.
+	Path, Gbps int
+}
+
 // Options describe one run. Defaults fills every zero field with the documented default.
 type Options struct {
 	// Config holds the block parameters (a preset); Paths of it is the number of paths a connection sprays over.
@@ -63,8 +77,13 @@ type Options struct {
 	Bidir bool
 	// QueueKB and ECNKB are each path's queue capacity and ECN marking threshold (KiB).
 	QueueKB, ECNKB int
-	// Failures are scheduled path failures.
+	// Failures are scheduled path failures; Slow are paths with their own (lower) rate.
 	Failures []Failure
+	Slow     []SlowPath
+	// Resets reset an endpoint in the middle of traffic; QuietUS is the time the connection manager waits after
+	// a connection error or a reset before it reopens the connection at both ends (0: computed, docs/e2e.md).
+	Resets  []Reset
+	QuietUS float64
 	// DurationUS is the measured part of the run; DrainUS bounds the drain after it (no new messages).
 	DurationUS, DrainUS float64
 	// BinUS is the width of the goodput time series bins.
@@ -253,6 +272,7 @@ func (o Options) Validate() error {
 		floatIn("drain-us", o.DrainUS, 1, 1e7),
 		floatIn("bin-us", o.BinUS, 0.1, 1e6),
 		intIn("start-psn", int(o.StartPSN), 0, 1<<24-1),
+		floatIn("quiet-us", o.QuietUS, 0, 1e6),
 	} {
 		if err != nil {
 			return err
@@ -267,6 +287,22 @@ func (o Options) Validate() error {
 		}
 		if f.AtUS < 0 || (f.UntilUS != 0 && f.UntilUS <= f.AtUS) {
 			return fmt.Errorf("option fail[%d]: interval %g..%g us invalid (allowed AT >= 0 and UNTIL > AT, or UNTIL 0 for never)", i, f.AtUS, f.UntilUS)
+		}
+	}
+	for i, sp := range o.Slow {
+		if sp.Path < 0 || sp.Path >= o.NetPaths {
+			return fmt.Errorf("option slow[%d]: path %d out of range (allowed 0..%d)", i, sp.Path, o.NetPaths-1)
+		}
+		if sp.Gbps < 1 || sp.Gbps > 1600 {
+			return fmt.Errorf("option slow[%d]: rate %d Gb/s out of range (allowed 1..1600)", i, sp.Gbps)
+		}
+	}
+	for i, r := range o.Resets {
+		if r.Side != 0 && r.Side != 1 {
+			return fmt.Errorf("option reset[%d]: side %d unknown (allowed 0 for A, 1 for B)", i, r.Side)
+		}
+		if math.IsNaN(r.AtUS) || r.AtUS <= 0 || r.AtUS >= o.DurationUS {
+			return fmt.Errorf("option reset[%d]: time %g us out of range (allowed 0 < AT < duration-us %g)", i, r.AtUS, o.DurationUS)
 		}
 	}
 	// Host handles: connection*4*WINDOW + PSN mod 4*WINDOW must fit HANDLE_WIDTH.

@@ -58,6 +58,14 @@ type Result struct {
 	Naks        int64 `json:"naks"`
 	Errors      int64 `json:"errors"`
 	Aborted     int64 `json:"aborted_messages"`
+	// Resets counts endpoint resets, Reconnects the connection manager's reconnects (after errors and resets),
+	// ReconnectedMessages the messages delivered on connections after a reconnect, Stale the data packets of an
+	// earlier epoch that reached a reopened receiver (not placed); QuietUS is the manager's wait before a reopen.
+	Resets              int64   `json:"resets"`
+	Reconnects          int64   `json:"reconnects"`
+	ReconnectedMessages int64   `json:"reconnected_messages"`
+	Stale               int64   `json:"stale_packets"`
+	QuietUS             float64 `json:"quiet_us"`
 	// PathFailures and PathRecoveries are path_sel's counters (both endpoints).
 	PathFailures   int64 `json:"path_failures"`
 	PathRecoveries int64 `json:"path_recoveries"`
@@ -78,8 +86,13 @@ type Result struct {
 func (s *sim) finish() error {
 	r := s.res
 	o := s.o
-	if err := s.sb.Finish(); err != nil && s.sb.Aborted == 0 {
+	if err := s.sb.Finish(); err != nil {
 		return err
+	}
+	// A connection reopened while the hosts still posted must carry messages again (the scoreboard has already
+	// proved every one of them delivered exactly once, in order): a reopened connection works.
+	if s.reopenedEarly && r.ReconnectedMessages == 0 {
+		return fmt.Errorf("reconnect: connections were reopened during the measured time, but none delivered a message after it (seed %d)", o.Seed)
 	}
 	r.Aborted = s.sb.Aborted
 	r.Goodput = float64(r.PayloadBytes) / s.capacity(s.measured)
@@ -116,7 +129,7 @@ func (s *sim) finish() error {
 		w := min(s.binCycles, s.measured-int64(i)*s.binCycles)
 		r.Series = append(r.Series, float64(v)/s.capacity(w))
 	}
-	if len(o.Failures) > 0 {
+	if len(o.Failures) > 0 || len(o.Resets) > 0 {
 		r.RecoveryUS = s.recovery()
 	}
 	if s.o.Capture != nil {
@@ -129,7 +142,8 @@ func (s *sim) finish() error {
 			return err
 		}
 	}
-	if s.sb.Aborted > 0 {
+	// An endpoint reset loses the messages in flight by design; only then are lost messages not an error.
+	if s.sb.Aborted > 0 && len(o.Resets) == 0 {
 		return &ConnLostError{Conns: r.Errors, Messages: r.Aborted, Seed: o.Seed}
 	}
 	return nil
@@ -150,12 +164,15 @@ func (e *ConnLostError) Error() string {
 // RecoveryTarget is the goodput a run with a failure must return to.
 const RecoveryTarget = 0.85
 
-// recovery returns the time from the first failure to the first bin whose goodput is back at RecoveryTarget
+// recovery returns the time from the first failure or reset to the first bin whose goodput is back at RecoveryTarget
 // after having dipped below it (0 if it never dipped, -1 if it never came back).
 func (s *sim) recovery() float64 {
 	at := math.Inf(1)
 	for _, f := range s.o.Failures {
 		at = min(at, f.AtUS)
+	}
+	for _, r := range s.o.Resets {
+		at = min(at, r.AtUS)
 	}
 	first := int(at / s.o.BinUS)
 	dipped := false
@@ -202,6 +219,10 @@ func WriteTable(w io.Writer, rs []*Result) error {
 		{"spurious retransmissions", func(r *Result) string { return fmt.Sprint(r.Spurious) }},
 		{"timeouts / NAKs", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Timeouts, r.Naks) }},
 		{"conn errors / messages lost", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Errors, r.Aborted) }},
+		{"resets / reconnects", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Resets, r.Reconnects) }},
+		{"msgs after reconnect / stale pkts", func(r *Result) string {
+			return fmt.Sprintf("%d / %d", r.ReconnectedMessages, r.Stale)
+		}},
 		{"ECN marks", func(r *Result) string { return fmt.Sprint(r.ECNMarks) }},
 		{"path failures / recoveries", func(r *Result) string { return fmt.Sprintf("%d / %d", r.PathFailures, r.PathRecoveries) }},
 		{"path utilisation", func(r *Result) string {
@@ -214,7 +235,7 @@ func WriteTable(w io.Writer, rs []*Result) error {
 			}
 			return b.String() + " %"
 		}},
-		{"recovery after failure (us)", func(r *Result) string {
+		{"recovery after failure/reset (us)", func(r *Result) string {
 			if r.RecoveryUS < 0 {
 				return "never"
 			}
@@ -223,7 +244,7 @@ func WriteTable(w io.Writer, rs []*Result) error {
 		{"simulated (us)", func(r *Result) string { return fmt.Sprintf("%.1f", float64(r.Cycles)/float64(r.ClockMHz)) }},
 	}
 	for _, row := range rows {
-		if _, err := fmt.Fprintf(w, "%-32s", row.name); err != nil {
+		if _, err := fmt.Fprintf(w, "%-34s", row.name); err != nil {
 			return err
 		}
 		for _, r := range rs {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/spraynic/spraynic/config"
@@ -41,7 +42,8 @@ type pkt struct {
 	msg     uint64
 	off     int
 	payload []byte
-	retx    bool
+	// epoch is the sending (data) or acknowledging (ACK) endpoint's epoch of the connection when it sent it.
+	epoch uint32
 	// entropy is the data packet's UDP source port.
 	entropy uint16
 	// a is the ACK descriptor.
@@ -67,9 +69,31 @@ type side struct {
 	stageAcks []*pkt
 	// rxq and ackq are data and ACK packets that arrived, waiting for the endpoint.
 	rxq, ackq []*pkt
-	// ctl is the next connection to open; ip is the side's address.
-	ctl int
-	ip  netip.Addr
+	// ctlq holds the control operations (opens) waiting for s_ctl; ip is the side's address.
+	ctlq []ctlOp
+	ip   netip.Addr
+	// epoch counts, per connection, the opens this endpoint took after the first; psn0 is the initial PSN of the
+	// current epoch of the direction it sends.
+	epoch []uint32
+	psn0  []uint32
+	// resetAt are the cycles this endpoint is reset at (Options.Resets), ascending.
+	resetAt []int64
+}
+
+// ctlOp is one open on s_ctl: the connection, its initial PSNs, and whether it is a reconnect.
+type ctlOp struct {
+	conn, tx, rx uint32
+	reconnect    bool
+}
+
+// cmConn is the connection manager's state of one connection (both directions, both endpoints): a reconnect is
+// due at cycle due (-1: none scheduled), then waits for pending opens; again asks for another one after it.
+type cmConn struct {
+	due     int64
+	pending int
+	again   bool
+	// reopened is the cycle the last reconnect completed (-1: never).
+	reopened int64
 }
 
 // sim is one run.
@@ -86,6 +110,11 @@ type sim struct {
 	// sb is the transfer scoreboard; res collects the figures.
 	sb  *scoreboard.Transfer
 	res *Result
+	// cm is the connection manager, per connection; quiet its wait before a reopen (cycles).
+	cm    []cmConn
+	quiet int64
+	// reopenedEarly says a reconnect completed while the hosts still posted messages (before the measured end).
+	reopenedEarly bool
 	// arrived marks, per receiving side and connection, PSNs an endpoint took in (past the go-back-N filter; ring
 	// of 4*WINDOW, value psn+1), for the spurious retransmission count.
 	arrived []uint32
@@ -130,6 +159,19 @@ func Run(opt Options) (*Result, error) {
 		return nil, err
 	}
 	s.a.peer, s.b.peer = s.b, s.a
+	s.quiet = cyc(s.quietUS())
+	s.res.QuietUS = s.quietUS()
+	s.cm = make([]cmConn, cfg.Conns)
+	for c := range s.cm {
+		s.cm[c] = cmConn{due: -1, reopened: -1}
+	}
+	for _, r := range o.Resets {
+		sd := []*side{s.a, s.b}[r.Side]
+		sd.resetAt = append(sd.resetAt, cyc(r.AtUS))
+	}
+	for _, sd := range []*side{s.a, s.b} {
+		slices.Sort(sd.resetAt)
+	}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -150,7 +192,13 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 		Seed: splitmix(o.Seed + uint64(idx)*0x9e3779b97f4a7c15)}
 	cyc := func(ns float64) int64 { return int64(math.Round(ns * float64(o.ClockMHz) / 1000)) }
 	for p := 0; p < o.NetPaths; p++ {
-		pc := network.PathConfig{Gbps: o.PathGbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
+		gbps := o.PathGbps
+		for _, sp := range o.Slow {
+			if sp.Path == p {
+				gbps = sp.Gbps
+			}
+		}
+		pc := network.PathConfig{Gbps: gbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
 			QueueBytes: o.QueueKB << 10, ECNBytes: o.ECNKB << 10}
 		loss := o.Loss
 		if idx == 1 && !o.Bidir {
@@ -183,7 +231,12 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 	if t := o.Taps[idx]; t != nil {
 		ep.SetTap(t)
 	}
-	sd := &side{name: name, idx: idx, ep: ep, net: net, ip: netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + idx)})}
+	sd := &side{name: name, idx: idx, ep: ep, net: net, ip: netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + idx)}),
+		epoch: make([]uint32, cfg.Conns), psn0: make([]uint32, cfg.Conns)}
+	for c := range sd.psn0 {
+		sd.psn0[c] = s.txPSN(idx, c)
+		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: s.txPSN(idx, c), rx: s.txPSN(1-idx, c)})
+	}
 	per := uint32(4 * cfg.Window)
 	sd.rx = &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per, sb: s.sb}
 	for c := range sd.rx.conns {
@@ -210,6 +263,22 @@ func (s *sim) startPSN(c int) uint32 { return (s.o.StartPSN + uint32(c)*4099) & 
 
 // txPSN is the initial PSN of connection c sent by side idx.
 func (s *sim) txPSN(idx, c int) uint32 { return s.startPSN(c) ^ uint32(idx)<<23 }
+
+// quietUS is the connection manager's wait before a reopen: Options.QuietUS, or (0) twice the longest one-way
+// trip (delay, skew, jitter and a full queue drained at the slowest path's rate), so that no packet of the
+// connection's previous epoch is still in the network in either direction.
+func (s *sim) quietUS() float64 {
+	o := s.o
+	if o.QuietUS != 0 {
+		return o.QuietUS
+	}
+	slowest := o.PathGbps
+	for _, sp := range o.Slow {
+		slowest = min(slowest, sp.Gbps)
+	}
+	trip := (o.DelayNS+float64(o.NetPaths-1)*o.SkewNS+o.JitterNS)/1000 + float64(o.QueueKB)*1024*8/(float64(slowest)*1000)
+	return 2 * trip
+}
 
 // splitmix is the SplitMix64 finaliser, to derive independent seeds.
 func splitmix(x uint64) uint64 {
@@ -239,6 +308,17 @@ func (s *sim) run() error {
 		}
 		if s.cycle >= limit {
 			return fmt.Errorf("drain: %d message(s) still outstanding %g us after the measured time (seed %d)", s.sb.Outstanding(), o.DrainUS, o.Seed)
+		}
+		for _, sd := range []*side{s.a, s.b} {
+			if len(sd.resetAt) > 0 && sd.resetAt[0] == s.cycle {
+				sd.resetAt = sd.resetAt[1:]
+				s.reset(sd)
+			}
+		}
+		for c := range s.cm {
+			if m := &s.cm[c]; m.due >= 0 && s.cycle >= m.due {
+				s.reopen(c)
+			}
 		}
 		if s.cycle >= opens {
 			for _, sd := range []*side{s.a, s.b} {
@@ -272,32 +352,157 @@ func (s *sim) run() error {
 // is acknowledged as far as its host has seen.
 func (s *sim) idle() bool {
 	for _, sd := range []*side{s.a, s.b} {
-		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 || sd.net.Pending() > 0 {
+		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 || sd.net.Pending() > 0 ||
+			len(sd.ctlq) > 0 || len(sd.resetAt) > 0 {
 			return false
 		}
 		if sd.tx == nil {
 			continue
 		}
 		for c := range sd.tx.conns {
-			if tc := &sd.tx.conns[c]; !tc.errored && tc.una != tc.psn {
+			if tc := &sd.tx.conns[c]; !tc.down && tc.una != tc.psn {
 				return false
 			}
 		}
 	}
+	for c := range s.cm {
+		if s.cm[c].due >= 0 || s.cm[c].pending > 0 {
+			return false
+		}
+	}
 	return true
+}
+
+// inReset reports that sd's reset input is high this cycle: the reset at the start, and each Options.Resets
+// reset of it (resetCycles long).
+func (s *sim) inReset(sd *side) bool {
+	if s.cycle < resetCycles {
+		return true
+	}
+	for _, r := range s.o.Resets {
+		if at := int64(math.Round(r.AtUS * float64(s.o.ClockMHz))); r.Side == sd.idx && s.cycle >= at && s.cycle < at+resetCycles {
+			return true
+		}
+	}
+	return false
+}
+
+// reset takes sd through a reset in the middle of traffic: the packets it held are gone, its waiting control
+// operations too, and every connection is closed in the NIC. A sending host knows its NIC was reset, so the
+// connection manager reconnects its connections; a receive-only endpoint is not reconnected until its peer's
+// connections go to error (retx MAX_RETRIES), as nothing tells the peer otherwise.
+func (s *sim) reset(sd *side) {
+	s.res.Resets++
+	sd.stageData, sd.stageAcks, sd.rxq, sd.ackq, sd.ctlq = nil, nil, nil, nil, nil
+	for c := range s.cm {
+		m := &s.cm[c]
+		if m.pending > 0 {
+			// A reconnect in progress lost this endpoint's open: start it over.
+			m.pending, m.again = 0, false
+			m.due = s.cycle + s.quiet
+			continue
+		}
+		if sd.tx != nil {
+			s.disconnect(c)
+		}
+	}
+}
+
+// disconnect schedules a reconnect of connection c (both directions, both endpoints) after the quiet time: the
+// sending hosts stop handing its packets and drop the messages not yet handed (the scoreboard aborts them, and
+// the ones handed but not delivered, when the receiver reopens). A reconnect in progress is followed by another.
+func (s *sim) disconnect(c int) {
+	m := &s.cm[c]
+	switch {
+	case m.pending > 0:
+		m.again = true
+		return
+	case m.due >= 0:
+		return
+	}
+	m.due = s.cycle + s.quiet
+	for _, sd := range []*side{s.a, s.b} {
+		if sd.tx == nil || c >= len(sd.tx.conns) {
+			continue
+		}
+		tc := &sd.tx.conns[c]
+		tc.down, tc.queue, tc.off = true, nil, 0
+		if sd.tx.cur == c {
+			sd.tx.cur = -1
+		}
+	}
+}
+
+// reopen queues the reconnect of connection c at both endpoints: each direction restarts 2^23 PSNs past where
+// it was, so a packet of the old epoch is far outside the new window.
+func (s *sim) reopen(c int) {
+	m := &s.cm[c]
+	m.due, m.pending = -1, 2
+	s.res.Reconnects++
+	var next [2]uint32
+	for _, sd := range []*side{s.a, s.b} {
+		base := sd.psn0[c]
+		if sd.tx != nil && c < len(sd.tx.conns) {
+			base = sd.tx.conns[c].psn
+		}
+		next[sd.idx] = (base + 1<<23) & (1<<24 - 1)
+	}
+	for _, sd := range []*side{s.a, s.b} {
+		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: next[sd.idx], rx: next[1-sd.idx], reconnect: true})
+	}
+}
+
+// opened applies a reconnect's open, taken by sd's NIC, to its hosts: the receive side of c starts over at the
+// new PSN (the sender's undelivered messages of the old epoch are aborted now, when nothing of them can complete
+// any more), the send side continues at its new PSN.
+func (s *sim) opened(sd *side, op ctlOp) {
+	c := int(op.conn)
+	sd.epoch[c]++
+	sd.psn0[c] = op.tx
+	next := uint64(0)
+	if pt := sd.peer.tx; pt != nil && c < len(pt.conns) {
+		s.sb.Abort(pt.sbBase + c)
+		pt.conns[c].starts = nil
+		next = pt.conns[c].nextID
+	}
+	sd.rx.conns[c] = rxConn{bufs: map[uint64][]byte{}, next: next, psn: op.rx, started: true}
+	for h := c * int(sd.rx.slotsPer); h < (c+1)*int(sd.rx.slotsPer); h++ {
+		sd.rx.slots[h] = rxSlot{}
+	}
+	if sd.tx != nil && c < len(sd.tx.conns) {
+		tc := &sd.tx.conns[c]
+		tc.psn, tc.una = op.tx, op.tx
+	}
+	m := &s.cm[c]
+	if m.pending--; m.pending > 0 {
+		return
+	}
+	m.reopened = s.cycle
+	if s.cycle < int64(resetCycles+s.cfg.Conns)+s.measured {
+		s.reopenedEarly = true
+	}
+	for _, x := range []*side{s.a, s.b} {
+		if x.tx != nil && c < len(x.tx.conns) {
+			x.tx.conns[c].down = false
+		}
+	}
+	if m.again {
+		m.again = false
+		s.disconnect(c)
+	}
 }
 
 // step drives one endpoint for one cycle and follows its handshakes.
 func (s *sim) step(sd *side) error {
 	in := &sd.in
 	now := s.cycle
-	in.Rst = now < resetCycles
-	// Control: open every connection, one per cycle, after the reset.
-	in.CtlValid = !in.Rst && sd.ctl < s.cfg.Conns
+	in.Rst = s.inReset(sd)
+	// Control: the waiting opens, one per cycle (every connection after the reset at the start; reconnects).
+	in.CtlValid = !in.Rst && len(sd.ctlq) > 0
 	if in.CtlValid {
-		c := sd.ctl
-		in.CtlOpen, in.CtlConn = true, uint32(c)
-		in.CtlTxPSN, in.CtlRxPSN = s.txPSN(sd.idx, c), s.txPSN(sd.peer.idx, c)
+		op := sd.ctlq[0]
+		in.CtlOpen, in.CtlConn = true, op.conn
+		in.CtlTxPSN, in.CtlRxPSN = op.tx, op.rx
 	}
 	// Host TX.
 	tc := -1
@@ -328,11 +533,8 @@ func (s *sim) step(sd *side) error {
 	if in.Rst {
 		return nil
 	}
-	if in.CtlValid && out.CtlReady {
-		sd.ctl++
-	}
 	if in.TxValid && out.Retx.TxReady {
-		sd.tx.taken(tc, now)
+		sd.tx.taken(tc, now, sd.epoch[tc])
 	}
 	if in.RxValid && out.RxReady {
 		if d := &sd.rxq[0].d; !out.RxFiltered {
@@ -342,7 +544,7 @@ func (s *sim) step(sd *side) error {
 	}
 	if in.AckInValid && out.AckInReady {
 		a := &sd.ackq[0].a
-		if sd.tx != nil && !a.Nak && int(a.Conn) < len(sd.tx.conns) {
+		if sd.tx != nil && !a.Nak && int(a.Conn) < len(sd.tx.conns) && sd.ackq[0].epoch == sd.epoch[a.Conn] {
 			tcn := &sd.tx.conns[a.Conn]
 			if d := int32((a.PSN-tcn.una)<<8) >> 8; d > 0 {
 				tcn.una = a.PSN
@@ -351,12 +553,9 @@ func (s *sim) step(sd *side) error {
 		sd.ackq = sd.ackq[1:]
 	}
 	if out.Retx.ErrValid {
-		c := int(out.Retx.ErrConn)
 		s.res.Errors++
-		if sd.tx != nil && c < len(sd.tx.conns) {
-			sd.tx.conns[c].errored = true
-			sd.tx.conns[c].queue = nil
-			s.sb.Abort(sd.tx.sbBase + c)
+		if c := int(out.Retx.ErrConn); c < len(s.cm) {
+			s.disconnect(c)
 		}
 	}
 	r := &out.Retx
@@ -367,12 +566,20 @@ func (s *sim) step(sd *side) error {
 	}
 	if out.AckOutValid && in.AckOutReady {
 		p := s.newPkt()
-		p.ack, p.a = true, out.AckOut
+		p.ack, p.a, p.epoch = true, out.AckOut, sd.epoch[out.AckOut.Conn]
 		sd.stageAcks = append(sd.stageAcks, p)
 	}
 	if out.Rx.CplValid && in.CplReady {
 		if err := s.completion(sd, &out.Rx); err != nil {
 			return err
+		}
+	}
+	// A reconnect's open takes effect on the hosts after this cycle's completion (which the NIC made before it).
+	if in.CtlValid && out.CtlReady {
+		op := sd.ctlq[0]
+		sd.ctlq = sd.ctlq[1:]
+		if op.reconnect {
+			s.opened(sd, op)
 		}
 	}
 	return s.port(sd)
@@ -401,7 +608,7 @@ func (s *sim) takePacket(sd *side, r *retx.Out) error {
 	p := s.newPkt()
 	p.d = endpoint.RxDesc{Conn: r.PktConn, PSN: r.PktPSN, Path: r.PktPath, Pseq: r.PktPseq, First: r.PktFirst, Last: r.PktLast,
 		AckReq: r.PktAckReq}
-	p.msg, p.off, p.payload, p.retx = seg.msg.id, seg.off, seg.msg.data[seg.off:seg.off+seg.n], r.PktRetx
+	p.msg, p.off, p.payload, p.epoch = seg.msg.id, seg.off, seg.msg.data[seg.off:seg.off+seg.n], seg.epoch
 	p.entropy = uint16(r.PktEntropy)
 	sd.stageData = p
 	s.res.DataPackets++
@@ -472,7 +679,11 @@ func (s *sim) deliver(sd *side) error {
 			s.o.fault(p)
 		}
 		p.d.Handle = peer.rx.handle(p.d.Conn, p.d.PSN)
-		if err := peer.rx.place(p.d.Conn, p.d.PSN, p.msg, p.off, p.payload, p.d.First, p.d.Last); err != nil {
+		if p.epoch != peer.epoch[p.d.Conn] {
+			// A packet of the connection's previous epoch: the receiving host has no buffer for it any more, so it
+			// is not placed; the NIC must not complete it (a completion would find nothing placed).
+			s.res.Stale++
+		} else if err := peer.rx.place(p.d.Conn, p.d.PSN, p.msg, p.off, p.payload, p.d.First, p.d.Last); err != nil {
 			return err
 		}
 		peer.rxq = append(peer.rxq, p)
@@ -516,6 +727,9 @@ func (s *sim) completion(sd *side, o *rxreorder.Out) error {
 		return err
 	}
 	s.res.Messages++
+	if s.cm[c].reopened >= 0 {
+		s.res.ReconnectedMessages++
+	}
 	if sd.peer.tx != nil && c < len(sd.peer.tx.conns) {
 		// The sender's message record is gone (fully handed over); its start is kept by the scoreboard order,
 		// so the host keeps starts in a per-connection FIFO.
