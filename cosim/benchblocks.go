@@ -40,6 +40,13 @@ type BlockBench struct {
 	Icarus float64 `json:"icarus_cps"`
 	// Golden is the golden model with the scoreboard alone, cycles/s.
 	Golden float64 `json:"golden_cps"`
+	// Recorded, Reps and E2EGolden are set for the nic_transport top only (cosim/benchtop.go): its inputs come
+	// from a golden end-to-end simulation of Recorded cycles, timed alone as E2EGolden (cycles/s: both golden
+	// endpoints, network, hosts, transfer scoreboard); every mode then replays the recording (capped at the
+	// requested cycles) Reps times, so Cycles = min(Recorded, requested) x Reps.
+	Recorded  int64   `json:"recorded_cycles,omitempty"`
+	Reps      int64   `json:"reps,omitempty"`
+	E2EGolden float64 `json:"e2e_golden_cps,omitempty"`
 	// Note says why a mode was not measured.
 	Note string `json:"note,omitempty"`
 }
@@ -58,7 +65,9 @@ func ratio(a, b float64) float64 {
 }
 
 // BenchTests is the test whose stimulus each block's benchmark uses; a block not listed uses its first test.
-var BenchTests = map[string]string{"rx_reorder": "rx_random", "path_sel": "path_random", "retx": "retx_random"}
+// The nic_transport top's (a nic_<scenario>_a/_b test) is replayed from its recording (cosim/benchtop.go).
+var BenchTests = map[string]string{"rx_reorder": "rx_random", "path_sel": "path_random", "retx": "retx_random",
+	"nic_transport": "nic_e2e_a"}
 
 // recorder records a test's golden-driven inputs (as lockstep drives them), packed in the model's input layout.
 type recorder struct {
@@ -124,7 +133,8 @@ func record[I, O any](g Golden[I, O], d Driver[I, O], cycles int64, inL *Layout)
 
 // BenchBlocks measures every block (in the order of Tests()) under cfg: the raw Verilator loop, lockstep, Icarus
 // Verilog and the golden model alone, each for cycles cycles on the same recorded stimulus. work is a scratch
-// directory for the Icarus testbench. Wall-clock time is used here only, to measure.
+// directory for the Icarus testbench. Wall-clock time is used here only, to measure. The nic_transport top is
+// measured on the recorded inputs of one endpoint instead (benchTop): cycles caps each replay.
 //
 // icarusCycles (0: cycles) limits Icarus to the first icarusCycles of the recording: it runs ~1000x slower.
 func BenchBlocks(root string, cfg config.Config, seed uint64, cycles, icarusCycles int64, work string, log io.Writer) ([]BlockBench, error) {
@@ -145,7 +155,14 @@ func BenchBlocks(root string, cfg config.Config, seed uint64, cycles, icarusCycl
 		if icarusCycles <= 0 || icarusCycles > cycles {
 			icarusCycles = cycles
 		}
-		b, err := benchBlock(Request{Test: test, Config: cfg, Seed: seed, Cycles: cycles, Root: root, Log: log}, block, work, icarusCycles)
+		r := Request{Test: test, Config: cfg, Seed: seed, Cycles: cycles, Root: root, Log: log}
+		var b BlockBench
+		var err error
+		if block == "nic_transport" {
+			b, err = benchTop(r, work, icarusCycles)
+		} else {
+			b, err = benchBlock(r, block, work, icarusCycles)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("bench %s: %w", block, err)
 		}
@@ -200,18 +217,24 @@ func benchBlock(r Request, block, work string, icarusCycles int64) (BlockBench, 
 		return b, err
 	}
 	// (3) Icarus on the same inputs.
+	b.Icarus, b.Note, err = benchIcarus(r, block, dut.Ports(), inL.Words(), pattern, icarusCycles, work)
+	return b, err
+}
+
+// benchIcarus runs the first icarusCycles cycles of pattern (words per cycle) on block under Icarus Verilog and
+// returns cycles/s, or a note when iverilog is not installed.
+func benchIcarus(r Request, block string, ports []bridge.Port, words int, pattern []uint32, icarusCycles int64, work string) (float64, string, error) {
 	if _, err := exec.LookPath("iverilog"); err != nil {
-		b.Note = "iverilog not on PATH: icarus not measured"
-		return b, nil
+		return 0, "iverilog not on PATH: icarus not measured", nil
 	}
 	dir := filepath.Join(work, block+"-"+r.Config.Name)
 	ir := r
 	ir.Cycles = icarusCycles
-	vvp, err := buildIcarus(ir, block, dut.Ports(), inL.Words(), pattern[:icarusCycles*int64(inL.Words())], dir)
+	vvp, err := buildIcarus(ir, block, ports, words, pattern[:icarusCycles*int64(words)], dir)
 	if err != nil {
-		return b, err
+		return 0, "", err
 	}
-	b.Icarus, err = timed(icarusCycles, func() error {
+	cps, err := timed(icarusCycles, func() error {
 		cmd := exec.Command("vvp", "-n", vvp)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
@@ -223,7 +246,7 @@ func benchBlock(r Request, block, work string, icarusCycles int64) (BlockBench, 
 		}
 		return nil
 	})
-	return b, err
+	return cps, "", err
 }
 
 // buildIcarus writes the recorded inputs (one 32-bit hex word per line) and a Verilog-2005 testbench that reads

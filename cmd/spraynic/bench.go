@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spraynic/spraynic/cosim"
@@ -15,8 +16,10 @@ import (
 
 // benchReport is the --json output of bench.
 type benchReport struct {
-	// Blocks are the per-block speeds; Rx the rx_reorder lockstep modes (limit, batches, golden).
+	// Blocks are the per-block speeds (the nic_transport top included); System the two-endpoint system in
+	// lockstep beside both Verilator models stepped alone; Rx the rx_reorder lockstep modes (limit, batches, golden).
 	Blocks []cosim.BlockBench `json:"blocks"`
+	System *cosim.SystemBench `json:"system,omitempty"`
 	Rx     []cosim.Speed      `json:"rx_modes"`
 	// SeedsPerMinute is the smoke suite's throughput on one config with Jobs workers over Runs runs.
 	SeedsPerMinute float64 `json:"seeds_per_minute"`
@@ -32,7 +35,8 @@ func benchCommand() *cli.Command {
 	return &cli.Command{
 		Name: "bench",
 		Usage: "measure, side by side in one run, per block: raw Verilator C++ loop, Go lockstep, Icarus Verilog and the golden " +
-			"model on the same RTL, config and stimulus; regression seeds per minute; rx_reorder throughput and latency",
+			"model on the same RTL, config and stimulus (the nic_transport top on recorded end-to-end inputs; the two-endpoint system in lockstep " +
+			"beside both Verilator models alone); regression seeds per minute; rx_reorder throughput and latency",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "test", Value: "rx_inorder", Usage: "rx_reorder test whose stimulus the rx modes section uses"},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
@@ -64,13 +68,32 @@ func benchCommand() *cli.Command {
 				return err
 			}
 			rep.Blocks = blocks
-			fmt.Fprintf(w, "%-11s %-12s %12s %12s %12s %12s %10s %10s\n", "block", "test", "(1) raw", "(2) lockstep", "(3) icarus", "golden", "(2)/(1)", "(2)/(3)")
+			fmt.Fprintf(w, "%-13s %-12s %12s %12s %12s %12s %10s %10s\n", "block", "test", "(1) raw", "(2) lockstep", "(3) icarus", "golden", "(2)/(1)", "(2)/(3)")
 			for _, b := range blocks {
-				fmt.Fprintf(w, "%-11s %-12s %12.0f %12.0f %12.0f %12.0f %10.3f %10.1f\n", b.Block, b.Test, b.Raw, b.Lockstep, b.Icarus, b.Golden, b.LockstepVsRaw(), b.LockstepVsIcarus())
+				fmt.Fprintf(w, "%-13s %-12s %12.0f %12.0f %12.0f %12.0f %10.3f %10.1f\n", b.Block, b.Test, b.Raw, b.Lockstep, b.Icarus, b.Golden, b.LockstepVsRaw(), b.LockstepVsIcarus())
+				if b.Recorded > 0 {
+					what := fmt.Sprintf("%d recorded inputs", b.Recorded)
+					if n := b.Cycles / b.Reps; n < b.Recorded {
+						what = fmt.Sprintf("the first %d of %d recorded inputs", n, b.Recorded)
+					}
+					fmt.Fprintf(w, "  %s: %s of endpoint %s replayed %dx (%d cycles, a fresh model each time); golden = endpoint.NewTop alone\n",
+						b.Block, what, strings.ToUpper(b.Test[len(b.Test)-1:]), b.Reps, b.Cycles)
+					fmt.Fprintf(w, "  %s: the golden two-endpoint simulation that records them (both endpoints, network, hosts, transfer scoreboard), timed alone: %.0f cycles/s\n",
+						b.Block, b.E2EGolden)
+				}
 				if b.Note != "" {
 					fmt.Fprintf(w, "  %s: %s\n", b.Block, b.Note)
 				}
 			}
+			sys, err := cosim.BenchSystem(req.Root, req.Config, req.Seed, c.Int64("block-cycles"), os.Stderr)
+			if err != nil {
+				return fmt.Errorf("bench two-endpoint system: %w", err)
+			}
+			rep.System = &sys
+			fmt.Fprintf(w, "%-13s %-12s %12.0f %12.0f %12s %12.0f %10.3f %10s\n", "2 endpoints", sys.Scenario+" A+B", sys.Raw, sys.Lockstep, "-", sys.GoldenE2E, sys.LockstepVsRaw(), "-")
+			fmt.Fprintf(w, "  2 endpoints: one golden run of scenario %s records both endpoints (%d cycles, replayed %dx); lockstep A %.0f, B %.0f; raw A %.0f, B %.0f cycles/s\n",
+				sys.Scenario, sys.Recorded, sys.Reps, sys.LockstepA, sys.LockstepB, sys.RawA, sys.RawB)
+			fmt.Fprintf(w, "  2 endpoints: (2) = cycles / (golden run + lockstep A + lockstep B): the closed loop of two RTL endpoints (spraynic sim --rtl); (1) = cycles / (raw A + raw B); golden = the run alone\n")
 			fmt.Fprintf(w, "cycles/s; (1) Verilator model from its C++ loop, (2) Go lockstep RTL+golden+scoreboard, (3) Icarus vvp (incl. $readmemh load) over the first %d cycles\n", blocks[0].IcarusCycles)
 			start := time.Now()
 			er, err := e2e.Run(e2e.Options{Config: req.Config, Loss: 0.01, DurationUS: 1000, Seed: req.Seed})
