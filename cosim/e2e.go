@@ -205,7 +205,7 @@ func init() {
 						return in
 					})
 					st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
-						Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+						Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
 					o := &drv.last
 					return Result{Cycles: st.Cycles, Packets: int64(o.CntSent + o.CntAccepted),
 						Detail: fmt.Sprintf("recorded=%d sent=%d retransmitted=%d accepted=%d decisions=%d naks=%d",
@@ -235,7 +235,7 @@ func init() {
 					in.TxValid, in.PathValid, in.AckValid, in.CtlValid = false, false, false, false
 					return in
 				}), sb, retx.Valid, Options{
-					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
 				return Result{Cycles: st.Cycles, Packets: sb.Sent, Detail: fmt.Sprintf("recorded=%d retransmitted=%d acks=%d errors=%d",
 					len(tx), sb.Retransmitted, sb.Acks, sb.Errors)}, err
 			}})
@@ -280,7 +280,7 @@ func init() {
 					return in
 				})
 				st, err := Lockstep[pathsel.In, pathsel.Out](dut, g, drv, sb, pathsel.Valid, Options{
-					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
 				return Result{Cycles: st.Cycles, Packets: int64(drv.last.CntDecisions), Detail: fmt.Sprintf("recorded=%d probes=%d failures=%d",
 					len(ps), sb.Probes, sb.Failures)}, err
 			}})

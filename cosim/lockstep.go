@@ -41,6 +41,9 @@ type Options struct {
 	TraceFrom int64
 	// TraceFile, when set, is opened on the DUT at TraceFrom (the model must be the Trace variant).
 	TraceFile string
+	// Sampler, when set, is a Sampler[I, O] that sees every cycle (functional coverage; Request.Functional).
+	// Nil: no sampling, no cost.
+	Sampler any
 }
 
 // Stats describes a finished run.
@@ -96,6 +99,10 @@ func (e *CheckError) Unwrap() error { return e.Err }
 // Lockstep drives golden, driver and checker for opt.Cycles cycles; with a DUT it batches opt.Batch cycles per call,
 // compares every output port of every cycle and feeds the DUT's outputs to the checker. Finish is called at the end.
 func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O], validOf func(string) string, opt Options) (Stats, error) {
+	smp, err := samplerFor[I, O](opt)
+	if err != nil {
+		return Stats{}, err
+	}
 	var in I
 	var out O
 	if dut == nil {
@@ -103,6 +110,9 @@ func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], 
 			drv.Drive(c, &in)
 			gold.Step(&in, &out)
 			drv.Observe(c, &in, &out)
+			if smp != nil {
+				smp.Sample(c, &in, &out)
+			}
 			if chk != nil {
 				if err := chk.Observe(c, &in, &out); err != nil {
 					return Stats{Cycles: c + 1}, &CheckError{Cycle: c, Err: err, Repro: opt.Repro}
@@ -122,7 +132,7 @@ func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], 
 	if inL.Words() != dut.InWords() || outL.Words() != dut.OutWords() {
 		return Stats{}, fmt.Errorf("layout words %d/%d differ from the model's %d/%d", inL.Words(), outL.Words(), dut.InWords(), dut.OutWords())
 	}
-	return pipelined(dut, gold, drv, chk, inL, outL, opt)
+	return pipelined(dut, gold, drv, chk, smp, inL, outL, opt)
 }
 
 // batchBuf is one batch of predicted cycles: inputs and the golden outputs, packed.
@@ -138,7 +148,8 @@ type batchBuf struct {
 // pipelined overlaps the two halves of lockstep on two cores: a goroutine runs driver + golden model ahead and
 // packs batches; this goroutine steps the RTL on each batch, compares and feeds the checker. The driver follows
 // the golden outputs only, so the prediction never needs the RTL; a mismatch stops the predictor.
-func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O], inL, outL *Layout, opt Options) (Stats, error) {
+// A sampler sees each cycle's inputs and golden outputs once the cycle passed the compare.
+func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O], smp Sampler[I, O], inL, outL *Layout, opt Options) (Stats, error) {
 	batch := max(1, opt.Batch)
 	const depth = 3
 	free := make(chan *batchBuf, depth)
@@ -186,7 +197,7 @@ func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O],
 	}()
 	got := make([]uint32, batch*outL.Words())
 	var in I
-	var dutOut O
+	var dutOut, goldOut O
 	for b := range full {
 		if b.trace {
 			if err := dut.TraceOpen(opt.TraceFile); err != nil {
@@ -204,9 +215,15 @@ func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O],
 			if p := outL.Diff(want, g); p >= 0 {
 				return Stats{Cycles: c + 1}, mismatch(c, p, b.base, i, inL, outL, b.in, want, g, opt)
 			}
+			if chk != nil || smp != nil {
+				inL.Unpack(b.in[i*inL.Words():], unsafe.Pointer(&in))
+			}
+			if smp != nil {
+				outL.Unpack(want, unsafe.Pointer(&goldOut))
+				smp.Sample(c, &in, &goldOut)
+			}
 			if chk != nil {
 				outL.Unpack(g, unsafe.Pointer(&dutOut))
-				inL.Unpack(b.in[i*inL.Words():], unsafe.Pointer(&in))
 				if err := chk.Observe(c, &in, &dutOut); err != nil {
 					return Stats{Cycles: c + 1}, &CheckError{Cycle: c, Err: err, Repro: opt.Repro}
 				}

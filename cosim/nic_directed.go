@@ -120,7 +120,7 @@ func init() {
 			}
 			drv := &nicScript{steps: gbnFilterScript}
 			st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
-				Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+				Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
 			res := Result{Cycles: st.Cycles, Packets: int64(drv.last.CntAccepted + drv.last.CntGBNDropped),
 				Detail: fmt.Sprintf("accepted=%d duplicate=%d gbn_dropped=%d naks=%d", drv.last.CntAccepted,
 					drv.last.CntDuplicate, drv.last.CntGBNDropped, drv.last.CntNaks)}

@@ -51,7 +51,7 @@ func runRx(r Request, drv rxDriver, dut *bridge.Model) (Result, error) {
 	}
 	sb := scoreboard.NewRx(r.Config)
 	st, err := Lockstep[rxreorder.In, rxreorder.Out](dut, gold, drv.Driver, sb, rxreorder.Valid, Options{
-		Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+		Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
 	res := Result{Cycles: st.Cycles, Packets: drv.stats(),
 		Detail: fmt.Sprintf("accepted=%d completions=%d acks=%d", sb.Accepted, sb.Completions, sb.Acks)}
 	if err == nil && drv.check != nil {

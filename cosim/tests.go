@@ -53,6 +53,12 @@ type Request struct {
 	// Coverage, when set, runs the Coverage variant of the model (line + toggle) and writes Verilator's
 	// coverage data to this file after the run (pass or fail). Checks are the same as in any run.
 	Coverage string
+	// Functional, when set, is asked once per run, after the test's configuration is applied, for a
+	// Sampler[I, O] of the test's block (functional coverage; nil: none); every lockstep run of the request
+	// feeds it. Checks are the same as in any run.
+	Functional func(block string, cfg config.Config) (any, error)
+	// sampler is what Functional returned: every lockstep run of the test passes it in Options.Sampler.
+	sampler any
 	// Root is the repository; Log receives build progress.
 	Root string
 	Log  io.Writer
@@ -105,6 +111,13 @@ func Run(r Request) (Result, error) {
 		return Result{}, err
 	}
 	t.setup(&r)
+	if r.Functional != nil {
+		s, err := r.Functional(t.Block, r.Config)
+		if err != nil {
+			return Result{}, err
+		}
+		r.sampler = s
+	}
 	if r.Golden {
 		return t.run(r, nil)
 	}

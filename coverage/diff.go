@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/spraynic/spraynic/coverage/functional"
 )
 
 // DefaultTolerance is the allowed drop of line or toggle coverage, in percentage points.
@@ -155,4 +157,59 @@ func Comparable(baseFile string, base Report, curFile string, cur Report) error 
 		return fmt.Errorf("field suite: %s has %q, %s has %q (compare reports of the same suite)", baseFile, base.Suite, curFile, cur.Suite)
 	}
 	return nil
+}
+
+// DiffFunctional compares the functional cover groups of two reports (functional.Diff): a bin hit in base,
+// reachable and not hit in cur is lost and fails; a group missing from cur fails; a group (or a whole report's
+// functional part) missing from base is new, not a loss.
+func DiffFunctional(base, cur Report) []functional.GroupDiff {
+	return functional.Diff(base.Functional, cur.Functional)
+}
+
+// FunctionalFailed reports whether any group of the comparison fails.
+func FunctionalFailed(ds []functional.GroupDiff) bool {
+	for _, d := range ds {
+		if d.Fail() {
+			return true
+		}
+	}
+	return false
+}
+
+// PrintFunctionalDiff writes one line per group (bins hit/reachable before and after), then its lost, gained and
+// dropped bins.
+func PrintFunctionalDiff(w io.Writer, ds []functional.GroupDiff) {
+	if len(ds) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "functional coverage:\n")
+	for _, d := range ds {
+		verdict := "ok"
+		if d.Fail() {
+			verdict = "FAIL"
+		}
+		name := d.Top + "/" + d.Config + " " + d.Group
+		switch {
+		case d.New:
+			fmt.Fprintf(w, "%-4s %s: new (%d/%d bins), not in the base\n", verdict, name, d.NewHit, d.NewReach)
+			continue
+		case d.Missing:
+			fmt.Fprintf(w, "%-4s %s: in the base (%d/%d bins) but missing from the new report\n", verdict, name, d.BaseHit, d.BaseReach)
+			continue
+		}
+		fmt.Fprintf(w, "%-4s %s: bins %d/%d -> %d/%d, %d lost, %d gained\n", verdict, name, d.BaseHit, d.BaseReach, d.NewHit, d.NewReach, len(d.Lost), len(d.Gained))
+		for _, l := range []struct {
+			what string
+			bs   []functional.BinChange
+		}{{"lost", d.Lost}, {"gained", d.Gained}, {"no longer reachable or defined (not a failure)", d.Dropped}} {
+			if len(l.bs) == 0 {
+				continue
+			}
+			var s []string
+			for _, b := range l.bs {
+				s = append(s, b.Point+"."+b.Bin)
+			}
+			fmt.Fprintf(w, "     %s: %s\n", l.what, strList(s, 30))
+		}
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/spraynic/spraynic/coverage/functional"
 )
 
 // Version is the schema version of coverage.json.
@@ -59,6 +61,8 @@ type Report struct {
 	Version int     `json:"version"`
 	Suite   string  `json:"suite"`
 	Entries []Entry `json:"entries"`
+	// Functional is the functional coverage per (top, config), when collected (absent in older reports).
+	Functional []functional.Entry `json:"functional,omitempty"`
 }
 
 // Summarize computes an entry from the points of one (top, config). A source line counts as covered when every
@@ -155,8 +159,48 @@ func (r Report) Write(file string) error {
 	return os.WriteFile(file, append(b, '\n'), 0o644)
 }
 
-// PrintSummary writes a human summary: one line per (top, config), then each file with its biggest holes.
+// PrintSummary writes a human summary: one line per (top, config), then each file with its biggest holes; then
+// the functional groups with their bins hit / reachable and their holes.
 func (r Report) PrintSummary(w io.Writer, maxHoles int) {
+	if len(r.Entries) > 0 {
+		r.printCode(w, maxHoles)
+	}
+	if len(r.Functional) > 0 {
+		PrintFunctional(w, r.Functional, max(40, maxHoles))
+	}
+}
+
+// PrintFunctional writes one line per cover group (bins hit / reachable, unreachable count), then its holes.
+func PrintFunctional(w io.Writer, es []functional.Entry, maxHoles int) {
+	fmt.Fprintf(w, "functional coverage (bins hit / reachable bins)\n")
+	fmt.Fprintf(w, "%-14s %-8s %5s %-16s %20s %11s\n", "top", "config", "runs", "group", "bins", "unreachable")
+	for _, e := range es {
+		for _, g := range e.Groups {
+			hit, reach := g.Count()
+			all := 0
+			for _, p := range g.Points {
+				all += len(p.Bins)
+			}
+			pct := 100.0
+			if reach > 0 {
+				pct = float64(int(10000*float64(hit)/float64(reach)+0.5)) / 100
+			}
+			fmt.Fprintf(w, "%-14s %-8s %5d %-16s %6.2f%% (%4d/%4d) %11d\n", e.Top, e.Config, e.Runs, g.Name, pct, hit, reach, all-reach)
+			if h := g.Holes(); len(h) > 0 {
+				fmt.Fprintf(w, "  holes: %s\n", strList(h, maxHoles))
+			}
+		}
+	}
+}
+
+func strList(s []string, n int) string {
+	if n > 0 && len(s) > n {
+		return strings.Join(s[:n], " ") + fmt.Sprintf(" ... (%d more)", len(s)-n)
+	}
+	return strings.Join(s, " ")
+}
+
+func (r Report) printCode(w io.Writer, maxHoles int) {
 	fmt.Fprintf(w, "%-12s %-8s %5s %21s %23s\n", "top", "config", "runs", "line", "toggle")
 	for _, e := range r.Entries {
 		fmt.Fprintf(w, "%-12s %-8s %5d %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d)\n", e.Top, e.Config, e.Runs,
@@ -205,8 +249,20 @@ func (r Report) Validate() error {
 	if r.Version != Version {
 		return fmt.Errorf("field version: value %d (allowed: %d)", r.Version, Version)
 	}
-	if len(r.Entries) == 0 {
-		return fmt.Errorf("field entries: empty (allowed: one or more (top, config) entries)")
+	if len(r.Entries) == 0 && len(r.Functional) == 0 {
+		return fmt.Errorf("field entries: empty (allowed: one or more (top, config) entries, or functional entries)")
+	}
+	fseen := map[string]bool{}
+	for i := range r.Functional {
+		e := &r.Functional[i]
+		where := fmt.Sprintf("functional[%d]", i)
+		if err := e.Validate(where); err != nil {
+			return err
+		}
+		if fseen[e.Top+"/"+e.Config] {
+			return fmt.Errorf("field %s: (top %s, config %s) repeats an earlier entry", where, e.Top, e.Config)
+		}
+		fseen[e.Top+"/"+e.Config] = true
 	}
 	seen := map[string]bool{}
 	for i, e := range r.Entries {

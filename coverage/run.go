@@ -9,8 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/cosim/bridge"
+	"github.com/spraynic/spraynic/coverage/functional"
 )
 
 // Options steer a coverage run.
@@ -21,8 +23,15 @@ type Options struct {
 	Suite     cosim.Suite
 	Configs   []string
 	FirstSeed uint64
+	// Tests, when set, keeps only the suite's tests matching these path.Match patterns.
+	Tests []string
 	// Jobs is the number of parallel runs (0: one per core).
 	Jobs int
+	// Functional also collects the functional cover groups of every run (merged per top and config).
+	Functional bool
+	// Golden runs the golden models and scoreboards alone (no RTL, no Verilator coverage): functional coverage
+	// only, in seconds. It implies Functional.
+	Golden bool
 	// Log receives progress and tool output.
 	Log io.Writer
 }
@@ -55,18 +64,32 @@ func Run(o Options) (Report, []string, error) {
 		}
 		s.Configs = cs
 	}
-	if _, err := exec.LookPath("verilator_coverage"); err != nil {
+	if len(o.Tests) > 0 {
+		s.Tests = o.Tests
+		if err := s.Validate(); err != nil {
+			return Report{}, nil, fmt.Errorf("--test: %w", err)
+		}
+	}
+	if o.Golden {
+		o.Functional = true
+	} else if _, err := exec.LookPath("verilator_coverage"); err != nil {
 		return Report{}, nil, fmt.Errorf("verilator_coverage not found (install the Debian package verilator)")
 	}
 	reqs, err := s.Expand(o.Root, o.FirstSeed)
 	if err != nil {
 		return Report{}, nil, err
 	}
-	for _, d := range []string{"dat", "merged", "info"} {
+	dirs := []string{"dat", "merged", "info"}
+	if o.Golden {
+		dirs = []string{"."}
+	}
+	for _, d := range dirs {
 		if err := os.MkdirAll(filepath.Join(o.Out, d), 0o755); err != nil {
 			return Report{}, nil, err
 		}
 	}
+	// One functional collector per request, filled by the run (cosim.Request.Functional), merged afterwards.
+	collectors := make([]functional.Collector, len(reqs))
 	groups := map[string]*group{}
 	for i := range reqs {
 		r := &reqs[i]
@@ -74,9 +97,20 @@ func Run(o Options) (Report, []string, error) {
 		if err != nil {
 			return Report{}, nil, err
 		}
+		if o.Functional {
+			r.Functional = func(block string, cfg config.Config) (any, error) {
+				c, err := functional.New(block, cfg)
+				collectors[i] = c
+				return c, err
+			}
+		}
+		r.Log = o.Log
+		if o.Golden {
+			r.Golden = true
+			continue
+		}
 		r.Coverage = filepath.Join(o.Out, "dat", fmt.Sprintf("%s-%s-%d.dat", r.Test, r.Config.Name, r.Seed))
 		_ = os.Remove(r.Coverage)
-		r.Log = o.Log
 		k := t.Block + "-" + r.Config.Name
 		if groups[k] == nil {
 			groups[k] = &group{top: t.Block, config: r.Config.Name}
@@ -87,6 +121,9 @@ func Run(o Options) (Report, []string, error) {
 	// plain variant; without this, parallel workers would build the same coverage model side by side).
 	built := map[string]bool{}
 	for _, r := range reqs {
+		if r.Golden {
+			break
+		}
 		t, _ := cosim.Lookup(r.Test)
 		if k := t.Block + "/" + r.Config.Hash(); !built[k] {
 			if _, err := cosim.BuildTop(o.Root, t.Block, r.Config, bridge.Coverage, o.Log); err != nil {
@@ -131,13 +168,59 @@ func Run(o Options) (Report, []string, error) {
 		}
 		rep.Entries = append(rep.Entries, e)
 	}
-	if len(rep.Entries) == 0 {
+	if o.Functional {
+		fe, err := mergeFunctional(reqs, collectors)
+		if err != nil {
+			return Report{}, nil, err
+		}
+		rep.Functional = fe
+	}
+	if len(rep.Entries) == 0 && len(rep.Functional) == 0 {
 		return Report{}, nil, fmt.Errorf("no coverage data written (every run failed before writing it)")
 	}
 	if err := rep.Write(filepath.Join(o.Out, "coverage.json")); err != nil {
 		return Report{}, nil, err
 	}
 	return rep, failed, nil
+}
+
+// mergeFunctional merges the cover groups of the runs per (top, config name), in the order of functional.Tops.
+// The coverage of a failed run is merged too (up to where it stopped), as for Verilator's data.
+func mergeFunctional(reqs []cosim.Request, cs []functional.Collector) ([]functional.Entry, error) {
+	m := map[string]*functional.Entry{}
+	for i, c := range cs {
+		if c == nil {
+			continue
+		}
+		t, _ := cosim.Lookup(reqs[i].Test)
+		k := t.Block + "/" + reqs[i].Config.Name
+		if m[k] == nil {
+			m[k] = &functional.Entry{Top: t.Block, Config: reqs[i].Config.Name}
+		}
+		if err := m[k].Add(c.Groups()); err != nil {
+			return nil, err
+		}
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	order := map[string]int{}
+	for i, t := range functional.Tops {
+		order[t] = i
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := m[keys[i]], m[keys[j]]
+		if a.Top != b.Top {
+			return order[a.Top] < order[b.Top]
+		}
+		return a.Config < b.Config
+	})
+	out := []functional.Entry{}
+	for _, k := range keys {
+		out = append(out, *m[k])
+	}
+	return out, nil
 }
 
 // mergeGroup merges the .dat files of one (top, config), writes its lcov file and HTML, and summarizes it.

@@ -23,10 +23,13 @@ func covCommand() *cli.Command {
 		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
 		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
 		&cli.StringFlag{Name: "out", Value: "build/coverage", Usage: "output directory: dat/, merged/, info/, html/, coverage.json"},
+		&cli.StringSliceFlag{Name: "test", Usage: "keep only the suite's tests matching these names or path.Match patterns (repeatable)"},
+		&cli.BoolFlag{Name: "no-functional", Usage: "do not collect functional coverage (cover groups) beside Verilator's"},
+		&cli.BoolFlag{Name: "golden", Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
 	}
 	return &cli.Command{
 		Name:  "cov",
-		Usage: "Verilator line + toggle coverage: run a suite with coverage, compare with a baseline",
+		Usage: "Verilator line + toggle coverage and functional cover groups: run a suite with coverage, compare with a baseline",
 		Subcommands: []*cli.Command{
 			{
 				Name:   "run",
@@ -91,13 +94,18 @@ func covRunAction(c *cli.Context) error {
 	}
 	start := time.Now()
 	rep, failed, err := coverage.Run(coverage.Options{Root: root, Out: out, Suite: s, Configs: c.StringSlice("config"),
-		FirstSeed: c.Uint64("seed"), Jobs: c.Int("jobs"), Log: os.Stderr})
+		FirstSeed: c.Uint64("seed"), Jobs: c.Int("jobs"), Log: os.Stderr, Tests: c.StringSlice("test"),
+		Functional: !c.Bool("no-functional"), Golden: c.Bool("golden")})
 	if err != nil {
 		return err
 	}
 	rep.PrintSummary(c.App.Writer, 10)
-	fmt.Fprintf(c.App.Writer, "wrote %s (lcov: %s, html: %s) in %s\n", filepath.Join(out, "coverage.json"),
-		filepath.Join(out, "info"), filepath.Join(out, "html"), time.Since(start).Round(time.Second))
+	if c.Bool("golden") {
+		fmt.Fprintf(c.App.Writer, "wrote %s (functional coverage only) in %s\n", filepath.Join(out, "coverage.json"), time.Since(start).Round(time.Second))
+	} else {
+		fmt.Fprintf(c.App.Writer, "wrote %s (lcov: %s, html: %s) in %s\n", filepath.Join(out, "coverage.json"),
+			filepath.Join(out, "info"), filepath.Join(out, "html"), time.Since(start).Round(time.Second))
+	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d runs failed (their coverage is included when written):\n  %s", len(failed), strings.Join(failed, "\n  "))
 	}
@@ -125,8 +133,18 @@ func covDiffAction(c *cli.Context) error {
 	}
 	cs := coverage.Diff(base, cur, tol)
 	coverage.PrintDiff(c.App.Writer, cs)
-	if coverage.Failed(cs) {
+	fd := coverage.DiffFunctional(base, cur)
+	coverage.PrintFunctionalDiff(c.App.Writer, fd)
+	if len(base.Functional) == 0 && len(cur.Functional) > 0 {
+		fmt.Fprintf(c.App.Writer, "note: %s has no functional coverage: every group is new (run 'make cov-baseline' once to record it)\n", c.Args().Get(0))
+	}
+	switch {
+	case coverage.Failed(cs) && coverage.FunctionalFailed(fd):
+		return fmt.Errorf("coverage dropped beyond %.2f points or a (top, config) is missing, and functional bins were lost (see above)", tol)
+	case coverage.Failed(cs):
 		return fmt.Errorf("coverage dropped beyond %.2f points or a (top, config) is missing (see above)", tol)
+	case coverage.FunctionalFailed(fd):
+		return fmt.Errorf("functional coverage: reachable bins hit in the base are not hit in the new report, or a group is missing (see above)")
 	}
 	return nil
 }

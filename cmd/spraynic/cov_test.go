@@ -1,0 +1,31 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestCovFunctional: 'cov run --golden' collects functional coverage only; 'cov diff' fails on a lost bin and
+// passes on gained ones; a malformed report names the file.
+func TestCovFunctional(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	out, err := runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "rx_inorder", "--out", a, "--jobs", "1")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "functional coverage (bins hit / reachable bins)")
+	require.Contains(t, out, "holes: verdict.duplicate")
+	out, err = runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "rx_inorder", "--test", "rx_dup_oow", "--out", b, "--jobs", "1")
+	require.NoError(t, err, out)
+
+	out, err = runApp(t, "cov", "diff", filepath.Join(a, "coverage.json"), filepath.Join(b, "coverage.json"))
+	require.NoError(t, err, out)
+	require.Contains(t, out, "gained: verdict.duplicate")
+	out, err = runApp(t, "cov", "diff", filepath.Join(b, "coverage.json"), filepath.Join(a, "coverage.json"))
+	require.ErrorContains(t, err, "functional coverage")
+	require.Contains(t, out, "lost: verdict.duplicate")
+
+	_, err = runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "no_such_test*", "--out", a)
+	require.ErrorContains(t, err, `"no_such_test*" matches no test`)
+}

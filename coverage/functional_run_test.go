@@ -1,0 +1,116 @@
+package coverage
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/coverage/functional"
+	"github.com/stretchr/testify/require"
+)
+
+func goldenCov(t *testing.T, tests ...string) Report {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	out := t.TempDir()
+	rep, failed, err := Run(Options{Root: root, Out: out, Suite: cosim.Suites["smoke"], Configs: []string{"default"},
+		FirstSeed: 1, Jobs: 2, Log: io.Discard, Tests: tests, Golden: true})
+	require.NoError(t, err)
+	require.Empty(t, failed)
+	back, err := LoadReport(filepath.Join(out, "coverage.json"))
+	require.NoError(t, err, "the written report loads and validates")
+	require.Equal(t, len(rep.Functional), len(back.Functional))
+	return back
+}
+
+func coverGroup(t *testing.T, r Report, top, name string) *functional.Group {
+	for _, e := range r.Functional {
+		if e.Top == top {
+			if g := e.Group(name); g != nil {
+				return g
+			}
+		}
+	}
+	t.Fatalf("no group %s/%s in the report", top, name)
+	return nil
+}
+
+// TestGoldenRunFindsHole: a golden-only run of one short test leaves listed holes that another test closes, and
+// the diff of the two reports reports the bins lost and fails.
+func TestGoldenRunFindsHole(t *testing.T) {
+	one := goldenCov(t, "rx_inorder")
+	g := coverGroup(t, one, "rx_reorder", "rx_reorder")
+	require.Equal(t, 2, one.Functional[0].Runs, "two seeds merged")
+	require.NotZero(t, g.Samples)
+	require.NotZero(t, g.Find("verdict").Hits("accepted"))
+	require.Contains(t, g.Holes(), "verdict.duplicate", "in-order traffic has no duplicates: a hole")
+	require.Contains(t, g.Holes(), "reset.after_traffic")
+	hit1, reach := g.Count()
+	require.Less(t, hit1, reach)
+
+	two := goldenCov(t, "rx_inorder", "rx_dup_oow")
+	g2 := coverGroup(t, two, "rx_reorder", "rx_reorder")
+	require.NotContains(t, g2.Holes(), "verdict.duplicate", "rx_dup_oow closes it")
+	hit2, _ := g2.Count()
+	require.Greater(t, hit2, hit1)
+
+	ds := DiffFunctional(two, one)
+	require.True(t, FunctionalFailed(ds))
+	var buf bytes.Buffer
+	PrintFunctionalDiff(&buf, ds)
+	require.Contains(t, buf.String(), "FAIL rx_reorder/default rx_reorder")
+	require.Contains(t, buf.String(), "verdict.duplicate")
+	require.False(t, FunctionalFailed(DiffFunctional(one, two)), "gaining bins is no failure")
+
+	buf.Reset()
+	one.PrintSummary(&buf, 10)
+	require.Contains(t, buf.String(), "rx_reorder     default      2 rx_reorder")
+	require.Contains(t, buf.String(), "holes: ")
+}
+
+// TestBaselineBackwardCompatible: the committed baseline (no functional part) still loads, and comparing it with
+// a report that has functional coverage treats every group as new.
+func TestBaselineBackwardCompatible(t *testing.T) {
+	base, err := LoadReport("baseline.json")
+	require.NoError(t, err)
+	cur := goldenCov(t, "path_spray")
+	cur.Entries = base.Entries
+	ds := DiffFunctional(base, cur)
+	require.NotEmpty(t, ds)
+	for _, d := range ds {
+		require.True(t, d.New, d.Group)
+	}
+	require.False(t, FunctionalFailed(ds))
+	require.False(t, Failed(Diff(base, cur, DefaultTolerance)))
+}
+
+func TestLoadReportFunctionalErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := `{"version":1,"suite":"smoke","entries":[],"functional":[{"top":"rx_reorder","config":"default","runs":1,"groups":[{"name":"g","samples":3,"points":[{"name":"p","bins":[{"name":"a","hits":1}]}]}]}]}`
+	for _, tc := range []struct{ name, body, err string }{
+		{"good", good, ""},
+		{"no groups", strings.Replace(good, `"groups":[{"name":"g","samples":3,"points":[{"name":"p","bins":[{"name":"a","hits":1}]}]}]`, `"groups":[]`, 1), "field functional[0].groups: empty"},
+		{"negative hits", strings.Replace(good, `"hits":1`, `"hits":-1`, 1), "not a coverage.json"},
+		{"unknown", strings.Replace(good, `"hits":1`, `"hits":1,"bogus":1`, 1), `unknown field "bogus"`},
+		{"dup bin", strings.Replace(good, `{"name":"a","hits":1}`, `{"name":"a","hits":1},{"name":"a"}`, 1), "field functional[0].groups[0].points[0].bins[1].name: \"a\" repeats"},
+		{"dup entry", strings.Replace(good, `}]}]}]}`, `}]}]}]},{"top":"rx_reorder","config":"default","runs":1,"groups":[{"name":"g","points":[{"name":"p","bins":[{"name":"a"}]}]}]}]}`, 1), "field functional[1]: (top rx_reorder, config default) repeats"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".json")
+			require.NoError(t, writeFile(f, tc.body))
+			_, err := LoadReport(f)
+			if tc.err == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorContains(t, err, tc.err)
+			require.ErrorContains(t, err, f)
+		})
+	}
+}
+
+func writeFile(f, s string) error { return os.WriteFile(f, []byte(s), 0o644) }
