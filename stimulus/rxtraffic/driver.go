@@ -309,7 +309,7 @@ func (d *Driver) transmit(cycle int64, p pkt) {
 	d.flight.Push(due, p)
 }
 
-// churn closes a random open connection and queues its reopening with a new PSN.
+// churn closes a random open connection and queues its reopening with a new PSN (or only the reopen).
 func (d *Driver) churn() {
 	c := uint32(d.rng.IntN(d.conns()))
 	s := &d.senders[c]
@@ -318,7 +318,12 @@ func (d *Driver) churn() {
 	}
 	s.open, s.opening = false, true
 	d.Stats.Churns++
-	d.ctl = append(d.ctl, ctlOp{open: false, conn: c}, ctlOp{open: true, conn: c, psn: d.initPSN()})
+	// Half the time the connection is reopened without a close: an open of an open connection restarts it.
+	if d.rng.IntN(2) == 0 {
+		d.ctl = append(d.ctl, ctlOp{open: true, conn: c, psn: d.initPSN()})
+	} else {
+		d.ctl = append(d.ctl, ctlOp{open: false, conn: c}, ctlOp{open: true, conn: c, psn: d.initPSN()})
+	}
 	d.flight.Filter(func(p *pkt) bool { return p.conn != c })
 	kr := d.retx[:0]
 	for _, p := range d.retx {
