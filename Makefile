@@ -86,7 +86,7 @@ slurm-up: ## start a local single-node Slurm (root; installs slurm-wlm and munge
 	slurm/start-local.sh
 
 slurm-test: deps $(BIN) slurm-up ## submit a sharded regression to the local Slurm, merge, compare with a local run
-	$(GO) test -count=1 -run TestSlurmArray -v ./cosim/ | grep -E '^(=== RUN|--- |ok|FAIL|PASS)'
+	set -o pipefail; SPRAYNIC_REQUIRE_SLURM=1 $(GO) test -count=1 -run TestSlurmArray -v ./cosim/ | grep -E '^(=== RUN|--- |ok|FAIL|PASS)'
 
 clean: ## remove build outputs and cached models
 	rm -rf build
