@@ -514,6 +514,9 @@ func (s *sim) step(sd *side) error {
 		}
 	}
 	in.CplReady = true
+	// The host's status poller reads one (connection, path) of path_sel per cycle, round robin (read-only ports).
+	in.RdPath = uint32(now % int64(s.cfg.Paths))
+	in.RdConn = uint32(now / int64(s.cfg.Paths) % int64(s.cfg.Conns))
 	in.PktReady = sd.stageData == nil
 	in.AckOutReady = len(sd.stageAcks) < 16
 	in.RxValid = len(sd.rxq) > 0
