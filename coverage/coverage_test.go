@@ -22,7 +22,8 @@ func TestParseDatSnippet(t *testing.T) {
 		Comment: "if", Hier: "TOP.path_sel", Lines: []int{518, 519}, Count: 0, Key: pts[0].Key}, pts[0])
 	require.Equal(t, uint64(1089124+6), pts[1].Count)
 
-	e := Summarize("path_sel", "default", 1, pts, "/work/main")
+	e, err := Summarize("path_sel", "default", 1, pts, "/work/main", nil)
+	require.NoError(t, err)
 	require.Equal(t, Count{Hit: 1, Total: 3, Pct: 33.33}, e.Line)
 	require.Equal(t, Count{Hit: 2, Total: 5, Pct: 40}, e.Toggle)
 	require.Equal(t, []FileCov{

@@ -53,6 +53,10 @@ type Entry struct {
 	Line   Count     `json:"line"`
 	Toggle Count     `json:"toggle"`
 	Files  []FileCov `json:"files"`
+	// ToggleNet is Toggle without the points coverage/exclusions.yaml excludes (ToggleExcluded of them): the
+	// figure the toggle target is about.
+	ToggleNet      Count `json:"toggle_net"`
+	ToggleExcluded int   `json:"toggle_excluded"`
 }
 
 // Report is the content of coverage.json.
@@ -67,8 +71,9 @@ type Report struct {
 
 // Summarize computes an entry from the points of one (top, config). A source line counts as covered when every
 // line or branch point on it (summed over instances) was hit at least once; toggle coverage counts every signal
-// bit of every instance. Files inside root are named relative to it.
-func Summarize(top, config string, runs int, pts []Point, root string) Entry {
+// bit of every instance. Files inside root are named relative to it. Toggle points an exclusion covers are left
+// out of ToggleNet; a hit on a point an exclusion calls unreachable is an error.
+func Summarize(top, config string, runs int, pts []Point, root string, ex []Exclusion) (Entry, error) {
 	type lineKey struct {
 		file string
 		line int
@@ -82,6 +87,7 @@ func Summarize(top, config string, runs int, pts []Point, root string) Entry {
 	groups := map[groupKey]uint64{}
 	groupLines := map[groupKey][]int{}
 	toggle := map[string][2]int{}
+	var netHit, netTotal, excluded int
 	for _, p := range pts {
 		f := relFile(p.File, root)
 		switch {
@@ -96,6 +102,24 @@ func Summarize(top, config string, runs int, pts []Point, root string) Entry {
 				t[0]++
 			}
 			toggle[f] = t
+			out := false
+			for i := range ex {
+				if ex[i].matches(f, config, p) {
+					if ex[i].Unreachable && p.Count > 0 {
+						return Entry{}, fmt.Errorf("coverage exclusion for %s %v (%q) calls %s of %s unreachable, but it toggled %d times",
+							ex[i].File, ex[i].Signals, ex[i].Reason, p.Comment, p.Hier, p.Count)
+					}
+					out = true
+				}
+			}
+			if out {
+				excluded++
+				continue
+			}
+			netTotal++
+			if p.Count > 0 {
+				netHit++
+			}
 		}
 	}
 	lines := map[lineKey]bool{} // covered?
@@ -137,7 +161,8 @@ func Summarize(top, config string, runs int, pts []Point, root string) Entry {
 	}
 	sort.Slice(e.Files, func(i, j int) bool { return e.Files[i].File < e.Files[j].File })
 	e.Line, e.Toggle = newCount(lh, lt), newCount(th, tt)
-	return e
+	e.ToggleNet, e.ToggleExcluded = newCount(netHit, netTotal), excluded
+	return e, nil
 }
 
 func relFile(f, root string) string {
@@ -201,10 +226,11 @@ func strList(s []string, n int) string {
 }
 
 func (r Report) printCode(w io.Writer, maxHoles int) {
-	fmt.Fprintf(w, "%-12s %-8s %5s %21s %23s\n", "top", "config", "runs", "line", "toggle")
+	fmt.Fprintf(w, "%-12s %-8s %5s %21s %23s %31s\n", "top", "config", "runs", "line", "toggle", "toggle net (excluded)")
 	for _, e := range r.Entries {
-		fmt.Fprintf(w, "%-12s %-8s %5d %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d)\n", e.Top, e.Config, e.Runs,
-			e.Line.Pct, e.Line.Hit, e.Line.Total, e.Toggle.Pct, e.Toggle.Hit, e.Toggle.Total)
+		fmt.Fprintf(w, "%-12s %-8s %5d %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d) %6.2f%% (%6d/%6d) (%5d)\n", e.Top, e.Config, e.Runs,
+			e.Line.Pct, e.Line.Hit, e.Line.Total, e.Toggle.Pct, e.Toggle.Hit, e.Toggle.Total,
+			e.ToggleNet.Pct, e.ToggleNet.Hit, e.ToggleNet.Total, e.ToggleExcluded)
 		for _, f := range e.Files {
 			fmt.Fprintf(w, "  %-24s line %6.2f%% toggle %6.2f%%  uncovered lines: %s\n", f.File, f.Line.Pct, f.Toggle.Pct, holeList(f.Holes, maxHoles))
 		}

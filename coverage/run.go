@@ -32,6 +32,8 @@ type Options struct {
 	// Golden runs the golden models and scoreboards alone (no RTL, no Verilator coverage): functional coverage
 	// only, in seconds. It implies Functional.
 	Golden bool
+	// Exclusions take toggle points out of the net toggle figure (coverage/exclusions.yaml).
+	Exclusions []Exclusion
 	// Log receives progress and tool output.
 	Log io.Writer
 }
@@ -250,7 +252,7 @@ func mergeGroup(o Options, name, top, config string, dats []string, html bool) (
 	if err != nil {
 		return Entry{}, err
 	}
-	return Summarize(top, config, len(dats), pts, o.Root), nil
+	return Summarize(top, config, len(dats), pts, o.Root, o.Exclusions)
 }
 
 func tool(log io.Writer, name string, args ...string) error {

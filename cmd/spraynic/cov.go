@@ -26,6 +26,7 @@ func covCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: "test", Usage: "keep only the suite's tests matching these names or path.Match patterns (repeatable)"},
 		&cli.BoolFlag{Name: "no-functional", Usage: "do not collect functional coverage (cover groups) beside Verilator's"},
 		&cli.BoolFlag{Name: "golden", Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
+		&cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml", Usage: "toggle exclusions (each with its reason), relative to the repository"},
 	}
 	return &cli.Command{
 		Name:  "cov",
@@ -92,10 +93,18 @@ func covRunAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	exFile := c.String("exclusions")
+	if !filepath.IsAbs(exFile) {
+		exFile = filepath.Join(root, exFile)
+	}
+	ex, err := coverage.LoadExclusions(exFile)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	rep, failed, err := coverage.Run(coverage.Options{Root: root, Out: out, Suite: s, Configs: c.StringSlice("config"),
 		FirstSeed: c.Uint64("seed"), Jobs: c.Int("jobs"), Log: os.Stderr, Tests: c.StringSlice("test"),
-		Functional: !c.Bool("no-functional"), Golden: c.Bool("golden")})
+		Functional: !c.Bool("no-functional"), Golden: c.Bool("golden"), Exclusions: ex})
 	if err != nil {
 		return err
 	}

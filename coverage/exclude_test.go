@@ -1,0 +1,67 @@
+package coverage
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestExclusionsFile: the committed exclusion file loads and every entry has a reason.
+func TestExclusionsFile(t *testing.T) {
+	ex, err := LoadExclusions("exclusions.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, ex)
+	for _, e := range ex {
+		require.NotEmpty(t, e.Reason, "%s %v", e.File, e.Signals)
+	}
+}
+
+// TestExclusionsApply: an excluded bit leaves the net toggle figure, a bit outside the ranges stays, another
+// config is not affected, and a hit on a bit called unreachable is an error.
+func TestExclusionsApply(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "ex.yaml")
+	require.NoError(t, os.WriteFile(f, []byte(`exclusions:
+  - file: rtl/retx.v
+    signals: [rto_lim_reg]
+    field: 16
+    bits: "7-15"
+    configs: [default]
+    unreachable: true
+    reason: capped at 64
+`), 0o644))
+	ex, err := LoadExclusions(f)
+	require.NoError(t, err)
+	pt := func(sig string, n uint64) Point {
+		return Point{File: "/r/rtl/retx.v", Kind: KindToggle, Comment: sig, Hier: "TOP.retx", Count: n, Key: sig}
+	}
+	pts := []Point{pt("rto_lim_reg[3]", 5), pt("rto_lim_reg[8]", 0), pt("rto_lim_reg[24]", 0), pt("rto_lim_reg[19]", 4), pt("other[8]", 0)}
+	e, err := Summarize("retx", "default", 1, pts, "/r", ex)
+	require.NoError(t, err)
+	require.Equal(t, 5, e.Toggle.Total)
+	require.Equal(t, 2, e.ToggleExcluded, "bits 8 and 24 (field 1, bit 8) are excluded")
+	require.Equal(t, Count{Hit: 2, Total: 3, Pct: 66.67}, e.ToggleNet)
+	e, err = Summarize("retx", "u250", 1, pts, "/r", ex)
+	require.NoError(t, err)
+	require.Zero(t, e.ToggleExcluded, "not for another config")
+	pts[1].Count = 1
+	_, err = Summarize("retx", "default", 1, pts, "/r", ex)
+	require.ErrorContains(t, err, "calls rto_lim_reg[8] of TOP.retx unreachable, but it toggled 1 times")
+}
+
+// TestExclusionErrors: a bad entry is named with its field.
+func TestExclusionErrors(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n", "entry 0: field reason: empty"},
+		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    field: 4\n    bits: \"2-5\"\n    reason: r\n", `field bits: value "2-5": range "2-5" invalid`},
+		{"exclusions:\n  - signals: [x]\n    bits: \"1\"\n    reason: r\n", "entry 0: field file: empty"},
+		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n    reason: r\n    colour: red\n", "field colour not found"},
+	} {
+		f := filepath.Join(t.TempDir(), "ex.yaml")
+		require.NoError(t, os.WriteFile(f, []byte(tc.body), 0o644))
+		_, err := LoadExclusions(f)
+		require.ErrorContains(t, err, tc.want)
+	}
+}
