@@ -18,7 +18,7 @@ import (
 // alone, so that no mode's figure contains the golden end-to-end simulation that produced the inputs; that
 // simulation is timed on its own (E2EGolden).
 //
-// A recording of the e2e scenario is ~16,000-20,000 cycles on the default preset, a fraction of a second in
+// A recording of the e2e scenario is about 22,600 cycles on the default preset, a fraction of a second in
 // lockstep: too short to time on a shared 2-core machine. Every timed mode (the recording run included) therefore
 // runs reps = max(1, cycles / recorded) times and the times are summed; each repetition starts from a fresh
 // Verilator instance and a fresh golden model (the recording begins with the reset, as the nic tests replay it),

@@ -141,6 +141,13 @@ func TestScenarios(t *testing.T) {
 				require.Positive(t, r.Stale, "a short quiet time lets old-epoch packets reach the reopened receiver")
 				require.Positive(t, r.ReconnectedMessages)
 			}},
+		{name: "resets_overlapping", preset: "ice40", opt: e2e.Options{Loss: 0.01, QuietUS: 0.5, Bidir: true, PortGbps: 100,
+			Resets: []e2e.Reset{{Side: 0, AtUS: 20}, {Side: 1, AtUS: 20.05}, {Side: 1, AtUS: 20.05}, {Side: 0, AtUS: 20.508}}},
+			check: func(t *testing.T, r *e2e.Result) {
+				require.EqualValues(t, 3, r.Resets, "two resets of one endpoint in the same cycle are one")
+				require.Greater(t, r.Reconnects, int64(4), "the last reset restarts reconnects in progress")
+				require.Positive(t, r.ReconnectedMessages, "reconnects restarted by later resets still end in working connections")
+			}},
 		{name: "reset_receiver", preset: "default", opt: e2e.Options{Loss: 0.01, DurationUS: 600, QuietUS: 10,
 			Resets: []e2e.Reset{{Side: 1, AtUS: 20}}},
 			check: func(t *testing.T, r *e2e.Result) {

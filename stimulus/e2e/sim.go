@@ -76,22 +76,28 @@ type side struct {
 	// current epoch of the direction it sends.
 	epoch []uint32
 	psn0  []uint32
-	// resetAt are the cycles this endpoint is reset at (Options.Resets), ascending.
-	resetAt []int64
+	// resetAt are the cycles this endpoint is reset at (Options.Resets), ascending; the reset input is high
+	// until resetUntil.
+	resetAt    []int64
+	resetUntil int64
 }
 
-// ctlOp is one open on s_ctl: the connection, its initial PSNs, and whether it is a reconnect.
+// ctlOp is one open on s_ctl: the connection, its initial PSNs, and whether it is a reconnect (of epoch epoch).
 type ctlOp struct {
 	conn, tx, rx uint32
 	reconnect    bool
+	epoch        uint32
 }
 
 // cmConn is the connection manager's state of one connection (both directions, both endpoints): a reconnect is
-// due at cycle due (-1: none scheduled), then waits for pending opens; again asks for another one after it.
+// due at cycle due (-1: none scheduled), then waits for the opens still pending at endpoint A and B; again asks for
+// another one after it. epoch numbers the reconnects: an open of an older one (left in a queue when a reset
+// restarted the reconnect) changes nothing on the hosts.
 type cmConn struct {
 	due     int64
-	pending int
+	pending [2]bool
 	again   bool
+	epoch   uint32
 	// reopened is the cycle the last reconnect completed (-1: never).
 	reopened int64
 }
@@ -265,8 +271,8 @@ func (s *sim) startPSN(c int) uint32 { return (s.o.StartPSN + uint32(c)*4099) & 
 func (s *sim) txPSN(idx, c int) uint32 { return s.startPSN(c) ^ uint32(idx)<<23 }
 
 // quietUS is the connection manager's wait before a reopen: Options.QuietUS, or (0) twice the longest one-way
-// trip (delay, skew, jitter and a full queue drained at the slowest path's rate), so that no packet of the
-// connection's previous epoch is still in the network in either direction.
+// trip (delay, skew, jitter and a full queue drained at the slowest path's rate), so that no packet sent before
+// the trigger is still in the network in either direction.
 func (s *sim) quietUS() float64 {
 	o := s.o
 	if o.QuietUS != 0 {
@@ -310,8 +316,11 @@ func (s *sim) run() error {
 			return fmt.Errorf("drain: %d message(s) still outstanding %g us after the measured time (seed %d)", s.sb.Outstanding(), o.DrainUS, o.Seed)
 		}
 		for _, sd := range []*side{s.a, s.b} {
-			if len(sd.resetAt) > 0 && sd.resetAt[0] == s.cycle {
-				sd.resetAt = sd.resetAt[1:]
+			// (Two resets of one endpoint in the same cycle are one reset.)
+			if len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
+				for len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
+					sd.resetAt = sd.resetAt[1:]
+				}
 				s.reset(sd)
 			}
 		}
@@ -366,7 +375,7 @@ func (s *sim) idle() bool {
 		}
 	}
 	for c := range s.cm {
-		if s.cm[c].due >= 0 || s.cm[c].pending > 0 {
+		if s.cm[c].due >= 0 || s.cm[c].busy() {
 			return false
 		}
 	}
@@ -375,17 +384,10 @@ func (s *sim) idle() bool {
 
 // inReset reports that sd's reset input is high this cycle: the reset at the start, and each Options.Resets
 // reset of it (resetCycles long).
-func (s *sim) inReset(sd *side) bool {
-	if s.cycle < resetCycles {
-		return true
-	}
-	for _, r := range s.o.Resets {
-		if at := int64(math.Round(r.AtUS * float64(s.o.ClockMHz))); r.Side == sd.idx && s.cycle >= at && s.cycle < at+resetCycles {
-			return true
-		}
-	}
-	return false
-}
+func (s *sim) inReset(sd *side) bool { return s.cycle < resetCycles || s.cycle < sd.resetUntil }
+
+// busy reports that a reconnect waits for an open.
+func (m *cmConn) busy() bool { return m.pending[0] || m.pending[1] }
 
 // reset takes sd through a reset in the middle of traffic: the packets it held are gone, its waiting control
 // operations too, and every connection is closed in the NIC. A sending host knows its NIC was reset, so the
@@ -393,13 +395,15 @@ func (s *sim) inReset(sd *side) bool {
 // connections go to error (retx MAX_RETRIES), as nothing tells the peer otherwise.
 func (s *sim) reset(sd *side) {
 	s.res.Resets++
+	sd.resetUntil = s.cycle + resetCycles
 	sd.stageData, sd.stageAcks, sd.rxq, sd.ackq, sd.ctlq = nil, nil, nil, nil, nil
 	for c := range s.cm {
 		m := &s.cm[c]
-		if m.pending > 0 {
-			// A reconnect in progress lost this endpoint's open: start it over.
-			m.pending, m.again = 0, false
-			m.due = s.cycle + s.quiet
+		if m.busy() {
+			// A reconnect in progress lost this endpoint's open: start it over (the peer's open of it, if still
+			// queued, is of an older epoch then and changes nothing).
+			m.pending, m.again = [2]bool{}, false
+			s.disconnect(c)
 			continue
 		}
 		if sd.tx != nil {
@@ -414,7 +418,7 @@ func (s *sim) reset(sd *side) {
 func (s *sim) disconnect(c int) {
 	m := &s.cm[c]
 	switch {
-	case m.pending > 0:
+	case m.busy():
 		m.again = true
 		return
 	case m.due >= 0:
@@ -437,7 +441,8 @@ func (s *sim) disconnect(c int) {
 // it was, so a packet of the old epoch is far outside the new window.
 func (s *sim) reopen(c int) {
 	m := &s.cm[c]
-	m.due, m.pending = -1, 2
+	m.due, m.pending = -1, [2]bool{true, true}
+	m.epoch++
 	s.res.Reconnects++
 	var next [2]uint32
 	for _, sd := range []*side{s.a, s.b} {
@@ -448,7 +453,7 @@ func (s *sim) reopen(c int) {
 		next[sd.idx] = (base + 1<<23) & (1<<24 - 1)
 	}
 	for _, sd := range []*side{s.a, s.b} {
-		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: next[sd.idx], rx: next[1-sd.idx], reconnect: true})
+		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: next[sd.idx], rx: next[1-sd.idx], reconnect: true, epoch: m.epoch})
 	}
 }
 
@@ -457,7 +462,11 @@ func (s *sim) reopen(c int) {
 // any more), the send side continues at its new PSN.
 func (s *sim) opened(sd *side, op ctlOp) {
 	c := int(op.conn)
-	sd.epoch[c]++
+	m := &s.cm[c]
+	if op.epoch != m.epoch || !m.pending[sd.idx] {
+		return // an open of a reconnect a reset restarted: the newer one follows
+	}
+	sd.epoch[c] = op.epoch
 	sd.psn0[c] = op.tx
 	next := uint64(0)
 	if pt := sd.peer.tx; pt != nil && c < len(pt.conns) {
@@ -473,8 +482,7 @@ func (s *sim) opened(sd *side, op ctlOp) {
 		tc := &sd.tx.conns[c]
 		tc.psn, tc.una = op.tx, op.tx
 	}
-	m := &s.cm[c]
-	if m.pending--; m.pending > 0 {
+	if m.pending[sd.idx] = false; m.busy() {
 		return
 	}
 	m.reopened = s.cycle
