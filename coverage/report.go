@@ -62,8 +62,10 @@ type Entry struct {
 // Report is the content of coverage.json.
 type Report struct {
 	// Version is the schema version; Suite the suite that produced the data.
-	Version int     `json:"version"`
-	Suite   string  `json:"suite"`
+	Version int    `json:"version"`
+	Suite   string `json:"suite"`
+	// Shard is "i/n" for the report of one shard ('cov run --shard'), "" for a whole suite or a complete merge.
+	Shard   string  `json:"shard,omitempty"`
 	Entries []Entry `json:"entries"`
 	// Functional is the functional coverage per (top, config), when collected (absent in older reports).
 	Functional []functional.Entry `json:"functional,omitempty"`

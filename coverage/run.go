@@ -34,6 +34,9 @@ type Options struct {
 	Golden bool
 	// Exclusions take toggle points out of the net toggle figure (coverage/exclusions.yaml).
 	Exclusions []Exclusion
+	// Shard and Shards, when Shards > 0, run only shard Shard/Shards of the suite (cosim.Shard); 'cov merge'
+	// combines the shards' output directories.
+	Shard, Shards int
 	// Log receives progress and tool output.
 	Log io.Writer
 }
@@ -80,6 +83,14 @@ func Run(o Options) (Report, []string, error) {
 	reqs, err := s.Expand(o.Root, o.FirstSeed)
 	if err != nil {
 		return Report{}, nil, err
+	}
+	shard := ""
+	if o.Shards > 0 {
+		reqs = cosim.Shard(reqs, o.Shard, o.Shards)
+		shard = fmt.Sprintf("%d/%d", o.Shard, o.Shards)
+		if len(reqs) == 0 {
+			return Report{}, nil, fmt.Errorf("shard %s of suite %s has no runs (fewer runs than shards)", shard, s.Name)
+		}
 	}
 	dirs := []string{"dat", "merged", "info"}
 	if o.Golden {
@@ -151,7 +162,7 @@ func Run(o Options) (Report, []string, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	rep := Report{Version: Version, Suite: s.Name, Entries: []Entry{}}
+	rep := Report{Version: Version, Suite: s.Name, Shard: shard, Entries: []Entry{}}
 	_, haveGenhtml := exec.LookPath("genhtml")
 	for _, k := range keys {
 		g := groups[k]
@@ -203,6 +214,11 @@ func mergeFunctional(reqs []cosim.Request, cs []functional.Collector) ([]functio
 			return nil, err
 		}
 	}
+	return sortedFunctional(m), nil
+}
+
+// sortedFunctional returns the entries of m in the order of functional.Tops, then by config.
+func sortedFunctional(m map[string]*functional.Entry) []functional.Entry {
 	var keys []string
 	for k := range m {
 		keys = append(keys, k)
@@ -222,7 +238,7 @@ func mergeFunctional(reqs []cosim.Request, cs []functional.Collector) ([]functio
 	for _, k := range keys {
 		out = append(out, *m[k])
 	}
-	return out, nil
+	return out
 }
 
 // mergeGroup merges the .dat files of one (top, config), writes its lcov file and HTML, and summarizes it.

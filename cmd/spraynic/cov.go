@@ -12,8 +12,11 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// baselineFile is the committed coverage baseline, relative to the repository.
-const baselineFile = "coverage/baseline.json"
+// baselineFile is the committed coverage baseline, testplanFile the testplan, relative to the repository.
+const (
+	baselineFile = "coverage/baseline.json"
+	testplanFile = "coverage/testplan.yaml"
+)
 
 // covCommand groups the Verilator code coverage commands: run, diff, baseline.
 func covCommand() *cli.Command {
@@ -27,6 +30,7 @@ func covCommand() *cli.Command {
 		&cli.BoolFlag{Name: "no-functional", Usage: "do not collect functional coverage (cover groups) beside Verilator's"},
 		&cli.BoolFlag{Name: "golden", Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
 		&cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml", Usage: "toggle exclusions (each with its reason), relative to the repository"},
+		&cli.StringFlag{Name: "shard", Usage: "run only shard i/n of the suite (1 <= i <= n); 'cov merge' combines the shards' --out directories", EnvVars: []string{"SPRAYNIC_SHARD"}},
 	}
 	return &cli.Command{
 		Name:  "cov",
@@ -46,6 +50,28 @@ func covCommand() *cli.Command {
 					&cli.Float64Flag{Name: "tolerance", Value: coverage.DefaultTolerance, Usage: "allowed drop of line or toggle coverage, percentage points"},
 				},
 				Action: covDiffAction,
+			},
+			{
+				Name:      "check",
+				Usage:     "exit 1 when a coverage.json misses a target: line, toggle net of exclusions, functional bins the testplan does not call unreachable",
+				ArgsUsage: "REPORT.json",
+				Flags: []cli.Flag{
+					&cli.Float64Flag{Name: "line", Value: coverage.DefaultTargets.Line, Usage: "line coverage target per (top, config), percent"},
+					&cli.Float64Flag{Name: "toggle", Value: coverage.DefaultTargets.ToggleNet, Usage: "toggle coverage target net of exclusions per (top, config), percent"},
+					&cli.Float64Flag{Name: "bins", Value: coverage.DefaultTargets.Bins, Usage: "functional target per cover group: percent of reachable bins hit"},
+					&cli.StringFlag{Name: "testplan", Value: testplanFile, Usage: "testplan whose 'unreachable' list takes bins out of the target, relative to the repository"},
+				},
+				Action: covCheckAction,
+			},
+			{
+				Name:      "merge",
+				Usage:     "merge the output directories of 'cov run --shard i/n' (or of several runs) into one report under --out",
+				ArgsUsage: "DIR DIR ...",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "out", Value: "build/coverage", Usage: "output directory of the merged report: merged/, info/, html/, coverage.json"},
+					&cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml", Usage: "toggle exclusions (each with its reason), relative to the repository"},
+				},
+				Action: covMergeAction,
 			},
 			{
 				Name:  "baseline",
@@ -93,18 +119,20 @@ func covRunAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	exFile := c.String("exclusions")
-	if !filepath.IsAbs(exFile) {
-		exFile = filepath.Join(root, exFile)
-	}
-	ex, err := coverage.LoadExclusions(exFile)
+	ex, err := loadExclusions(c, root)
 	if err != nil {
 		return err
+	}
+	var shard, shards int
+	if sh := c.String("shard"); sh != "" {
+		if shard, shards, err = cosim.ParseShard(sh); err != nil {
+			return fmt.Errorf("--shard: %w", err)
+		}
 	}
 	start := time.Now()
 	rep, failed, err := coverage.Run(coverage.Options{Root: root, Out: out, Suite: s, Configs: c.StringSlice("config"),
 		FirstSeed: c.Uint64("seed"), Jobs: c.Int("jobs"), Log: os.Stderr, Tests: c.StringSlice("test"),
-		Functional: !c.Bool("no-functional"), Golden: c.Bool("golden"), Exclusions: ex})
+		Functional: !c.Bool("no-functional"), Golden: c.Bool("golden"), Exclusions: ex, Shard: shard, Shards: shards})
 	if err != nil {
 		return err
 	}
@@ -155,5 +183,75 @@ func covDiffAction(c *cli.Context) error {
 	case coverage.FunctionalFailed(fd):
 		return fmt.Errorf("functional coverage: reachable bins hit in the base are not hit in the new report, or a group is missing (see above)")
 	}
+	return nil
+}
+
+// loadExclusions reads the --exclusions file (relative to the repository unless absolute).
+func loadExclusions(c *cli.Context, root string) ([]coverage.Exclusion, error) {
+	f := c.String("exclusions")
+	if !filepath.IsAbs(f) {
+		f = filepath.Join(root, f)
+	}
+	return coverage.LoadExclusions(f)
+}
+
+func covCheckAction(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return fmt.Errorf("cov check takes one file, REPORT.json (got %d arguments)", c.NArg())
+	}
+	t := coverage.Targets{Line: c.Float64("line"), ToggleNet: c.Float64("toggle"), Bins: c.Float64("bins")}
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	root, err := cosim.Root()
+	if err != nil {
+		return err
+	}
+	tpFile := c.String("testplan")
+	if !filepath.IsAbs(tpFile) {
+		tpFile = filepath.Join(root, tpFile)
+	}
+	plan, err := coverage.LoadTestplan(tpFile)
+	if err != nil {
+		return err
+	}
+	rep, err := coverage.LoadReport(c.Args().Get(0))
+	if err != nil {
+		return err
+	}
+	ss := coverage.Check(rep, t, plan)
+	coverage.PrintCheck(c.App.Writer, rep, t, ss)
+	if len(ss) > 0 {
+		return fmt.Errorf("%s: %d coverage targets missed (see above)", c.Args().Get(0), len(ss))
+	}
+	return nil
+}
+
+func covMergeAction(c *cli.Context) error {
+	dirs, err := trailingFlags(c, []string{"out", "exclusions"})
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		return fmt.Errorf("cov merge: no directories given (usage: spraynic cov merge DIR DIR ... [--out DIR])")
+	}
+	root, err := cosim.Root()
+	if err != nil {
+		return err
+	}
+	ex, err := loadExclusions(c, root)
+	if err != nil {
+		return err
+	}
+	out, err := filepath.Abs(c.String("out"))
+	if err != nil {
+		return err
+	}
+	rep, err := coverage.Merge(coverage.Options{Root: root, Out: out, Exclusions: ex, Log: os.Stderr}, dirs)
+	if err != nil {
+		return err
+	}
+	rep.PrintSummary(c.App.Writer, 10)
+	fmt.Fprintf(c.App.Writer, "merged %d directories into %s\n", len(dirs), filepath.Join(out, "coverage.json"))
 	return nil
 }

@@ -240,6 +240,22 @@ func (e *Entry) Add(gs []*Group) error {
 	return nil
 }
 
+// Merge adds the runs of o, an entry of the same (top, config) from another report (a shard).
+func (e *Entry) Merge(o Entry) error {
+	if e.Top != o.Top || e.Config != o.Config {
+		return fmt.Errorf("merge of %s/%s into %s/%s: different (top, config)", o.Top, o.Config, e.Top, e.Config)
+	}
+	runs := e.Runs
+	if runs == 0 {
+		e.Groups = nil
+	}
+	if err := e.Add(o.Groups); err != nil {
+		return err
+	}
+	e.Runs = runs + o.Runs
+	return nil
+}
+
 // Group returns the named group, or nil.
 func (e *Entry) Group(name string) *Group {
 	for _, g := range e.Groups {

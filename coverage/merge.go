@@ -1,0 +1,143 @@
+package coverage
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spraynic/spraynic/coverage/functional"
+)
+
+// Merge combines the output directories of several coverage runs of one suite (typically 'cov run --shard i/n'
+// for i = 1..n) into o.Out: the merged Verilator data per (top, config) (verilator_coverage over each directory's
+// merged/<top>-<config>.dat), lcov, HTML when genhtml is installed, and coverage.json with the functional groups
+// merged too. The inputs must be reports of the same suite and schema; shard labels must be distinct and of the
+// same n. The result has no shard label when every shard 1..n (or only unlabelled runs) were merged, else it
+// names the shards it has ("1,3 of 4").
+func Merge(o Options, dirs []string) (Report, error) {
+	type part struct {
+		dir string
+		rep Report
+	}
+	var parts []part
+	for _, d := range dirs {
+		f := filepath.Join(d, "coverage.json")
+		r, err := LoadReport(f)
+		if err != nil {
+			return Report{}, err
+		}
+		if len(parts) > 0 && r.Suite != parts[0].rep.Suite {
+			return Report{}, fmt.Errorf("%s: field suite: %q, but %s has %q (merge reports of one suite)", f, r.Suite, filepath.Join(parts[0].dir, "coverage.json"), parts[0].rep.Suite)
+		}
+		parts = append(parts, part{d, r})
+	}
+	shard, err := mergedShard(dirs, func(i int) string { return parts[i].rep.Shard })
+	if err != nil {
+		return Report{}, err
+	}
+	if o.Log == nil {
+		o.Log = os.Stderr
+	}
+	for _, d := range []string{"merged", "info"} {
+		if err := os.MkdirAll(filepath.Join(o.Out, d), 0o755); err != nil {
+			return Report{}, err
+		}
+	}
+	if _, err := exec.LookPath("verilator_coverage"); err != nil {
+		for _, p := range parts {
+			if len(p.rep.Entries) > 0 {
+				return Report{}, fmt.Errorf("verilator_coverage not found (install the Debian package verilator)")
+			}
+		}
+	}
+	type acc struct {
+		top, config string
+		runs        int
+		dats        []string
+	}
+	code := map[string]*acc{}
+	fun := map[string]*functional.Entry{}
+	for _, p := range parts {
+		for _, e := range p.rep.Entries {
+			k := e.Top + "-" + e.Config
+			dat := filepath.Join(p.dir, "merged", k+".dat")
+			if _, err := os.Stat(dat); err != nil {
+				return Report{}, fmt.Errorf("%s: entry (top %s, config %s) has no merged data: %w", p.dir, e.Top, e.Config, err)
+			}
+			if code[k] == nil {
+				code[k] = &acc{top: e.Top, config: e.Config}
+			}
+			code[k].runs += e.Runs
+			code[k].dats = append(code[k].dats, dat)
+		}
+		for _, e := range p.rep.Functional {
+			k := e.Top + "/" + e.Config
+			if fun[k] == nil {
+				fun[k] = &functional.Entry{Top: e.Top, Config: e.Config}
+			}
+			if err := fun[k].Merge(e); err != nil {
+				return Report{}, fmt.Errorf("%s: %w", p.dir, err)
+			}
+		}
+	}
+	rep := Report{Version: Version, Suite: parts[0].rep.Suite, Shard: shard, Entries: []Entry{}}
+	var keys []string
+	for k := range code {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	_, haveGenhtml := exec.LookPath("genhtml")
+	for _, k := range keys {
+		a := code[k]
+		e, err := mergeGroup(o, k, a.top, a.config, a.dats, haveGenhtml == nil)
+		if err != nil {
+			return Report{}, err
+		}
+		e.Runs = a.runs
+		rep.Entries = append(rep.Entries, e)
+	}
+	if len(fun) > 0 {
+		rep.Functional = sortedFunctional(fun)
+	}
+	if err := rep.Write(filepath.Join(o.Out, "coverage.json")); err != nil {
+		return Report{}, err
+	}
+	return rep, nil
+}
+
+// mergedShard checks the shard labels of the inputs (label(i) of dirs[i]) and returns the label of their merge.
+func mergedShard(dirs []string, label func(int) string) (string, error) {
+	n := 0
+	have := map[int]string{}
+	for i, d := range dirs {
+		l := label(i)
+		if l == "" {
+			continue
+		}
+		var si, sn int
+		if _, err := fmt.Sscanf(l, "%d/%d", &si, &sn); err != nil || si < 1 || si > sn {
+			return "", fmt.Errorf("%s: field shard: %q (allowed: i/n with 1 <= i <= n)", filepath.Join(d, "coverage.json"), l)
+		}
+		if n != 0 && sn != n {
+			return "", fmt.Errorf("%s: field shard: %q, but another input is a shard of %d", filepath.Join(d, "coverage.json"), l, n)
+		}
+		if prev, ok := have[si]; ok {
+			return "", fmt.Errorf("%s: shard %s is already merged from %s", d, l, prev)
+		}
+		n = sn
+		have[si] = d
+	}
+	if n == 0 || len(have) == n {
+		return "", nil
+	}
+	var got []string
+	for i := 1; i <= n; i++ {
+		if have[i] != "" {
+			got = append(got, fmt.Sprint(i))
+		}
+	}
+	return fmt.Sprintf("%s of %d", strings.Join(got, ","), n), nil
+}
