@@ -15,7 +15,7 @@ RTL := $(wildcard rtl/*.v)
 DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov tshark:tshark
 DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 
-.PHONY: help deps lint build test regress bench clean cov cov-baseline slurm-up slurm-test sim sweep
+.PHONY: help deps lint build test regress bench clean cov cov-check cov-nightly cov-baseline slurm-up slurm-test sim sweep
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -78,6 +78,20 @@ sweep: $(BIN) ## end-to-end goodput vs loss, spray and go-back-N, 2/4/8 paths: t
 cov: deps $(BIN) ## line+toggle coverage of the smoke suite on default, compared with coverage/baseline.json
 	$(SPRAYNIC) cov run --suite smoke --config default --out build/coverage
 	$(SPRAYNIC) cov diff coverage/baseline.json build/coverage/coverage.json
+
+cov-check: $(BIN) ## check build/coverage/coverage.json against the targets (line 95%, toggle net 90%, 100% reachable bins)
+	$(SPRAYNIC) cov check build/coverage/coverage.json
+
+# The nightly coverage job: the nightly suite (every test, every preset, 20 seeds, 5x longer) on the coverage
+# models, then the targets. SHARD=i/n runs one shard into build/coverage-nightly-<i>; `spraynic cov merge` joins
+# the shard directories (docs/coverage.md, "Nightly job").
+cov-nightly: deps $(BIN) ## nightly coverage job: nightly suite with coverage, then the targets (SHARD=i/n for one shard)
+ifeq ($(SHARD),)
+	$(SPRAYNIC) cov run --suite nightly --jobs $(JOBS) --out build/coverage-nightly
+	$(SPRAYNIC) cov check build/coverage-nightly/coverage.json
+else
+	$(SPRAYNIC) cov run --suite nightly --jobs $(JOBS) --shard $(SHARD) --out build/coverage-nightly-$(firstword $(subst /, ,$(SHARD)))
+endif
 
 cov-baseline: deps $(BIN) ## the one command that rewrites coverage/baseline.json
 	$(SPRAYNIC) cov baseline --run --config default --out build/coverage
