@@ -135,3 +135,25 @@ func TestFindingString(t *testing.T) {
 	assert.Equal(t, "ice40-hx8k    rx_reorder     lut            2000       2101  FAIL  grew 5.0% (more than 5%)", f.String())
 	assert.Equal(t, "Verdict(0)", fpga.Verdict(0).String())
 }
+
+// TestCompareDoesNotFit: a block too big for the device has a baseline entry like any other, without an Fmax
+// (no place-and-route ran); its yosys resources are compared.
+func TestCompareDoesNotFit(t *testing.T) {
+	big := func(lut int) fpga.Report {
+		r := report("ice40-hx8k", fpga.Resources{LUT: lut, FF: 6000, BRAM: 10}, 0)
+		r.Top = "nic_transport"
+		r.OverDevice = []fpga.Overage{{Kind: "lut", Used: float64(lut), Available: 7680, Excess: float64(lut - 7680)}}
+		return r
+	}
+	base := fpga.NewBaseline([]fpga.Report{big(14466)})
+	require.Len(t, base.Entries, 1)
+	assert.Zero(t, base.Entries[0].FmaxMHz, "no Fmax recorded")
+
+	fs := fpga.Compare(base, []fpga.Report{big(14466)}, []string{"ice40-hx8k"})
+	assert.False(t, fpga.Failed(fs), "unchanged: passes; findings %v", fs)
+	for _, f := range fs {
+		assert.NotEqual(t, "fmax_mhz", f.Kind, "no Fmax comparison without place-and-route")
+	}
+	fs = fpga.Compare(base, []fpga.Report{big(15300)}, []string{"ice40-hx8k"})
+	assert.True(t, fpga.Failed(fs), "LUT +5.8%% fails like any other entry; findings %v", fs)
+}

@@ -24,7 +24,7 @@ import (
 
 // flowVersion is part of every report key: bump it when the flow's scripts or counting change, so cached reports
 // are not reused across the change.
-const flowVersion = "1"
+const flowVersion = "2"
 
 // ClockPort is the clock port every top has (STYLE.md: clk, rst first).
 const ClockPort = "clk"
@@ -111,6 +111,9 @@ func RunJobs(ctx context.Context, o Options, jobs []Job, parallel int) []Result 
 				logf("synth: %s %s FAILED after %.0fs: %v\n", j.Board.Name, j.Top.Name, time.Since(start).Seconds(), err)
 			case cached:
 				logf("synth: %s %s: unchanged inputs, report reused (--force reruns)\n", j.Board.Name, j.Top.Name)
+			case !r.Fits:
+				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s (place-and-route skipped)\n", j.Board.Name, j.Top.Name,
+					time.Since(start).Seconds(), j.Board.Device)
 			default:
 				logf("synth: %s %s done in %.0fs\n", j.Board.Name, j.Top.Name, time.Since(start).Seconds())
 			}
@@ -121,7 +124,9 @@ func RunJobs(ctx context.Context, o Options, jobs []Job, parallel int) []Result 
 }
 
 // runJob runs lint, yosys, and for PnR boards nextpnr and icepack, for one (board, top) into dir, and writes the
-// report. A report in dir with the same key is reused unless o.Force.
+// report. A block whose yosys resources exceed the device does not fit: its report says so (Fits, OverDevice) and
+// place-and-route is skipped; that is a result, not an error. A report in dir with the same key is reused unless
+// o.Force.
 func runJob(ctx context.Context, o Options, j Job, dir string) (Report, bool, error) {
 	b, top := j.Board, j.Top
 	tools, err := ToolVersions(ctx, b)
@@ -212,10 +217,13 @@ func runJob(ctx context.Context, o Options, j Job, dir string) (Report, bool, er
 		return r, false, fmt.Errorf("%s on %s: %w", top.Name, b.Name, err)
 	}
 	r.Percent = Percent(r.Resources, b.Capacity)
+	r.OverDevice = OverDevice(r.Resources, b.Capacity)
+	r.Fits = len(r.OverDevice) == 0
 	r.Seconds["synth"] = secs(t0)
 
-	// 3. nextpnr + icepack.
-	if b.PnR {
+	// 3. nextpnr + icepack, when the block fits the device (a block that does not fit is a reported result:
+	// nextpnr would only fail on it).
+	if b.PnR && r.Fits {
 		t0 = time.Now()
 		hcells, err := ParseStat(stat, HarnessModule)
 		if err != nil {

@@ -55,6 +55,8 @@ func TestFlowICE40(t *testing.T) {
 	assert.NotEmpty(t, rep.PnR.CriticalPath.From, "critical path named")
 	assert.FileExists(t, filepath.Join(r.Dir, "design.bin"), "bitstream")
 	assert.Contains(t, rep.Tools["nextpnr"], "nextpnr-ice40")
+	assert.True(t, rep.Fits, "a counter fits the HX8K")
+	assert.Empty(t, rep.OverDevice)
 
 	onDisk, err := fpga.ReadReport(r.Dir)
 	require.NoError(t, err)
@@ -69,6 +71,34 @@ func TestFlowICE40(t *testing.T) {
 	changed := runOne(t, root, "ice40-hx8k", top, false)
 	require.NoError(t, changed.Err)
 	assert.False(t, changed.Cached, "changed source: the flow runs again")
+}
+
+// TestFlowDoesNotFit runs the iCE40 flow on a board too small for the counter: a reported result, not an error,
+// with place-and-route skipped.
+func TestFlowDoesNotFit(t *testing.T) {
+	needTools(t, "verilator", "yosys")
+	root, top := writeRTL(t)
+	b, err := fpga.LookupBoard("ice40-hx8k")
+	require.NoError(t, err)
+	b.Capacity = fpga.Resources{LUT: 7680, FF: 8, BRAM: 32} // the counter has 12 flip-flops
+	cfg, err := config.Preset(b.Config)
+	require.NoError(t, err)
+	res := fpga.RunJobs(context.Background(), fpga.Options{Root: root, OutDir: filepath.Join(root, "build", "fpga")},
+		[]fpga.Job{{Board: b, Top: top, Config: cfg}}, 1)
+	require.Len(t, res, 1)
+	r := res[0]
+	require.NoError(t, r.Err, "not fitting is a result")
+	assert.False(t, r.Report.Fits)
+	assert.Equal(t, []fpga.Overage{{Kind: "ff", Used: 12, Available: 8, Excess: 4, Percent: 150}}, r.Report.OverDevice)
+	assert.Nil(t, r.Report.PnR, "no place-and-route")
+	assert.NoFileExists(t, filepath.Join(r.Dir, "pnr.log"), "nextpnr did not run")
+	assert.NoFileExists(t, filepath.Join(r.Dir, "design.bin"), "icepack did not run")
+	onDisk, err := fpga.ReadReport(r.Dir)
+	require.NoError(t, err)
+	assert.Equal(t, r.Report.OverDevice, onDisk.OverDevice, "report.json says by how much")
+	s := fpga.Summary(r.Report, "report.json")
+	assert.Contains(t, s, "DOES NOT FIT iCE40HX8K-CT256: ff 150.00% of the device")
+	assert.Contains(t, s, "place-and-route skipped")
 }
 
 // TestFlowFailures checks that problems stop the flow before they cost a run, with a message naming them.

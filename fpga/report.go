@@ -45,6 +45,11 @@ type Report struct {
 	Resources Resources `json:"resources"`
 	// Percent is Resources as % of the device, by kind.
 	Percent map[string]float64 `json:"percent_of_device"`
+	// Fits is false when a resource kind exceeds the device (OverDevice of Resources): the block does not fit,
+	// a reported result, not a failure; place-and-route (nextpnr, icepack) is then skipped.
+	Fits bool `json:"fits"`
+	// OverDevice lists the kinds above the device's capacity and by how much (empty when Fits).
+	OverDevice []Overage `json:"over_device,omitempty"`
 	// Cells is yosys's cell count of the block, by cell type.
 	Cells map[string]int `json:"cells"`
 	// Uncounted lists the cell types Cells has that no resource kind counts (wide muxes, constants).
@@ -123,8 +128,20 @@ func Summary(r Report, reportPath string) string {
 			over = append(over, fmt.Sprintf("%s %.2f%%", k.Name, p))
 		}
 	}
-	if len(over) > 0 {
-		w("  DOES NOT FIT %s: %s of the device\n", r.Device, strings.Join(over, ", "))
+	if len(over) > 0 || len(r.OverDevice) > 0 {
+		w("  DOES NOT FIT %s", r.Device)
+		if len(over) > 0 {
+			w(": %s of the device", strings.Join(over, ", "))
+		}
+		w("\n")
+	}
+	if len(r.OverDevice) > 0 {
+		var ds []string
+		for _, o := range r.OverDevice {
+			ds = append(ds, fmt.Sprintf("%s %s used, %s on the device (%s over)",
+				o.Kind, formatCount(o.Used), formatCount(o.Available), formatCount(o.Excess)))
+		}
+		w("  over the device: %s\n", strings.Join(ds, "; "))
 	}
 	if len(r.Memories) > 0 {
 		var ms []string
@@ -137,7 +154,9 @@ func Summary(r Report, reportPath string) string {
 		}
 		w("  memories: %s\n", strings.Join(ms, "; "))
 	}
-	if r.PnR == nil {
+	if _, pnrBoard := r.Tools["nextpnr"]; r.PnR == nil && pnrBoard && !r.Fits {
+		w("  place-and-route skipped: the block does not fit the device (resources are yosys's, no Fmax)\n")
+	} else if r.PnR == nil {
 		w("  no place-and-route for this board: resources are yosys's, no Fmax\n")
 	}
 	if p := r.PnR; p != nil {

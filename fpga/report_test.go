@@ -35,6 +35,19 @@ func TestSummary(t *testing.T) {
 		{name: "over the device", r: fpga.Report{Device: "GW2A-LV55", Resources: fpga.Resources{LUT: 60000},
 			Percent: map[string]float64{"lut": 109.65, "ff": 19.08}},
 			want: []string{"DOES NOT FIT GW2A-LV55: lut 109.65% of the device"}},
+		{name: "does not fit: place-and-route skipped, by how much", r: fpga.Report{Board: "ice40-hx8k", Device: "iCE40HX8K-CT256",
+			Tools:      map[string]string{"nextpnr": "nextpnr-ice40 0.4"},
+			Resources:  fpga.Resources{LUT: 14466, FF: 6000, BRAM: 10},
+			Percent:    map[string]float64{"lut": 188.36, "ff": 78.13, "bram": 31.25},
+			OverDevice: []fpga.Overage{{Kind: "lut", Used: 14466, Available: 7680, Excess: 6786, Percent: 188.36}}},
+			want: []string{"DOES NOT FIT iCE40HX8K-CT256: lut 188.36% of the device\n",
+				"over the device: lut 14466 used, 7680 on the device (6786 over)",
+				"place-and-route skipped: the block does not fit the device"},
+			notWant: []string{"ff 78.13% of the device", "no place-and-route for this board", "nextpnr (seed"}},
+		{name: "does not fit by a kind the device lacks", r: fpga.Report{Device: "iCE40HX8K-CT256",
+			Resources: fpga.Resources{LUT: 10, DSP: 1}, Percent: map[string]float64{"lut": 0.13},
+			OverDevice: []fpga.Overage{{Kind: "dsp", Used: 1, Excess: 1}}},
+			want: []string{"DOES NOT FIT iCE40HX8K-CT256\n", "over the device: dsp 1 used, 0 on the device (1 over)"}},
 		{name: "iCE40 with Fmax", r: ice40, want: []string{
 			"Fmax 35.72 MHz, target 100 MHz FAILED", "ICESTORM_LC 3409/7680", "critical path 28.0 ns",
 			"    rx_reorder.v:487  d = s1_psn_reg - c_cum;"},
@@ -56,11 +69,17 @@ func TestSummary(t *testing.T) {
 func TestReportRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	r := fpga.Report{Board: "xcu250", Top: "rx_reorder", Resources: fpga.Resources{LUT: 26735, BRAM: 72.5},
-		Memories: []fpga.Memory{{Name: "m", Mapping: fpga.LUTRAM, Cell: "$__XILINX_LUTRAM_SDP_"}}}
+		Memories: []fpga.Memory{{Name: "m", Mapping: fpga.LUTRAM, Cell: "$__XILINX_LUTRAM_SDP_"}}, Fits: true}
 	require.NoError(t, fpga.WriteReport(dir, r))
 	got, err := fpga.ReadReport(dir)
 	require.NoError(t, err)
 	assert.Equal(t, r, got, "a report survives a write and a read (the cache reuses it)")
+
+	r.Fits, r.OverDevice = false, []fpga.Overage{{Kind: "lut", Used: 14466, Available: 7680, Excess: 6786, Percent: 188.36}}
+	require.NoError(t, fpga.WriteReport(dir, r))
+	got, err = fpga.ReadReport(dir)
+	require.NoError(t, err)
+	assert.Equal(t, r, got, "a does-not-fit report survives a write and a read")
 
 	var m fpga.Mapping
 	assert.ErrorContains(t, m.UnmarshalText([]byte("flash")), `unknown memory mapping "flash"`)

@@ -73,6 +73,45 @@ func Percent(used, capacity Resources) map[string]float64 {
 	return p
 }
 
+// Overage is one resource kind a design uses more of than the device has.
+type Overage struct {
+	// Kind is the resource kind ("lut" counts LUT + LUTRAM, as Percent does).
+	Kind string `json:"kind"`
+	// Used is the design's count; Available the device's.
+	Used      float64 `json:"used"`
+	Available float64 `json:"available"`
+	// Excess is Used - Available.
+	Excess float64 `json:"excess"`
+	// Percent is Used as % of Available (0 when the device has none of the kind).
+	Percent float64 `json:"percent,omitempty"`
+}
+
+// OverDevice returns the resource kinds used beyond the device capacity, in Kinds order: the does-not-fit
+// decision. None means the design fits by yosys's count (place-and-route may still need more room: packing,
+// routing). LUT is LUT+LUTRAM against the device's LUTs; a kind the device lacks (capacity 0) does not fit when
+// it is used at all.
+func OverDevice(used, capacity Resources) []Overage {
+	var out []Overage
+	for _, k := range Kinds {
+		u, c := k.Get(used), k.Get(capacity)
+		switch k.Name {
+		case "lutram":
+			continue // counted with the LUTs
+		case "lut":
+			u = float64(used.LUT + used.LUTRAM)
+		}
+		if u <= c {
+			continue
+		}
+		o := Overage{Kind: k.Name, Used: u, Available: c, Excess: u - c}
+		if c > 0 {
+			o.Percent = math.Round(u/c*10000) / 100
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
 // xilinxLUTRAM is the LUTs each Xilinx distributed-RAM or shift-register primitive occupies.
 var xilinxLUTRAM = map[string]int{
 	"RAM16X1S": 1, "RAM32X1S": 1, "RAM64X1S": 1, "RAM128X1S": 2, "RAM256X1S": 4, "RAM512X1S": 8,

@@ -131,3 +131,55 @@ func TestPercent(t *testing.T) {
 		})
 	}
 }
+
+// TestOverDevice covers the does-not-fit decision: a kind fits up to 100% of the device, one more unit does not.
+func TestOverDevice(t *testing.T) {
+	hx8k := fpga.Resources{LUT: 7680, FF: 7680, BRAM: 32}
+	tests := []struct {
+		name     string
+		used     fpga.Resources
+		capacity fpga.Resources
+		want     []fpga.Overage
+	}{
+		{name: "well inside", used: fpga.Resources{LUT: 2101, FF: 1164, BRAM: 5, Carry: 9999}, capacity: hx8k},
+		{name: "exactly full fits", used: fpga.Resources{LUT: 7680, FF: 7680, BRAM: 32}, capacity: hx8k},
+		{name: "one LUT over", used: fpga.Resources{LUT: 7681}, capacity: hx8k,
+			want: []fpga.Overage{{Kind: "lut", Used: 7681, Available: 7680, Excess: 1, Percent: 100.01}}},
+		{name: "LUTRAM counts against the LUTs", used: fpga.Resources{LUT: 7000, LUTRAM: 700}, capacity: hx8k,
+			want: []fpga.Overage{{Kind: "lut", Used: 7700, Available: 7680, Excess: 20, Percent: 100.26}}},
+		{name: "several kinds, in table order", used: fpga.Resources{LUT: 14466, FF: 8000, BRAM: 40.5}, capacity: hx8k,
+			want: []fpga.Overage{
+				{Kind: "lut", Used: 14466, Available: 7680, Excess: 6786, Percent: 188.36},
+				{Kind: "ff", Used: 8000, Available: 7680, Excess: 320, Percent: 104.17},
+				{Kind: "bram", Used: 40.5, Available: 32, Excess: 8.5, Percent: 126.56},
+			}},
+		{name: "a kind the device lacks does not fit when used", used: fpga.Resources{LUT: 10, DSP: 2}, capacity: hx8k,
+			want: []fpga.Overage{{Kind: "dsp", Used: 2, Available: 0, Excess: 2}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, fpga.OverDevice(tt.used, tt.capacity))
+		})
+	}
+}
+
+// TestOverDeviceNICTransport: the endpoint top with the ice40 preset (yosys 0.23 stat of the real run, I/O harness
+// around it) needs more LUTs than the HX8K has; the flow reports it instead of running nextpnr.
+func TestOverDeviceNICTransport(t *testing.T) {
+	data, err := os.ReadFile("testdata/stat_ice40_nic_transport.json")
+	require.NoError(t, err)
+	cells, err := fpga.ParseStat(data, "nic_transport")
+	require.NoError(t, err)
+	used, _, err := fpga.Classify(fpga.ICE40, cells)
+	require.NoError(t, err)
+	b, err := fpga.LookupBoard("ice40-hx8k")
+	require.NoError(t, err)
+	assert.Equal(t, []fpga.Overage{{Kind: "lut", Used: 11299, Available: 7680, Excess: 3619, Percent: 147.12}},
+		fpga.OverDevice(used, b.Capacity), "LUTs over the device; FF (4465) and EBR (10) fit")
+
+	hcells, err := fpga.ParseStat(data, fpga.HarnessModule)
+	require.NoError(t, err)
+	harness, _, err := fpga.Classify(fpga.ICE40, hcells)
+	require.NoError(t, err)
+	assert.Empty(t, fpga.OverDevice(harness, b.Capacity), "the harness alone fits; the decision is the block's")
+}
