@@ -418,6 +418,48 @@ func init() {
 		},
 	}
 
+	// sack_all_lost: one ACK reports every path sequence of a full region lost (the widest hole mask), across the
+	// PSN wrap: every hole is resent, oldest first, one per cycle from handshake+5, with one loss feedback of the
+	// whole region.
+	scripts["sack_all_lost"] = Script{Name: "sack_all_lost",
+		Doc:    "one ACK with min(WINDOW, SACK_BITS, 255) path sequences all lost across the PSN wrap: every hole resent oldest first, one per cycle from handshake+5, one loss feedback of the region",
+		Cycles: func(cfg config.Config) int64 { return int64(3*allLostN(cfg) + 300) },
+		Build: func(cfg config.Config) []Item {
+			const c, base = 2, psnMask - 9
+			n := allLostN(cfg)
+			it := []Item{open(c, base).L("open"), path(1)}
+			for k := 0; k < n; k++ {
+				it = append(it, tx(c, 0x300+uint32(k), k == 0, false).L(lbl("tx%d", k)))
+			}
+			all := make([]uint32, n)
+			for q := range all {
+				all[q] = uint32(q)
+			}
+			return append(it, path(2),
+				ackOf(c, base, 1, uint32(n), sackOf(cfg, uint32(n), all...)).L("ack"),
+				idle(n+12),
+				ackOf(c, psnAt(base, n), 2, uint32(n), sackOf(cfg, uint32(n))).L("fin"),
+				idle(8))
+		},
+		Check: func(cfg config.Config, t *Trace) error {
+			k := &checker{}
+			m := &t.Marks
+			const c, base = 2, psnMask - 9
+			n := allLostN(cfg)
+			k.consecutive(m, "tx", 0, n)
+			want := newAll(m, "tx", 0, n, c, base, func(k int) (uint32, uint32) { return 1, uint32(k) }, 0x300, -1,
+				func(k int) bool { return k == cfg.Window-1 })
+			a := m.C("ack")
+			for i := 0; i < n; i++ {
+				want = append(want, retxPkt(a+5+int64(i), c, psnAt(base, i), 2, uint32(i), 0x300+uint32(i), i == 0, false, 1))
+			}
+			k.pkts("m_pkt", t.Pkts, want)
+			k.fbs("m_fb", t.Fbs, []FbEv{fbEv(a+3, c, 1, fbLoss, uint32(n)), fbEv(m.C("fin")+3, c, 2, fbDeliv, uint32(n))})
+			k.counters(t, int64(len(t.Outs))-1, [8]uint32{uint32(n), uint32(n), 0, 0, 0, 0, 0, 0})
+			return k.err()
+		},
+	}
+
 	// sack_region: an ACK whose path part newly covers more than the bitmap: only the newest min(d, SACK_BITS, 255)
 	// path sequences are reported (delivered / lost) and only their holes are resent.
 	scripts["sack_region"] = Script{Name: "sack_region",
@@ -786,6 +828,10 @@ func ctlFlush(held bool) Script {
 		},
 	}
 }
+
+// allLostN is the region of sack_all_lost: the most path sequences one ACK can report (min(SACK_BITS, 255)) that
+// fit in the window.
+func allLostN(cfg config.Config) int { return min(cfg.Window, cfg.SackBits, 255) }
 
 // regionBits are the SACK bits sack_region reports lost: the two oldest of the bitmap and the newest.
 func regionBits(cfg config.Config) []int { return []int{cfg.SackBits - 1, cfg.SackBits - 2, 0} }

@@ -153,9 +153,10 @@ func cfgMutant(name string, f func(c *config.Config)) mutant {
 // (checked on the golden model with a changed configuration or perturbed outputs, every preset).
 func TestScriptsCatchMutants(t *testing.T) {
 	mutants := map[string][]mutant{
-		"sack_hole":   {retriesPlus1, pktLate, lossFbLost, ignoredStuck},
-		"sack_region": {cfgMutant("sack_bits halved", func(c *config.Config) { c.SackBits /= 2 }), lossFbLost, retriesPlus1},
-		"window_full": {cfgMutant("window twice as large", func(c *config.Config) { c.Window *= 2 }), ackReqLost, pktLate},
+		"sack_hole":     {retriesPlus1, pktLate, lossFbLost, ignoredStuck},
+		"sack_all_lost": {cfgMutant("sack_bits halved", func(c *config.Config) { c.SackBits /= 2 }), lossFbLost, retriesPlus1, pktLate},
+		"sack_region":   {cfgMutant("sack_bits halved", func(c *config.Config) { c.SackBits /= 2 }), lossFbLost, retriesPlus1},
+		"window_full":   {cfgMutant("window twice as large", func(c *config.Config) { c.Window *= 2 }), ackReqLost, pktLate},
 		"rto_backoff": {cfgMutant("rto_max_ticks doubled", func(c *config.Config) { c.RTOMaxTicks *= 2 }),
 			cfgMutant("rto_ticks + 1", func(c *config.Config) { c.RTOTicks++ }), retriesPlus1},
 		"max_retries":    {cfgMutant("max_retries - 1", func(c *config.Config) { c.MaxRetries-- }), errTwice, droppedStuck, ignoredStuck},
