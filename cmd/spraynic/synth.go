@@ -169,20 +169,10 @@ func newSynthEnv(c *cli.Context) (*synthEnv, error) {
 			if _, err := m.Sources(root, t); err != nil {
 				return nil, fmt.Errorf("--top %s: %w (tops: %s)", t, err, strings.Join(topNames(m), ", "))
 			}
-			for _, tf := range m.Tops {
-				if tf.Name == t && tf.SynthSkip != "" {
-					return nil, fmt.Errorf("--top %s: not in the FPGA flows: %s", t, tf.SynthSkip)
-				}
-			}
 		}
 		env.tops = sel
 	} else {
 		env.tops = topNames(m)
-		for _, tf := range m.Tops {
-			if tf.SynthSkip != "" {
-				fmt.Fprintf(c.App.Writer, "synth: %s skipped: %s\n", tf.Name, tf.SynthSkip)
-			}
-		}
 	}
 	if len(env.tops) == 0 {
 		return nil, fmt.Errorf("rtl/manifest.json lists no tops")
@@ -363,13 +353,12 @@ func printResults(w io.Writer, root string, results []fpga.Result) error {
 	return errors.Join(errs...)
 }
 
-// topNames lists the tops of the FPGA flows: every top of the manifest without a synth_skip reason.
+// topNames lists the tops of the FPGA flows: every top of the manifest (one too big for a device is a
+// does-not-fit report, not a reason to leave it out).
 func topNames(m cosim.Manifest) []string {
 	var names []string
 	for _, t := range m.Tops {
-		if t.SynthSkip == "" {
-			names = append(names, t.Name)
-		}
+		names = append(names, t.Name)
 	}
 	return names
 }
