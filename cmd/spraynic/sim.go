@@ -47,6 +47,10 @@ func simFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "slow", Usage: "slow fabric path PATH:GBPS, both directions (repeatable): congestion and ECN marks on it"},
 		&cli.StringSliceFlag{Name: "reset", Usage: "reset an endpoint mid-traffic SIDE@AT_US, SIDE A or B (repeatable); connections reopen"},
 		&cli.Float64Flag{Name: "quiet-us", Usage: "connection manager's wait before a reopen, us (0: twice the longest one-way trip)"},
+		&cli.StringSliceFlag{Name: "reconnect", Usage: "connection manager closes connection CONN at AT_US and reopens it after the quiet time: CONN@AT_US (repeatable)"},
+		&cli.Float64Flag{Name: "all-failed-reconnect-us", Usage: "connection manager reconnects (close, reopen) a connection m_status shows all-failed this long, us (0: never)"},
+		&cli.Float64Flag{Name: "host-lag-us", Usage: "sending hosts learn of a disconnect this late, us (below the quiet time): until then the NIC drops what they hand"},
+		&cli.Float64Flag{Name: "cpl-stall", Usage: "probability the receiving host holds m_cpl_ready low in a cycle, 0..0.9 (completion back-pressure)"},
 		&cli.Float64Flag{Name: "duration-us", Value: 500, Usage: "measured simulated time, us"},
 		&cli.Float64Flag{Name: "drain-us", Value: 5000, Usage: "longest drain after it, us"},
 		&cli.Float64Flag{Name: "bin-us", Value: 10, Usage: "goodput time series bin, us"},
@@ -75,6 +79,18 @@ func simOptions(c *cli.Context) (e2e.Options, error) {
 		LossModel: c.String("loss-model"), Burst: c.Float64("burst"), AckLoss: c.Float64("ack-loss"), Bidir: c.Bool("bidir"),
 		QueueKB: c.Int("queue-kb"), ECNKB: c.Int("ecn-kb"), DurationUS: c.Float64("duration-us"),
 		DrainUS: c.Float64("drain-us"), BinUS: c.Float64("bin-us"), Seed: c.Uint64("seed"), QuietUS: c.Float64("quiet-us"),
+		AllFailedReconnectUS: c.Float64("all-failed-reconnect-us"), HostLagUS: c.Float64("host-lag-us"), CplStall: c.Float64("cpl-stall"),
+	}
+	for _, v := range c.StringSlice("reconnect") {
+		conn, at, ok := strings.Cut(v, "@")
+		var r e2e.Reconnect
+		var err1, err2 error
+		r.Conn, err1 = strconv.Atoi(conn)
+		r.AtUS, err2 = strconv.ParseFloat(at, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return e2e.Options{}, fmt.Errorf("--reconnect %q: want CONN@AT_US, e.g. 3@100", v)
+		}
+		o.Reconnects = append(o.Reconnects, r)
 	}
 	for _, v := range c.StringSlice("slow") {
 		p, g, ok := strings.Cut(v, ":")

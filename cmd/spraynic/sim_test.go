@@ -19,7 +19,8 @@ import (
 func TestSimCommands(t *testing.T) {
 	dir := t.TempDir()
 	js := filepath.Join(dir, "r.json")
-	out, err := runApp(t, "sim", "--duration-us", "20", "--loss", "0.02", "--fail", "2@5-10", "--quiet", "--json", js)
+	out, err := runApp(t, "sim", "--duration-us", "20", "--loss", "0.02", "--fail", "2@5-10", "--quiet", "--json", js,
+		"--reconnect", "1@8", "--host-lag-us", "0.5", "--cpl-stall", "0.3", "--all-failed-reconnect-us", "5")
 	require.NoError(t, err)
 	require.Contains(t, out, "seed 1 (--seed N")
 	require.Contains(t, out, "goodput (% of port)")
@@ -29,6 +30,7 @@ func TestSimCommands(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &r))
 	require.Equal(t, "spray", r.Mode)
 	require.Positive(t, r.Messages)
+	require.EqualValues(t, 1, r.Reconnects, "--reconnect 1@8")
 
 	csv, svg, sj := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.svg"), filepath.Join(dir, "s.json")
 	out, err = runApp(t, "sim", "sweep", "--duration-us", "15", "--losses", "0,0.05", "--path-counts", "4",
@@ -92,6 +94,11 @@ func TestSimCommands(t *testing.T) {
 	}{
 		{[]string{"sim", "--loss", "0.9"}, "option loss: value 0.9 out of range (allowed 0..0.5)"},
 		{[]string{"sim", "--fail", "1@x"}, `--fail "1@x": want PATH@AT_US`},
+		{[]string{"sim", "--reconnect", "1"}, `--reconnect "1": want CONN@AT_US`},
+		{[]string{"sim", "--reconnect", "9@10"}, "option reconnect[0]: connection 9 out of range (allowed 0..7, the active connections)"},
+		{[]string{"sim", "--cpl-stall", "1"}, "option cpl-stall: value 1 out of range (allowed 0..0.9)"},
+		{[]string{"sim", "--host-lag-us", "3", "--quiet-us", "1"}, "option host-lag-us: value 3 out of range (allowed 0 <= LAG < the quiet time 1 us)"},
+		{[]string{"sim", "--all-failed-reconnect-us", "-1"}, "option all-failed-reconnect-us: value -1 out of range"},
 		{[]string{"sim", "--paths", "6"}, `--paths 6: config default: key "paths": value 6 is not a power of two`},
 		{[]string{"sim", "sweep", "--losses", "0,abc"}, `--losses: value "abc"`},
 		{[]string{"sim", "sweep", "--path-counts", "4,5", "--duration-us", "5"}, `sweep point mode spray, 5 paths`},

@@ -242,6 +242,12 @@ func TestOptionErrors(t *testing.T) {
 		{"reset_time", e2e.Options{Resets: []e2e.Reset{{Side: 1, AtUS: 900}}}, "option reset[0]: time 900 us out of range (allowed 0 < AT < duration-us 500)"},
 		{"quiet", e2e.Options{QuietUS: -1}, "option quiet-us: value -1 out of range (allowed 0..1e+06)"},
 		{"bidir_ack_loss", e2e.Options{Bidir: true, AckLoss: 0.1}, "option ack-loss: value 0.1 not allowed with bidir (both directions carry data and ACKs; use loss)"},
+		{"cpl_stall", e2e.Options{CplStall: 0.95}, "option cpl-stall: value 0.95 out of range (allowed 0..0.9)"},
+		{"all_failed_reconnect", e2e.Options{AllFailedReconnectUS: -2}, "option all-failed-reconnect-us: value -2 out of range (allowed 0..1e+06)"},
+		{"reconnect_conn", e2e.Options{Conns: 4, Reconnects: []e2e.Reconnect{{Conn: 4, AtUS: 10}}}, "option reconnect[0]: connection 4 out of range (allowed 0..3, the active connections)"},
+		{"reconnect_time", e2e.Options{Reconnects: []e2e.Reconnect{{Conn: 1, AtUS: 0}}}, "option reconnect[0]: time 0 us out of range (allowed 0 < AT < duration-us 500)"},
+		{"host_lag", e2e.Options{QuietUS: 2, HostLagUS: 2}, "option host-lag-us: value 2 out of range (allowed 0 <= LAG < the quiet time 2 us)"},
+		{"host_lag_negative", e2e.Options{HostLagUS: -1}, "option host-lag-us: value -1 out of range (allowed 0 <= LAG < the quiet time 45.74304 us)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,6 +39,14 @@ type Reset struct {
 	AtUS float64
 }
 
+// Reconnect is a reconnect the connection manager starts on its own, as an application that closes a connection
+// and opens it again would (docs/e2e.md, "Resets and reconnects").
+type Reconnect struct {
+	// Conn is the connection; AtUS the time of the close in microseconds of simulated time.
+	Conn int
+	AtUS float64
+}
+
 // SlowPath gives one fabric path (both directions) its own bottleneck rate: a path slower than its share of the
 // traffic builds a queue, so the fabric ECN-marks (and, with a full queue, drops) its packets.
 type SlowPath struct {
@@ -84,6 +92,20 @@ type Options struct {
 	// a connection error or a reset before it reopens the connection at both ends (0: computed, docs/e2e.md).
 	Resets  []Reset
 	QuietUS float64
+	// Reconnects are reconnects the connection manager starts on its own: it closes the connection at both
+	// endpoints at AtUS and reopens it after the quiet time.
+	Reconnects []Reconnect
+	// AllFailedReconnectUS makes the connection manager reconnect a connection (close, then reopen after the quiet
+	// time) once an endpoint's m_status has shown it all-failed (every path failed or probing) for this long
+	// (0: never).
+	AllFailedReconnectUS float64
+	// HostLagUS is the time the sending hosts take to learn of a disconnect (a connection error, their NIC's reset, a
+	// reconnect): until then they keep posting and handing packets of the connection, which the NIC drops while the
+	// connection is closed or in error (0: at once). It must be below the quiet time.
+	HostLagUS float64
+	// CplStall is the probability that a receiving host holds m_cpl_ready low in a cycle (completion
+	// back-pressure; random from the seed; 0: always ready).
+	CplStall float64
 	// DurationUS is the measured part of the run; DrainUS bounds the drain after it (no new messages).
 	DurationUS, DrainUS float64
 	// BinUS is the width of the goodput time series bins.
@@ -109,6 +131,9 @@ type Options struct {
 	// transport bug, to prove the checks catch it.
 	fault func(p *pkt)
 }
+
+// MaxCplStall bounds Options.CplStall: a host must take completions now and then.
+const MaxCplStall = 0.9
 
 // ProgressCycles is the interval of Progress calls.
 const ProgressCycles = 1 << 16
@@ -273,6 +298,8 @@ func (o Options) Validate() error {
 		floatIn("bin-us", o.BinUS, 0.1, 1e6),
 		intIn("start-psn", int(o.StartPSN), 0, 1<<24-1),
 		floatIn("quiet-us", o.QuietUS, 0, 1e6),
+		floatIn("cpl-stall", o.CplStall, 0, MaxCplStall),
+		floatIn("all-failed-reconnect-us", o.AllFailedReconnectUS, 0, 1e6),
 	} {
 		if err != nil {
 			return err
@@ -305,6 +332,17 @@ func (o Options) Validate() error {
 			return fmt.Errorf("option reset[%d]: time %g us out of range (allowed 0 < AT < duration-us %g)", i, r.AtUS, o.DurationUS)
 		}
 	}
+	for i, r := range o.Reconnects {
+		if r.Conn < 0 || r.Conn >= o.Conns {
+			return fmt.Errorf("option reconnect[%d]: connection %d out of range (allowed 0..%d, the active connections)", i, r.Conn, o.Conns-1)
+		}
+		if math.IsNaN(r.AtUS) || r.AtUS <= 0 || r.AtUS >= o.DurationUS {
+			return fmt.Errorf("option reconnect[%d]: time %g us out of range (allowed 0 < AT < duration-us %g)", i, r.AtUS, o.DurationUS)
+		}
+	}
+	if q := o.quietUS(); math.IsNaN(o.HostLagUS) || o.HostLagUS < 0 || o.HostLagUS >= q {
+		return fmt.Errorf("option host-lag-us: value %g out of range (allowed 0 <= LAG < the quiet time %g us)", o.HostLagUS, q)
+	}
 	// Host handles: connection*4*WINDOW + PSN mod 4*WINDOW must fit HANDLE_WIDTH.
 	if need := config.Log2(o.Config.Conns * 4 * o.Config.Window); need > o.Config.HandleWidth {
 		return fmt.Errorf("config %s: key %q: value %d below the %d bits the host model's handles need (conns*4*window)",
@@ -314,4 +352,19 @@ func (o Options) Validate() error {
 		return fmt.Errorf("option mtu: value %d too large for one frame", o.MTU)
 	}
 	return nil
+}
+
+// quietUS is the connection manager's wait before a reopen: QuietUS, or (0) twice the longest one-way trip (delay,
+// skew, jitter and a full queue drained at the slowest path's rate), so that no packet sent before the trigger is
+// still in the network in either direction. o has its defaults.
+func (o Options) quietUS() float64 {
+	if o.QuietUS != 0 {
+		return o.QuietUS
+	}
+	slowest := o.PathGbps
+	for _, sp := range o.Slow {
+		slowest = min(slowest, sp.Gbps)
+	}
+	trip := (o.DelayNS+float64(o.NetPaths-1)*o.SkewNS+o.JitterNS)/1000 + float64(o.QueueKB)*1024*8/(float64(slowest)*1000)
+	return 2 * trip
 }

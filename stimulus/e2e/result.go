@@ -66,6 +66,11 @@ type Result struct {
 	ReconnectedMessages int64   `json:"reconnected_messages"`
 	Stale               int64   `json:"stale_packets"`
 	QuietUS             float64 `json:"quiet_us"`
+	// AllFailedReconnects counts the reconnects an all-failed status started (Options.AllFailedReconnectUS);
+	// TxDropped the packets the hosts handed that the NIC dropped, the connection being closed or in error (retx
+	// cnt_tx_dropped; Options.HostLagUS).
+	AllFailedReconnects int64 `json:"all_failed_reconnects"`
+	TxDropped           int64 `json:"tx_dropped"`
 	// PathFailures and PathRecoveries are path_sel's counters (both endpoints).
 	PathFailures   int64 `json:"path_failures"`
 	PathRecoveries int64 `json:"path_recoveries"`
@@ -110,6 +115,7 @@ func (s *sim) finish() error {
 		r.RetxTimeout += int64(x.CntRetxTimeout)
 		r.RetxGBN += int64(x.CntRetxGBN)
 		r.Timeouts += int64(x.CntTimeouts)
+		r.TxDropped += int64(x.CntTxDropped)
 		r.Naks += int64(sd.out.Naks)
 		r.PathFailures += int64(sd.out.PathSel.CntFailures)
 		r.PathRecoveries += int64(sd.out.PathSel.CntRecoveries)
@@ -142,8 +148,10 @@ func (s *sim) finish() error {
 			return err
 		}
 	}
-	// An endpoint reset loses the messages in flight by design; only then are lost messages not an error.
-	if s.sb.Aborted > 0 && len(o.Resets) == 0 {
+	// An endpoint reset or a reconnect the connection manager starts on its own (scheduled, or on an all-failed
+	// status) loses the messages in flight by design;
+	// only then are lost messages not an error.
+	if s.sb.Aborted > 0 && len(o.Resets) == 0 && len(o.Reconnects) == 0 && o.AllFailedReconnectUS == 0 {
 		return &ConnLostError{Conns: r.Errors, Messages: r.Aborted, Seed: o.Seed}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -80,13 +81,25 @@ type side struct {
 	// until resetUntil.
 	resetAt    []int64
 	resetUntil int64
+	// cplRng draws the receiving host's m_cpl_ready (Options.CplStall); nil: always ready.
+	cplRng *rand.Rand
+	// afConn is the connection m_status shows all-failed since cycle afSince (-1: none; Options.AllFailedReconnectUS).
+	afConn  int
+	afSince int64
 }
 
-// ctlOp is one open on s_ctl: the connection, its initial PSNs, and whether it is a reconnect (of epoch epoch).
+// reconnectAt is a reconnect of Options.Reconnects in cycles.
+type reconnectAt struct {
+	cycle int64
+	conn  int
+}
+
+// ctlOp is one operation on s_ctl: an open (the connection, its initial PSNs, and whether it is a reconnect, of
+// epoch epoch) or a close.
 type ctlOp struct {
-	conn, tx, rx uint32
-	reconnect    bool
-	epoch        uint32
+	conn, tx, rx     uint32
+	reconnect, close bool
+	epoch            uint32
 }
 
 // cmConn is the connection manager's state of one connection (both directions, both endpoints): a reconnect is
@@ -100,6 +113,10 @@ type cmConn struct {
 	epoch   uint32
 	// reopened is the cycle the last reconnect completed (-1: never).
 	reopened int64
+	// stop is the cycle the sending hosts learn of the disconnect and stop (-1: none due; Options.HostLagUS);
+	// againClose says the reconnect asked for by again closes the connection first.
+	stop       int64
+	againClose bool
 }
 
 // sim is one run.
@@ -116,9 +133,12 @@ type sim struct {
 	// sb is the transfer scoreboard; res collects the figures.
 	sb  *scoreboard.Transfer
 	res *Result
-	// cm is the connection manager, per connection; quiet its wait before a reopen (cycles).
-	cm    []cmConn
-	quiet int64
+	// cm is the connection manager, per connection; quiet its wait before a reopen, lag the hosts' delay in
+	// learning of a disconnect and allFailed the all-failed time that makes it reconnect (0: never) (cycles).
+	cm                    []cmConn
+	quiet, lag, allFailed int64
+	// reconnects are the connection manager's own reconnects (Options.Reconnects), by cycle, ascending.
+	reconnects []reconnectAt
 	// reopenedEarly says a reconnect completed while the hosts still posted messages (before the measured end).
 	reopenedEarly bool
 	// arrived marks, per receiving side and connection, PSNs an endpoint took in (past the go-back-N filter; ring
@@ -166,11 +186,19 @@ func Run(opt Options) (*Result, error) {
 	}
 	s.a.peer, s.b.peer = s.b, s.a
 	s.quiet = cyc(s.quietUS())
+	s.lag = cyc(o.HostLagUS)
+	if o.AllFailedReconnectUS > 0 {
+		s.allFailed = max(1, cyc(o.AllFailedReconnectUS))
+	}
 	s.res.QuietUS = s.quietUS()
 	s.cm = make([]cmConn, cfg.Conns)
 	for c := range s.cm {
-		s.cm[c] = cmConn{due: -1, reopened: -1}
+		s.cm[c] = cmConn{due: -1, reopened: -1, stop: -1}
 	}
+	for _, r := range o.Reconnects {
+		s.reconnects = append(s.reconnects, reconnectAt{cycle: cyc(r.AtUS), conn: r.Conn})
+	}
+	slices.SortStableFunc(s.reconnects, func(x, y reconnectAt) int { return cmp.Compare(x.cycle, y.cycle) })
 	for _, r := range o.Resets {
 		sd := []*side{s.a, s.b}[r.Side]
 		sd.resetAt = append(sd.resetAt, cyc(r.AtUS))
@@ -238,7 +266,11 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 		ep.SetTap(t)
 	}
 	sd := &side{name: name, idx: idx, ep: ep, net: net, ip: netip.AddrFrom4([4]byte{10, 0, 0, byte(1 + idx)}),
-		epoch: make([]uint32, cfg.Conns), psn0: make([]uint32, cfg.Conns)}
+		epoch: make([]uint32, cfg.Conns), psn0: make([]uint32, cfg.Conns), afConn: -1}
+	if o.CplStall > 0 {
+		// Its own stream: a run without completion back-pressure draws nothing from it.
+		sd.cplRng = rand.New(rand.NewPCG(o.Seed, 0x63706c+uint64(idx)))
+	}
 	for c := range sd.psn0 {
 		sd.psn0[c] = s.txPSN(idx, c)
 		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: s.txPSN(idx, c), rx: s.txPSN(1-idx, c)})
@@ -270,21 +302,8 @@ func (s *sim) startPSN(c int) uint32 { return (s.o.StartPSN + uint32(c)*4099) & 
 // txPSN is the initial PSN of connection c sent by side idx.
 func (s *sim) txPSN(idx, c int) uint32 { return s.startPSN(c) ^ uint32(idx)<<23 }
 
-// quietUS is the connection manager's wait before a reopen: Options.QuietUS, or (0) twice the longest one-way
-// trip (delay, skew, jitter and a full queue drained at the slowest path's rate), so that no packet sent before
-// the trigger is still in the network in either direction.
-func (s *sim) quietUS() float64 {
-	o := s.o
-	if o.QuietUS != 0 {
-		return o.QuietUS
-	}
-	slowest := o.PathGbps
-	for _, sp := range o.Slow {
-		slowest = min(slowest, sp.Gbps)
-	}
-	trip := (o.DelayNS+float64(o.NetPaths-1)*o.SkewNS+o.JitterNS)/1000 + float64(o.QueueKB)*1024*8/(float64(slowest)*1000)
-	return 2 * trip
-}
+// quietUS is the connection manager's wait before a reopen (Options.quietUS).
+func (s *sim) quietUS() float64 { return s.o.quietUS() }
 
 // splitmix is the SplitMix64 finaliser, to derive independent seeds.
 func splitmix(x uint64) uint64 {
@@ -324,7 +343,14 @@ func (s *sim) run() error {
 				s.reset(sd)
 			}
 		}
+		for len(s.reconnects) > 0 && s.reconnects[0].cycle <= s.cycle {
+			s.disconnect(s.reconnects[0].conn, true)
+			s.reconnects = s.reconnects[1:]
+		}
 		for c := range s.cm {
+			if m := &s.cm[c]; m.stop >= 0 && s.cycle >= m.stop {
+				s.stopHosts(c)
+			}
 			if m := &s.cm[c]; m.due >= 0 && s.cycle >= m.due {
 				s.reopen(c)
 			}
@@ -362,7 +388,7 @@ func (s *sim) run() error {
 func (s *sim) idle() bool {
 	for _, sd := range []*side{s.a, s.b} {
 		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 || sd.net.Pending() > 0 ||
-			len(sd.ctlq) > 0 || len(sd.resetAt) > 0 {
+			len(sd.ctlq) > 0 || len(sd.resetAt) > 0 || len(s.reconnects) > 0 {
 			return false
 		}
 		if sd.tx == nil {
@@ -402,29 +428,47 @@ func (s *sim) reset(sd *side) {
 		if m.busy() {
 			// A reconnect in progress lost this endpoint's open: start it over (the peer's open of it, if still
 			// queued, is of an older epoch then and changes nothing).
-			m.pending, m.again = [2]bool{}, false
-			s.disconnect(c)
+			m.pending, m.again, m.againClose = [2]bool{}, false, false
+			s.disconnect(c, false)
 			continue
 		}
 		if sd.tx != nil {
-			s.disconnect(c)
+			s.disconnect(c, false)
 		}
 	}
 }
 
 // disconnect schedules a reconnect of connection c (both directions, both endpoints) after the quiet time: the
 // sending hosts stop handing its packets and drop the messages not yet handed (the scoreboard aborts them, and
-// the ones handed but not delivered, when the receiver reopens). A reconnect in progress is followed by another.
-func (s *sim) disconnect(c int) {
+// the ones handed but not delivered, when the receiver reopens), at once or after the host lag. With close, the
+// connection is closed at both endpoints now (closing). A reconnect in progress is followed by another.
+func (s *sim) disconnect(c int, closing bool) {
 	m := &s.cm[c]
 	switch {
 	case m.busy():
 		m.again = true
+		m.againClose = m.againClose || closing
 		return
 	case m.due >= 0:
 		return
 	}
 	m.due = s.cycle + s.quiet
+	if closing {
+		for _, sd := range []*side{s.a, s.b} {
+			sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), close: true})
+		}
+	}
+	if s.lag > 0 {
+		m.stop = s.cycle + s.lag
+		return
+	}
+	s.stopHosts(c)
+}
+
+// stopHosts makes the sending hosts stop handing packets of connection c and drop its messages not yet handed
+// (an offer on s_tx for c is withdrawn).
+func (s *sim) stopHosts(c int) {
+	s.cm[c].stop = -1
 	for _, sd := range []*side{s.a, s.b} {
 		if sd.tx == nil || c >= len(sd.tx.conns) {
 			continue
@@ -441,6 +485,9 @@ func (s *sim) disconnect(c int) {
 // it was, so a packet of the old epoch is far outside the new window.
 func (s *sim) reopen(c int) {
 	m := &s.cm[c]
+	if m.stop >= 0 {
+		s.stopHosts(c) // (the host lag is below the quiet time: not reached)
+	}
 	m.due, m.pending = -1, [2]bool{true, true}
 	m.epoch++
 	s.res.Reconnects++
@@ -495,8 +542,9 @@ func (s *sim) opened(sd *side, op ctlOp) {
 		}
 	}
 	if m.again {
-		m.again = false
-		s.disconnect(c)
+		closing := m.againClose
+		m.again, m.againClose = false, false
+		s.disconnect(c, closing)
 	}
 }
 
@@ -509,7 +557,7 @@ func (s *sim) step(sd *side) error {
 	in.CtlValid = !in.Rst && len(sd.ctlq) > 0
 	if in.CtlValid {
 		op := sd.ctlq[0]
-		in.CtlOpen, in.CtlConn = true, op.conn
+		in.CtlOpen, in.CtlConn = !op.close, op.conn
 		in.CtlTxPSN, in.CtlRxPSN = op.tx, op.rx
 	}
 	// Host TX.
@@ -521,7 +569,7 @@ func (s *sim) step(sd *side) error {
 			in.TxHandle, in.TxFirst, in.TxLast = sd.tx.head(tc)
 		}
 	}
-	in.CplReady = true
+	in.CplReady = sd.cplRng == nil || sd.cplRng.Float64() >= s.o.CplStall
 	// The host's status poller reads one (connection, path) of path_sel per cycle, round robin (read-only ports).
 	in.RdPath = uint32(now % int64(s.cfg.Paths))
 	in.RdConn = uint32(now / int64(s.cfg.Paths) % int64(s.cfg.Conns))
@@ -566,8 +614,11 @@ func (s *sim) step(sd *side) error {
 	if out.Retx.ErrValid {
 		s.res.Errors++
 		if c := int(out.Retx.ErrConn); c < len(s.cm) {
-			s.disconnect(c)
+			s.disconnect(c, false)
 		}
+	}
+	if s.allFailed > 0 {
+		s.watchAllFailed(sd, &out.PathSel)
 	}
 	r := &out.Retx
 	if r.PktValid && in.PktReady {
@@ -594,6 +645,26 @@ func (s *sim) step(sd *side) error {
 		}
 	}
 	return s.port(sd)
+}
+
+// watchAllFailed follows sd's m_status_all_failed / m_status_conn: a connection shown all-failed for the
+// all-failed time is reconnected, closed first (Options.AllFailedReconnectUS), unless a reconnect of it is
+// already under way.
+func (s *sim) watchAllFailed(sd *side, ps *pathsel.Out) {
+	c := int(ps.StatusConn)
+	if !ps.StatusAllFail || c >= len(s.cm) || s.cm[c].due >= 0 || s.cm[c].busy() {
+		// (While a reconnect of c is under way the status is of the old connection: the time starts over after it.)
+		sd.afConn = -1
+		return
+	}
+	if c != sd.afConn {
+		sd.afConn, sd.afSince = c, s.cycle
+	}
+	if s.cycle-sd.afSince >= s.allFailed {
+		s.res.AllFailedReconnects++
+		s.disconnect(c, true)
+		sd.afConn = -1
+	}
 }
 
 // newPkt returns the next packet record of the ring.
