@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,7 +37,14 @@ type e2eScenario struct {
 	// cycles, when not 0, replaces e2eCycles (recoveries with RTO backoff and hold-off take longer).
 	cycles int64
 	opt    e2e.Options
+	// smallFabric are failures added on fabrics of at most smallFabricPaths paths (default, ice40): on u250's 16
+	// paths the recovery from a total outage alone takes about 200 us, and one more outage would need a far larger
+	// cycle budget.
+	smallFabric []e2e.Failure
 }
+
+// smallFabricPaths bounds the fabrics e2eScenario.smallFabric applies to.
+const smallFabricPaths = 8
 
 // e2eScenarios are the patterns each block is checked under.
 var e2eScenarios = []e2eScenario{
@@ -45,21 +53,29 @@ var e2eScenarios = []e2eScenario{
 			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_heavy", doc: "spray mode, 10% loss, 5% ACK loss: paths fail and are probed often",
 		opt: e2e.Options{Loss: 0.10, AckLoss: 0.05, Msg: "uniform:1000:40000", DurationUS: 60}},
-	{name: "e2e_gbn", doc: "go-back-N mode, 1% loss, 2% ACK loss, mixed message sizes", gbn: true,
-		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.01, AckLoss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60}},
-	{name: "e2e_allfail", doc: "every path down from 20 to 60 us (every path of a connection fails), then healed: probes bring them back; 1% loss", topOnly: true, cycles: 150000,
-		opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 150, Failures: allPaths(20, 60)}},
+	{name: "e2e_gbn", doc: "go-back-N mode, 1% loss, 2% ACK loss, mixed message sizes; fabric path 1 down from 20 to 40 us: the connections hashed onto it time out and rewind", gbn: true,
+		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.01, AckLoss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
+			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
+	{name: "e2e_allfail", doc: "every path down from 20 to 60 us, then healed: the paths whose losses the first ACKs reveal fail, probes bring them back; " +
+		"on fabrics of up to 8 paths every path down again from 95 to 125 us: probes are lost (probing -> failed) and a connection's last paths time out (all failed, m_status); " +
+		"the connection manager reconnects a connection shown all-failed for 5 us (close, reopen with paths failed); 1% loss", topOnly: true, cycles: 150000,
+		opt:         e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 150, Failures: allPaths(20, 60), AllFailedReconnectUS: 5},
+		smallFabric: allPaths(95, 125)},
 	{name: "e2e_many", doc: "every connection of the preset, bursty (Gilbert-Elliott) 2% loss, 2% ACK loss", topOnly: true, allConns: true,
 		opt: e2e.Options{Loss: 0.02, LossModel: "gilbert", Burst: 4, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60}},
-	{name: "e2e_bidir", doc: "both endpoints send, 2% loss, one path down for 20 us", topOnly: true,
-		opt: e2e.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
+	{name: "e2e_bidir", doc: "both endpoints send, 2% loss, one path down for 20 us; the hosts hold m_cpl_ready low in half the cycles (random)", topOnly: true,
+		opt: e2e.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60, CplStall: 0.5,
 			Failures: []e2e.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_ecn", doc: "fabric path 0 at 1/16 of the port rate (both directions; 64 KiB queues marking above 16 KiB): its queue builds, the fabric ECN-marks and drops, path_sel moves traffic off it; 0.5% loss",
 		opt: e2e.Options{Loss: 0.005, Msg: "uniform:1000:40000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
 			Slow: []e2e.SlowPath{{Path: 0, Gbps: 25}}}},
-	{name: "e2e_reset_a", doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us quiet time, so packets and ACKs of the old epoch still arrive; 1% loss",
-		topOnly: true, opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, QuietUS: 0.5,
-			Resets: []e2e.Reset{{Side: 0, AtUS: 20}}}},
+	{name: "e2e_bottleneck", doc: "one connection, all its paths on a single fabric path at 1/8 of the port rate (64 KiB queue marking above 1 KiB; MTU 1024, 200 ns delays): steady ECN marks halve every path's window down to 1 packet",
+		topOnly: true, cycles: 80000, opt: e2e.Options{Conns: 1, NetPaths: 1, PathGbps: 50, QueueKB: 64, ECNKB: 1, MTU: 1024,
+			DelayNS: 200, SkewNS: 20, JitterNS: 40, Msg: "uniform:1000:40000", DurationUS: 100}},
+	{name: "e2e_reset_a", doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us quiet time, so packets and ACKs of the old epoch still arrive; " +
+		"A's host learns of the reset 0.2 us late and hands packets the NIC drops meanwhile; the connection manager closes connection 1 at 40 us and reopens it 0.5 us later; 1% loss",
+		topOnly: true, opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, QuietUS: 0.5, HostLagUS: 0.2,
+			Resets: []e2e.Reset{{Side: 0, AtUS: 20}}, Reconnects: []e2e.Reconnect{{Conn: 1, AtUS: 40}}}},
 	{name: "e2e_reset_b", doc: "endpoint B (the receiver) reset at 10 us: A's connections go to error after MAX_RETRIES, then reopen and carry messages; 1% loss",
 		topOnly: true, cycles: 140000, opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 500, QuietUS: 10,
 			Resets: []e2e.Reset{{Side: 1, AtUS: 10}}}},
@@ -94,8 +110,12 @@ func scenarioOptions(r Request, sc e2eScenario) e2e.Options {
 	if sc.allConns {
 		o.Conns = r.Config.Conns
 	}
+	all := o.Failures
+	if r.Config.Paths <= smallFabricPaths {
+		all = append(slices.Clip(all), sc.smallFabric...)
+	}
 	var fs []e2e.Failure
-	for _, f := range o.Failures {
+	for _, f := range all {
 		if f.Path < r.Config.Paths {
 			fs = append(fs, f)
 		}
