@@ -73,7 +73,7 @@ var e2eScenarios = []e2eScenario{
 		topOnly: true, cycles: 80000, opt: e2e.Options{Conns: 1, NetPaths: 1, PathGbps: 50, QueueKB: 64, ECNKB: 1, MTU: 1024,
 			DelayNS: 200, SkewNS: 20, JitterNS: 40, Msg: "uniform:1000:40000", DurationUS: 100}},
 	{name: "e2e_clean", doc: "one connection, no loss (MTU 1024, 200 ns delays): every path's window grows by AI per delivered packet up to CWND_MAX",
-		topOnly: true, cycles: 40000, opt: e2e.Options{Conns: 1, MTU: 1024, DelayNS: 200, SkewNS: 20, JitterNS: 40,
+		topOnly: true, cycles: 50000, opt: e2e.Options{Conns: 1, MTU: 1024, DelayNS: 200, SkewNS: 20, JitterNS: 40,
 			Msg: "uniform:1000:40000", DurationUS: 150}},
 	{name: "e2e_reset_a", doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us quiet time, so packets and ACKs of the old epoch still arrive; " +
 		"A's host learns of the reset 0.2 us late and hands packets the NIC drops meanwhile; the connection manager closes connection 1 at 40 us and reopens it 0.5 us later; 1% loss",
