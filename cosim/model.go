@@ -25,8 +25,6 @@ type TopFiles struct {
 	// Name is the top module; Files its sources, relative to rtl/.
 	Name  string   `json:"name"`
 	Files []string `json:"files"`
-	// SynthSkip, when set, keeps the top out of the FPGA flows and says why (it is still linted and simulated).
-	SynthSkip string `json:"synth_skip,omitempty"`
 }
 
 // Root finds the repository: $SPRAYNIC_ROOT, else the nearest parent of the working directory with rtl/manifest.json.
