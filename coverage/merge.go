@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/coverage/functional"
 )
 
@@ -117,9 +118,9 @@ func mergedShard(dirs []string, label func(int) string) (string, error) {
 		if l == "" {
 			continue
 		}
-		var si, sn int
-		if _, err := fmt.Sscanf(l, "%d/%d", &si, &sn); err != nil || si < 1 || si > sn {
-			return "", fmt.Errorf("%s: field shard: %q (allowed: i/n with 1 <= i <= n)", filepath.Join(d, "coverage.json"), l)
+		si, sn, err := cosim.ParseShard(l)
+		if err != nil {
+			return "", fmt.Errorf("%s: field shard: %q: %w", filepath.Join(d, "coverage.json"), l, err)
 		}
 		if n != 0 && sn != n {
 			return "", fmt.Errorf("%s: field shard: %q, but another input is a shard of %d", filepath.Join(d, "coverage.json"), l, n)

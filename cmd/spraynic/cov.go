@@ -20,6 +20,7 @@ const (
 
 // covCommand groups the Verilator code coverage commands: run, diff, baseline.
 func covCommand() *cli.Command {
+	exclusionsFlag := &cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml", Usage: "toggle exclusions (each with its reason), relative to the repository"}
 	runFlags := []cli.Flag{
 		&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(cosim.SuiteNames(), ", ")},
 		&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs of the suite (repeatable)"},
@@ -29,7 +30,7 @@ func covCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: "test", Usage: "keep only the suite's tests matching these names or path.Match patterns (repeatable)"},
 		&cli.BoolFlag{Name: "no-functional", Usage: "do not collect functional coverage (cover groups) beside Verilator's"},
 		&cli.BoolFlag{Name: "golden", Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
-		&cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml", Usage: "toggle exclusions (each with its reason), relative to the repository"},
+		exclusionsFlag,
 		&cli.StringFlag{Name: "shard", Usage: "run only shard i/n of the suite (1 <= i <= n); 'cov merge' combines the shards' --out directories", EnvVars: []string{"SPRAYNIC_SHARD"}},
 	}
 	return &cli.Command{
@@ -69,7 +70,7 @@ func covCommand() *cli.Command {
 				ArgsUsage: "DIR DIR ...",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "out", Value: "build/coverage", Usage: "output directory of the merged report: merged/, info/, html/, coverage.json"},
-					&cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml", Usage: "toggle exclusions (each with its reason), relative to the repository"},
+					exclusionsFlag,
 				},
 				Action: covMergeAction,
 			},
@@ -188,11 +189,15 @@ func covDiffAction(c *cli.Context) error {
 
 // loadExclusions reads the --exclusions file (relative to the repository unless absolute).
 func loadExclusions(c *cli.Context, root string) ([]coverage.Exclusion, error) {
-	f := c.String("exclusions")
-	if !filepath.IsAbs(f) {
-		f = filepath.Join(root, f)
+	return coverage.LoadExclusions(inRepo(root, c.String("exclusions")))
+}
+
+// inRepo resolves a path given relative to the repository root (absolute paths stay as they are).
+func inRepo(root, f string) string {
+	if filepath.IsAbs(f) {
+		return f
 	}
-	return coverage.LoadExclusions(f)
+	return filepath.Join(root, f)
 }
 
 func covCheckAction(c *cli.Context) error {
@@ -207,11 +212,7 @@ func covCheckAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	tpFile := c.String("testplan")
-	if !filepath.IsAbs(tpFile) {
-		tpFile = filepath.Join(root, tpFile)
-	}
-	plan, err := coverage.LoadTestplan(tpFile)
+	plan, err := coverage.LoadTestplan(inRepo(root, c.String("testplan")))
 	if err != nil {
 		return err
 	}
