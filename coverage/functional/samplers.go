@@ -271,15 +271,18 @@ type retxCov struct {
 	cfg                                                    config.Config
 	g                                                      *Group
 	tx, retries, rtoRetries, rto, errp, gbn, bp, drops, fb *Point
-	reset, ctl                                             *Point
+	reset, ctl, pseqWrap                                   *Point
 	prev                                                   retx.Out
 	opened, errored                                        []bool
 	traffic                                                bool
+	// lastTx and lastAck are the path sequence last sent and last acknowledged per (connection, path), +1 (0: none).
+	lastTx, lastAck []uint32
 }
 
 func newRetxCov(name string, cfg config.Config, top bool) *retxCov {
 	c := &retxCov{cfg: cfg, g: NewGroup(name, "retx: new vs retransmission by cause, retries, RTO, errors, go-back-N, feedback, back-pressure, drops, control, reset"),
-		opened: make([]bool, cfg.Conns), errored: make([]bool, cfg.Conns)}
+		opened: make([]bool, cfg.Conns), errored: make([]bool, cfg.Conns),
+		lastTx: make([]uint32, cfg.Conns*cfg.Paths), lastAck: make([]uint32, cfg.Conns*cfg.Paths)}
 	g := c.g
 	gbnOff, gbnOn := "go-back-N off (gbn=0)", "go-back-N mode (gbn=1): no SACK, no RTO lookup, no feedback"
 	c.tx = g.Point("tx", "counter increments: cnt_sent (new), cnt_retx_loss, cnt_retx_timeout, cnt_retx_gbn", "new", "retx_loss", "retx_timeout", "retx_gbn")
@@ -297,9 +300,11 @@ func newRetxCov(name string, cfg config.Config, top bool) *retxCov {
 	c.fb = g.Point("feedback", "m_fb handshake: m_fb_kind", "delivered", "ecn", "loss", "timeout")
 	c.ctl = g.Point("ctl", "s_ctl handshake: open, close, reopen of a connection opened before", "open", "close", "reopen")
 	c.reset = g.Point("reset", "rst high after packets left m_pkt since the previous reset", "mid_traffic")
+	c.pseqWrap = g.Point("pseq_wrap", "a (connection, path)'s sequence wraps at 2^PSEQ_WIDTH: an m_pkt (tx) or s_ack (ack) handshake whose path sequence is in the lower half of the space after one in the upper half on that (connection, path), with no reset or s_ctl of the connection between", "tx", "ack")
 	if top {
-		// Not visible at the nic_transport ports: m_fb goes to path_sel inside the top.
-		c.fb = nil
+		// Not visible at the nic_transport ports: m_fb goes to path_sel inside the top. A path sequence wrap needs
+		// 2^PSEQ_WIDTH packets on one (connection, path): measured on the block (retx_pseq_wrap), not at the top.
+		c.fb, c.pseqWrap = nil, nil
 		g.Points = []*Point{c.tx, c.retries, c.rtoRetries, c.rto, c.errp, c.gbn, c.bp, c.drops, c.ctl, c.reset}
 		c.bp.Bins = c.bp.Bins[:3] // s_tx, s_ack, m_pkt
 		c.bp.index()
@@ -325,6 +330,20 @@ func newRetxCov(name string, cfg config.Config, top bool) *retxCov {
 }
 
 func (c *retxCov) Groups() []*Group { return []*Group{c.g} }
+
+// samplePseq records path sequence seq of (conn, path) in last and hits bin when it wrapped since the previous one:
+// the previous was in the upper half of the space and this one is in the lower half.
+func (c *retxCov) samplePseq(last []uint32, conn, path, seq uint32, bin string) {
+	if c.pseqWrap == nil || int(conn) >= c.cfg.Conns || int(path) >= c.cfg.Paths {
+		return
+	}
+	half := uint32(1) << uint(c.cfg.PseqWidth-1)
+	i := int(conn)*c.cfg.Paths + int(path)
+	if prev := last[i]; prev != 0 && prev-1 >= half && seq < half {
+		c.pseqWrap.Hit(bin)
+	}
+	last[i] = seq + 1
+}
 
 func (c *retxCov) Sample(_ int64, in *retx.In, out *retx.Out) { c.sample(in, out) }
 
@@ -364,6 +383,8 @@ func (c *retxCov) sample(in *retx.In, out *retx.Out) {
 			c.reset.Hit("mid_traffic")
 		}
 		c.traffic = false
+		clear(c.lastTx)
+		clear(c.lastAck)
 		return
 	}
 	if out.ErrValid {
@@ -389,6 +410,10 @@ func (c *retxCov) sample(in *retx.In, out *retx.Out) {
 		if int(out.PktRetries) <= c.cfg.MaxRetries {
 			c.retries.Hit(fmt.Sprint(out.PktRetries))
 		}
+		c.samplePseq(c.lastTx, out.PktConn, out.PktPath, out.PktPseq, "tx")
+	}
+	if in.AckValid && out.AckReady {
+		c.samplePseq(c.lastAck, in.AckConn, in.AckPath, in.AckPseq, "ack")
 	}
 	if c.fb != nil && out.FbValid && in.FbReady && out.FbKind < 4 {
 		c.fb.Hit([]string{"delivered", "ecn", "loss", "timeout"}[out.FbKind])
@@ -412,6 +437,10 @@ func (c *retxCov) sample(in *retx.In, out *retx.Out) {
 			}
 			c.opened[k], c.errored[k] = true, false
 		}
+		// The connection's path sequences restart: a smaller one next is not a wrap.
+		from := int(k) * c.cfg.Paths
+		clear(c.lastTx[from : from+c.cfg.Paths])
+		clear(c.lastAck[from : from+c.cfg.Paths])
 	}
 }
 

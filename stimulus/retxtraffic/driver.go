@@ -2,6 +2,7 @@ package retxtraffic
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/retx"
@@ -56,6 +57,8 @@ type Driver struct {
 	hintRetx              bool
 	hintAvoid             uint32
 	handleMask, pathCount uint32
+	// paths are the paths of the profile's mask, ascending (when it has one).
+	paths []uint32
 	// Stats counts what happened.
 	Stats Stats
 }
@@ -103,6 +106,11 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) *Driver {
 		open: make([]bool, n), errd: make([]bool, n), epoch: make([]int, n), rx: make([]*receiver, n),
 		msgLeft: make([]int, n), reopenAt: make([]int64, n), lastDue: make([]int64, n*cfg.Paths),
 		handleMask: uint32(1)<<uint(cfg.HandleWidth) - 1, pathCount: uint32(cfg.Paths)}
+	for p := 0; p < cfg.Paths; p++ {
+		if prof.Paths>>uint(p)&1 == 1 {
+			d.paths = append(d.paths, uint32(p))
+		}
+	}
 	d.openAll()
 	return d
 }
@@ -229,9 +237,20 @@ func (d *Driver) Drive(cycle int64, in *retx.In) {
 	in.TxValid, in.TxConn, in.TxHandle, in.TxFirst, in.TxLast = d.txValid, d.txConn, d.txHandle, d.txFirst, d.txLast
 	// The selector: a path (most cycles), never the one a retransmission must avoid when there is another.
 	if d.prof.PathValid >= 1 || drain || d.chance(d.prof.PathValid) {
-		p := uint32(d.rng.IntN(d.cfg.Paths))
-		if d.hintRetx && p == d.hintAvoid {
-			p = (p + 1 + uint32(d.rng.IntN(d.cfg.Paths-1))) % d.pathCount
+		var p uint32
+		switch {
+		case d.prof.Paths == 0:
+			p = uint32(d.rng.IntN(d.cfg.Paths))
+			if d.hintRetx && p == d.hintAvoid {
+				p = (p + 1 + uint32(d.rng.IntN(d.cfg.Paths-1))) % d.pathCount
+			}
+		default:
+			// A path of the profile's mask; another one than the avoid hint when the mask has another.
+			p = d.paths[d.rng.IntN(len(d.paths))]
+			if d.hintRetx && p == d.hintAvoid && len(d.paths) > 1 {
+				i := slices.Index(d.paths, p)
+				p = d.paths[(i+1+d.rng.IntN(len(d.paths)-1))%len(d.paths)]
+			}
 		}
 		in.PathValid, in.PathPath, in.PathEntropy = true, p, 0xC000|(p*977)&0x3FFF
 	}

@@ -30,6 +30,8 @@ type Profile struct {
 	MsgMax int
 	// PathValid, PktReady and FbReady are the per-cycle probabilities of s_path_valid, m_pkt_ready, m_fb_ready.
 	PathValid, PktReady, FbReady float64
+	// Paths is a bit mask of the paths the selector offers (0: every path of the configuration).
+	Paths uint64
 	// Delay is the base one-way delay in cycles; Skew adds p*Skew on path p (reordering across paths); DataJitter
 	// is a random spread of data packets (order within a path is kept); Jitter the random spread of the ACK
 	// return (ACKs of one connection may overtake each other: stale ACKs).
@@ -135,6 +137,10 @@ func init() {
 		p.Loss, p.ECN, p.AckLoss, p.AckDup, p.AckReplay, p.Jitter = 0.03, 0.05, 0.05, 0.05, 0.05, 100
 		p.PathValid, p.PktReady, p.FbReady, p.Wrap, p.ChurnEvery, p.ResetEvery = 0.9, 0.9, 0.8, true, 5000, 20000
 		p.Blackouts, p.ClosedSend, p.Cycles = []Blackout{{From: 10000, To: 14000, Paths: 5}}, 0.02, 40000
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "pseq_wrap", "one connection on path 0 only, short round trip, 0.2% loss: 2^16+ packets on one (connection, path), so its path sequence wraps, with SACK holes found across the wrap"
+		p.Conns, p.Paths, p.Delay, p.Skew, p.DataJitter, p.Jitter, p.Loss, p.Cycles = 1, 1, 4, 0, 0, 4, 0.002, 90000
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "gbn_loss", "go-back-N mode, 1% loss, paths of equal delay (no reordering, as RoCEv2 needs): NAK rewinds resend everything from the expected PSN, one per cycle"

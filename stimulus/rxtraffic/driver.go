@@ -63,6 +63,8 @@ type Driver struct {
 	ctl []ctlOp
 	// pathDelay is the fixed delay of each path.
 	pathDelay []int
+	// paths are the paths of the profile's mask, ascending (when it has one).
+	paths []uint32
 	// drain is the length of the final phase without new traffic.
 	drain int64
 	// resetLeft counts remaining reset cycles; cplReady and ackReady hold the bursty ready levels.
@@ -100,6 +102,14 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, e
 	d.pathDelay = make([]int, cfg.Paths)
 	for p := range d.pathDelay {
 		d.pathDelay[p] = 1 + d.rng.IntN(prof.PathSkew+1)
+	}
+	for p := 0; p < cfg.Paths; p++ {
+		if prof.Paths>>uint(p)&1 == 1 {
+			d.paths = append(d.paths, uint32(p))
+		}
+	}
+	if prof.Paths != 0 && len(d.paths) == 0 {
+		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)", prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
 	}
 	d.openAll()
 	return d, nil
@@ -291,7 +301,11 @@ func (d *Driver) nextHandle() uint32 {
 // transmit sends p on a random path: it takes the next path sequence, then the network loses it, or delays it.
 func (d *Driver) transmit(cycle int64, p pkt) {
 	s := &d.senders[p.conn]
-	p.path = uint32(d.rng.IntN(d.cfg.Paths))
+	if d.prof.Paths == 0 {
+		p.path = uint32(d.rng.IntN(d.cfg.Paths))
+	} else {
+		p.path = d.paths[d.rng.IntN(len(d.paths))]
+	}
 	p.pseq = s.pseq[p.path]
 	s.pseq[p.path] = (s.pseq[p.path] + 1) & (1<<uint(d.cfg.PseqWidth) - 1)
 	if d.chance(d.prof.PLoss) {

@@ -88,3 +88,47 @@ func countRst(ins []rxreorder.In) int {
 	}
 	return n
 }
+
+// TestPseqWrapProfile: on every preset the pseq_wrap profile sends only on path 0 of connection 0, more than
+// 2^PSEQ_WIDTH packets, so the path sequence wraps, and the receiver's ACKs report that path across the wrap.
+func TestPseqWrapProfile(t *testing.T) {
+	prof, err := rxtraffic.Lookup("pseq_wrap")
+	require.NoError(t, err)
+	for _, name := range config.PresetNames() {
+		cfg, err := config.Preset(name)
+		require.NoError(t, err)
+		cycles := prof.Cycles + rxtraffic.DrainCycles(cfg, prof)
+		d, err := rxtraffic.New(cfg, prof, 1, cycles)
+		require.NoError(t, err)
+		g, err := rxreorder.New(cfg)
+		require.NoError(t, err)
+		var in rxreorder.In
+		var out rxreorder.Out
+		var pkts, wraps, ackWraps int64
+		var last, lastAck uint32
+		half := uint32(1) << uint(cfg.PseqWidth-1)
+		for c := int64(0); c < cycles; c++ {
+			d.Drive(c, &in)
+			g.Step(&in, &out)
+			d.Observe(c, &in, &out)
+			if in.PktValid && out.PktReady && !in.Rst {
+				require.Zero(t, in.PktPath, "preset %s: path 0 only", name)
+				if last >= half && in.PktPseq < half {
+					wraps++
+				}
+				last = in.PktPseq
+				pkts++
+			}
+			if out.AckValid && in.AckReady {
+				if lastAck >= half && out.AckPseq < half {
+					ackWraps++
+				}
+				lastAck = out.AckPseq
+			}
+		}
+		require.Greater(t, pkts, int64(1)<<uint(cfg.PseqWidth), "preset %s: packets on (0, 0)", name)
+		require.Positive(t, wraps, "preset %s: the path sequence wrapped", name)
+		require.Positive(t, ackWraps, "preset %s: ACKs report the path across the wrap", name)
+		t.Logf("preset %s: %d packets in %d cycles, %d wraps, %d ACK wraps", name, pkts, cycles, wraps, ackWraps)
+	}
+}

@@ -20,6 +20,8 @@ type Profile struct {
 	Cycles int64
 	// Conns is the number of connections opened (0: all of the configuration's).
 	Conns int
+	// Paths is a bit mask of the paths the senders use (0: every path of the configuration).
+	Paths uint64
 	// NearWrap opens connections just below 2^24 so the PSN wraps during the run.
 	NearWrap bool
 	// Load is the probability per cycle that a sender produces a new packet.
@@ -104,6 +106,10 @@ func init() {
 	register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "dup_oow", "duplicates, beyond-window packets and packets to closed connections"
 		p.PathSkew, p.PDup, p.POOW, p.PClosed, p.Conns = 10, 0.05, 0.02, 0.02, 0
+	}))
+	register(with(base, func(p *Profile) {
+		p.Name, p.Doc = "pseq_wrap", "one connection on path 0 only, 0.2% loss: 2^16+ packets on one (connection, path), so its path sequence wraps, with SACK holes across the wrap"
+		p.Conns, p.Paths, p.Jitter, p.PJitter, p.PLoss, p.RetxDelay, p.Cycles = 1, 1, 4, 0.05, 0.002, 40, 90000
 	}))
 	register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "wrap", "connections opened just below 2^24: the PSN wraps under reordering and loss"

@@ -1,0 +1,48 @@
+package retxtraffic
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/cosim/scoreboard"
+	"github.com/spraynic/spraynic/golden/retx"
+)
+
+// TestPseqWrapProfile: on every preset, the pseq_wrap profile sends more than 2^PSEQ_WIDTH packets on connection 0,
+// path 0 (its path sequence wraps), on no other path, with losses resent, and the scoreboard passes.
+func TestPseqWrapProfile(t *testing.T) {
+	prof, err := Lookup("pseq_wrap")
+	require.NoError(t, err)
+	for _, cfg := range presets(t) {
+		cfg = ConfigFor(cfg, prof)
+		cycles := prof.Cycles + DrainCycles(cfg, prof)
+		g, err := retx.New(cfg)
+		require.NoError(t, err)
+		drv := New(cfg, prof, 1, cycles)
+		board := scoreboard.NewRetx(cfg)
+		var in retx.In
+		var out retx.Out
+		var onPath0, wraps int64
+		var last uint32
+		for c := int64(0); c < cycles; c++ {
+			drv.Drive(c, &in)
+			g.Step(&in, &out)
+			drv.Observe(c, &in, &out)
+			require.NoError(t, board.Observe(c, &in, &out), "preset %s cycle %d", cfg.Name, c)
+			if out.PktValid && in.PktReady {
+				require.Zero(t, out.PktPath, "preset %s: only path 0 is offered", cfg.Name)
+				if out.PktPseq < last {
+					wraps++
+				}
+				last = out.PktPseq
+				onPath0++
+			}
+		}
+		require.NoError(t, board.Finish(), "preset %s", cfg.Name)
+		require.Greater(t, onPath0, int64(1)<<uint(cfg.PseqWidth), "preset %s: packets on (0, 0)", cfg.Name)
+		require.Positive(t, wraps, "preset %s: the path sequence wrapped", cfg.Name)
+		require.Positive(t, drv.Stats.Retx, "preset %s: losses were resent", cfg.Name)
+		t.Logf("preset %s: %d packets on (0, 0) in %d cycles, %d wraps, %d retransmissions", cfg.Name, onPath0, cycles, wraps, drv.Stats.Retx)
+	}
+}
