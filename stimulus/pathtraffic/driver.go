@@ -119,7 +119,11 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 	}
 	if !d.reqValid && !drain && d.chance(d.prof.Load) {
 		d.reqValid = true
-		d.reqConn = uint32(d.rng.IntN(d.conns()))
+		if d.prof.Rotate {
+			d.reqConn = uint32(min(cycle*int64(d.conns())/max(d.prof.Cycles, 1), int64(d.conns()-1)))
+		} else {
+			d.reqConn = uint32(d.rng.IntN(d.conns()))
+		}
 		d.reqRetx = d.chance(d.prof.PRetx)
 		d.reqAvoid = d.lastLoss[d.reqConn]
 		if d.chance(0.3) {

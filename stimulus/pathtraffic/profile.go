@@ -26,6 +26,9 @@ type Profile struct {
 	Cycles    int64
 	// Conns is the number of connections requesting (0: all).
 	Conns int
+	// Rotate makes the requests come from one connection at a time, each for an equal share of Cycles, in order
+	// (false: every request from a random connection).
+	Rotate bool
 	// Load is the probability of a request per cycle; PRetx the share that are retransmissions.
 	Load, PRetx float64
 	// SelReady is the probability that m_sel_ready is high.
@@ -107,6 +110,11 @@ func init() {
 		p.Name, p.Doc = "ecn_storm", "every link marks every packet for a while: windows fall to one packet, quanta to one; then recovery"
 		p.Events = []LinkEvent{{At: 2000, Link: -1, ECN: 1}, {At: 12000, Link: -1}}
 		p.PZero, p.Conns = 0.01, 2
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "every_conn", "each connection in turn at full load over long round trips: its windows grow to cwnd_max and fill, light ECN and coalesced losses; every connection's per-path state is exercised"
+		p.Rotate, p.RTT, p.Jitter, p.Cycles, p.PAgg, p.PBigLoss = true, 700, 100, 192000, 0, 0.3
+		p.Events = []LinkEvent{{At: 0, Link: -1, ECN: 0.002, Loss: 0.0005}}
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "random", "everything: ECN, loss, dead links, retransmissions, back-pressure, reopen, reset"
