@@ -43,12 +43,32 @@ func TestExclusionsApply(t *testing.T) {
 	require.Equal(t, 5, e.Toggle.Total)
 	require.Equal(t, 2, e.ToggleExcluded, "bits 8 and 24 (field 1, bit 8) are excluded")
 	require.Equal(t, Count{Hit: 2, Total: 3, Pct: 66.67}, e.ToggleNet)
+	require.Equal(t, []SignalHoles{{File: "rtl/retx.v", Signal: "other", Toggle: Count{Hit: 0, Total: 1, Pct: 0}, Bits: "8"}},
+		e.ToggleHoles, "only the never-toggled bits outside the exclusions are holes")
 	e, err = Summarize("retx", "u250", 1, pts, "/r", ex)
 	require.NoError(t, err)
 	require.Zero(t, e.ToggleExcluded, "not for another config")
+	require.Equal(t, []SignalHoles{
+		{File: "rtl/retx.v", Signal: "rto_lim_reg", Toggle: Count{Hit: 2, Total: 4, Pct: 50}, Bits: "8,24"},
+		{File: "rtl/retx.v", Signal: "other", Toggle: Count{Hit: 0, Total: 1, Pct: 0}, Bits: "8"},
+	}, e.ToggleHoles, "most holes first")
 	pts[1].Count = 1
 	_, err = Summarize("retx", "default", 1, pts, "/r", ex)
 	require.ErrorContains(t, err, "calls rto_lim_reg[8] of TOP.retx unreachable, but it toggled 1 times")
+}
+
+// TestBitRanges: hole positions are written as ascending ranges.
+func TestBitRanges(t *testing.T) {
+	set := func(bs ...int) map[int]bool {
+		m := map[int]bool{}
+		for _, b := range bs {
+			m[b] = true
+		}
+		return m
+	}
+	require.Equal(t, "", bitRanges(set()))
+	require.Equal(t, "5", bitRanges(set(5)))
+	require.Equal(t, "0-3,7,9-10", bitRanges(set(10, 9, 7, 3, 2, 1, 0)))
 }
 
 // TestExclusionErrors: a bad entry is named with its field.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spraynic/spraynic/coverage/functional"
@@ -57,6 +58,19 @@ type Entry struct {
 	// figure the toggle target is about.
 	ToggleNet      Count `json:"toggle_net"`
 	ToggleExcluded int   `json:"toggle_excluded"`
+	// ToggleHoles are the signals with toggle points counted in ToggleNet and never toggled, most holes first:
+	// where the toggle target is lost.
+	ToggleHoles []SignalHoles `json:"toggle_holes,omitempty"`
+}
+
+// SignalHoles is the toggle coverage of one signal (all instances of its module), net of the exclusions.
+type SignalHoles struct {
+	// File is the RTL file, Signal the signal name without the bit index.
+	File   string `json:"file"`
+	Signal string `json:"signal"`
+	// Toggle counts the signal's points in ToggleNet; Bits are the positions never toggled, as ranges ("4-15,20").
+	Toggle Count  `json:"toggle"`
+	Bits   string `json:"bits"`
 }
 
 // Report is the content of coverage.json.
@@ -89,6 +103,12 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 	groups := map[groupKey]uint64{}
 	groupLines := map[groupKey][]int{}
 	toggle := map[string][2]int{}
+	type sigKey struct{ file, name string }
+	type sigCount struct {
+		hit, total int
+		miss       map[int]bool
+	}
+	sigs := map[sigKey]*sigCount{}
 	var netHit, netTotal, excluded int
 	for _, p := range pts {
 		f := relFile(p.File, root)
@@ -119,8 +139,19 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 				continue
 			}
 			netTotal++
+			name, bit := signalBit(p.Comment)
+			sk := sigKey{f, name}
+			sg := sigs[sk]
+			if sg == nil {
+				sg = &sigCount{miss: map[int]bool{}}
+				sigs[sk] = sg
+			}
+			sg.total++
 			if p.Count > 0 {
 				netHit++
+				sg.hit++
+			} else {
+				sg.miss[bit] = true
 			}
 		}
 	}
@@ -164,7 +195,46 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 	sort.Slice(e.Files, func(i, j int) bool { return e.Files[i].File < e.Files[j].File })
 	e.Line, e.Toggle = newCount(lh, lt), newCount(th, tt)
 	e.ToggleNet, e.ToggleExcluded = newCount(netHit, netTotal), excluded
+	for k, sg := range sigs {
+		if sg.hit < sg.total {
+			e.ToggleHoles = append(e.ToggleHoles, SignalHoles{File: k.file, Signal: k.name,
+				Toggle: newCount(sg.hit, sg.total), Bits: bitRanges(sg.miss)})
+		}
+	}
+	sort.Slice(e.ToggleHoles, func(i, j int) bool {
+		a, b := e.ToggleHoles[i], e.ToggleHoles[j]
+		if ma, mb := a.Toggle.Total-a.Toggle.Hit, b.Toggle.Total-b.Toggle.Hit; ma != mb {
+			return ma > mb
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Signal < b.Signal
+	})
 	return e, nil
+}
+
+// bitRanges writes a set of bit positions as ascending ranges: "0-3,7,9-15".
+func bitRanges(bits map[int]bool) string {
+	var bs []int
+	for b := range bits {
+		bs = append(bs, b)
+	}
+	sort.Ints(bs)
+	var parts []string
+	for i := 0; i < len(bs); {
+		j := i
+		for j+1 < len(bs) && bs[j+1] == bs[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(bs[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(bs[i])+"-"+strconv.Itoa(bs[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
 }
 
 func relFile(f, root string) string {
@@ -236,7 +306,23 @@ func (r Report) printCode(w io.Writer, maxHoles int) {
 		for _, f := range e.Files {
 			fmt.Fprintf(w, "  %-24s line %6.2f%% toggle %6.2f%%  uncovered lines: %s\n", f.File, f.Line.Pct, f.Toggle.Pct, holeList(f.Holes, maxHoles))
 		}
+		for i, h := range e.ToggleHoles {
+			if maxHoles > 0 && i == maxHoles {
+				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json toggle_holes)\n", len(e.ToggleHoles)-maxHoles)
+				break
+			}
+			fmt.Fprintf(w, "  toggle hole %-18s %-20s %6d/%6d bits never toggled: %s\n", h.File, h.Signal,
+				h.Toggle.Total-h.Toggle.Hit, h.Toggle.Total, clip(h.Bits, 60))
+		}
 	}
+}
+
+// clip shortens s to n characters with a trailing "...".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 func holeList(h []int, n int) string {

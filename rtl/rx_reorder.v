@@ -251,8 +251,10 @@ reg                             m_cpl_valid_reg = 1'b0, m_cpl_valid_next;
 reg [CONN_W-1:0]                m_cpl_conn_reg = {CONN_W{1'b0}}, m_cpl_conn_next;
 reg [PSN_WIDTH-1:0]             m_cpl_psn_reg = {PSN_WIDTH{1'b0}}, m_cpl_psn_next;
 
-// ACK FIFO
+// ACK FIFO; toggle coverage leaves its storage out and covers what enters and leaves it (ack_push_data, m_ack_*)
+/*verilator coverage_off*/
 reg [ACK_DW-1:0]                ack_mem [0:ACK_FIFO_DEPTH-1];
+/*verilator coverage_on*/
 reg [AF_W-1:0]                  ack_wr_ptr_reg = {AF_W{1'b0}}, ack_wr_ptr_next;
 reg [AF_W-1:0]                  ack_rd_ptr_reg = {AF_W{1'b0}}, ack_rd_ptr_next;
 reg [AF_W:0]                    ack_count_reg = {AF_W+1{1'b0}}, ack_count_next;

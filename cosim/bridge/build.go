@@ -51,6 +51,11 @@ var (
 	makeFlags = []string{"OPT_FAST=-O3"}
 )
 
+// coverageMaxWidth is the coverage variant's --coverage-max-width. Verilator gives no toggle points to a signal
+// wider than this (default 256), and the per-connection state vectors are far wider (path_sel's per-path
+// counters: CONNS x PATHS x 16 bits); 2^24 is above every signal the parameter ranges allow.
+const coverageMaxWidth = 1 << 24
+
 // exportsFile is the linker version script written next to the sources; exportsMap is its content.
 const (
 	exportsFile = "exports.map"
@@ -66,7 +71,7 @@ const (
 	Plain Variant = iota + 1
 	// Trace is compiled with --trace-fst: Model.TraceOpen writes FST waveforms.
 	Trace
-	// Coverage is compiled with --coverage-line --coverage-toggle: Model.WriteCoverage writes a coverage .dat file.
+	// Coverage is compiled with --coverage-line --coverage-toggle (every signal, coverageMaxWidth): Model.WriteCoverage writes a coverage .dat file.
 	Coverage
 )
 
@@ -95,7 +100,7 @@ func (v Variant) flags() []string {
 	case Trace:
 		return []string{"--trace-fst"}
 	case Coverage:
-		return []string{"--coverage-line", "--coverage-toggle"}
+		return []string{"--coverage-line", "--coverage-toggle", "--coverage-max-width", strconv.Itoa(coverageMaxWidth)}
 	default:
 		return nil
 	}
