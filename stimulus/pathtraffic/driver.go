@@ -50,6 +50,8 @@ type Driver struct {
 	ctlConn        uint32
 	resetLeft      int
 	rdConn, rdPath uint32
+	// flood is the (connection, path) index of the next flood report.
+	flood int
 	// Stats counts what happened.
 	Stats Stats
 }
@@ -135,6 +137,23 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 	}
 	if !d.curValid && !drain && d.chance(d.prof.PZero) {
 		d.cur, d.curValid = fbEvent{conn: uint32(d.rng.IntN(d.conns())), path: uint32(d.rng.IntN(d.cfg.Paths)), kind: uint32(d.rng.IntN(4))}, true
+	}
+	if !d.curValid && !drain && d.prof.Flood {
+		// A coalesced report of 255 packets for the next (connection, path) in turn: loss 40%, timeout 20%,
+		// delivered 30%, ECN 10%.
+		n := d.conns() * d.cfg.Paths
+		k := d.flood % n
+		d.flood = k + 1
+		kind := pathsel.FbLoss
+		switch r := d.rng.IntN(10); {
+		case r >= 9:
+			kind = pathsel.FbECN
+		case r >= 6:
+			kind = pathsel.FbDelivered
+		case r >= 4:
+			kind = pathsel.FbTimeout
+		}
+		d.cur, d.curValid = fbEvent{conn: uint32(k / d.cfg.Paths), path: uint32(k % d.cfg.Paths), kind: uint32(kind), count: 255}, true
 	}
 	if !d.curValid && d.fb.Due(cycle) {
 		d.cur, d.curValid = d.fb.Pop(), true

@@ -52,3 +52,37 @@ func TestEveryConnRotates(t *testing.T) {
 		}
 	}
 }
+
+// TestSprayLongWrapsDecisionCounters: with up to 8 paths, spray_long makes more than 2^16 decisions on every path
+// of connection 0, so each per-path 16-bit decision counter (rd_decisions) wraps; the golden model's readout shows
+// the wrapped value.
+func TestSprayLongWrapsDecisionCounters(t *testing.T) {
+	prof, err := Lookup("spray_long")
+	require.NoError(t, err)
+	for _, name := range config.PresetNames() {
+		cfg, err := config.Preset(name)
+		require.NoError(t, err)
+		if cfg.Paths > 8 {
+			continue
+		}
+		cycles := prof.Cycles + DrainCycles(prof)
+		d := New(cfg, prof, 1, cycles)
+		g, err := pathsel.New(cfg)
+		require.NoError(t, err)
+		var in pathsel.In
+		var out pathsel.Out
+		per := make([]int, cfg.Paths)
+		for c := int64(0); c < cycles; c++ {
+			d.Drive(c, &in)
+			g.Step(&in, &out)
+			d.Observe(c, &in, &out)
+			if out.SelValid && in.SelReady && !in.Rst {
+				require.Zero(t, out.SelConn, "preset %s: connection 0 only", name)
+				per[out.SelPath]++
+			}
+		}
+		for p, n := range per {
+			require.Greater(t, n, 1<<16, "preset %s: decisions on path %d", name, p)
+		}
+	}
+}

@@ -51,6 +51,10 @@ type Profile struct {
 	PZero float64
 	// PBigLoss is the probability that a loss report is coalesced into one message of 16..255 packets.
 	PBigLoss float64
+	// Flood replaces the packets' feedback (held back until the drain) with one report of 255 packets every cycle
+	// for each (connection, path) in turn: loss, timeout, delivered or ECN. The spec defines every count on every
+	// path, in flight or not (in-flight counts floor at 0).
+	Flood bool
 }
 
 var profiles = map[string]Profile{}
@@ -80,6 +84,10 @@ func init() {
 	with(func(p *Profile) {
 		p.Name, p.Doc = "spray", "one connection on healthy links, a request every cycle: one decision per cycle, windows grow to cwnd_max, weighted round-robin fairness"
 		p.Healthy, p.RTT, p.Jitter, p.PAgg, p.Conns, p.Cycles = true, 8, 0, 0, 1, 40000
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "spray_long", "spray for 540,000 cycles: more than 65,536 decisions on every path of connection 0 (up to 8 paths), so each per-path decision counter wraps"
+		p.Healthy, p.RTT, p.Jitter, p.PAgg, p.Conns, p.Cycles = true, 8, 0, 0, 1, 540000
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "saturate", "a request every cycle with long round trips: windows fill, requests wait, feedback frees room"
@@ -115,6 +123,10 @@ func init() {
 		p.Name, p.Doc = "every_conn", "each connection in turn at full load over long round trips: its windows grow to cwnd_max and fill, light ECN and coalesced losses; every connection's per-path state is exercised"
 		p.Rotate, p.RTT, p.Jitter, p.Cycles, p.PAgg, p.PBigLoss = true, 700, 100, 192000, 0, 0.3
 		p.Events = []LinkEvent{{At: 0, Link: -1, ECN: 0.002, Loss: 0.0005}}
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "fb_flood", "a feedback report of 255 packets every cycle, every (connection, path) in turn: per-path loss counters wrap, paths fail and recover in bulk, windows jump, under requests at half load"
+		p.Flood, p.Load, p.Cycles = true, 0.5, 60000
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "random", "everything: ECN, loss, dead links, retransmissions, back-pressure, reopen, reset"
