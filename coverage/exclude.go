@@ -22,6 +22,9 @@ type Exclusion struct {
 	// Bits are the excluded bit positions within each field, as "A-B,C" ranges.
 	Field int    `yaml:"field"`
 	Bits  string `yaml:"bits"`
+	// FromField limits the exclusion to fields FromField, FromField+1, ... (0: every field; needs Field): a test
+	// covers the fields below it, the others are replicas of the same logic.
+	FromField int `yaml:"from_field"`
 	// Configs are the configurations the exclusion holds for (empty: all).
 	Configs []string `yaml:"configs"`
 	// Unreachable says the bits can never toggle: a hit on one is an error (the justification is wrong).
@@ -47,7 +50,7 @@ func LoadExclusions(file string) ([]Exclusion, error) {
 	dec.KnownFields(true)
 	var ef exclusionFile
 	if err := dec.Decode(&ef); err != nil {
-		return nil, fmt.Errorf("exclusions %s: %w (allowed keys: file, signals, field, bits, configs, unreachable, reason)", file, err)
+		return nil, fmt.Errorf("exclusions %s: %w (allowed keys: file, signals, field, bits, from_field, configs, unreachable, reason)", file, err)
 	}
 	for i := range ef.Exclusions {
 		e := &ef.Exclusions[i]
@@ -61,6 +64,8 @@ func LoadExclusions(file string) ([]Exclusion, error) {
 			return nil, fmt.Errorf("%s: field reason: empty (every exclusion says why)", where)
 		case e.Field < 0:
 			return nil, fmt.Errorf("%s: field field: value %d (allowed: 0 or a field width)", where, e.Field)
+		case e.FromField < 0 || (e.FromField > 0 && e.Field == 0):
+			return nil, fmt.Errorf("%s: field from_field: value %d (allowed: 0, or a field index >= 1 with field set)", where, e.FromField)
 		}
 		for _, p := range e.Signals {
 			if _, err := path.Match(p, ""); err != nil {
@@ -136,6 +141,9 @@ func (e *Exclusion) matches(f, cfg string, p Point) bool {
 		return false
 	}
 	if e.Field > 0 {
+		if bit/e.Field < e.FromField {
+			return false
+		}
 		bit %= e.Field
 	}
 	for _, r := range e.ranges {

@@ -57,6 +57,22 @@ func TestExclusionsApply(t *testing.T) {
 	require.ErrorContains(t, err, "calls rto_lim_reg[8] of TOP.retx unreachable, but it toggled 1 times")
 }
 
+// TestExclusionFromField: from_field keeps the fields below it in the target.
+func TestExclusionFromField(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "ex.yaml")
+	require.NoError(t, os.WriteFile(f, []byte("exclusions:\n  - file: rtl/p.v\n    signals: [pdec_reg]\n    field: 16\n    bits: \"13-15\"\n    from_field: 2\n    reason: replicas\n"), 0o644))
+	ex, err := LoadExclusions(f)
+	require.NoError(t, err)
+	pt := func(sig string) Point {
+		return Point{File: "/r/rtl/p.v", Kind: KindToggle, Comment: sig, Hier: "TOP.p", Key: sig}
+	}
+	// fields 0 and 1 (bits 0-31) stay; bit 45 is field 2, bit 13; bit 40 is field 2, bit 8 (not in the range).
+	e, err := Summarize("p", "default", 1, []Point{pt("pdec_reg[13]"), pt("pdec_reg[29]"), pt("pdec_reg[45]"), pt("pdec_reg[40]")}, "/r", ex)
+	require.NoError(t, err)
+	require.Equal(t, 1, e.ToggleExcluded)
+	require.Equal(t, 3, e.ToggleNet.Total)
+}
+
 // TestBitRanges: hole positions are written as ascending ranges.
 func TestBitRanges(t *testing.T) {
 	set := func(bs ...int) map[int]bool {
@@ -77,6 +93,7 @@ func TestExclusionErrors(t *testing.T) {
 		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n", "entry 0: field reason: empty"},
 		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    field: 4\n    bits: \"2-5\"\n    reason: r\n", `field bits: value "2-5": range "2-5" invalid`},
 		{"exclusions:\n  - signals: [x]\n    bits: \"1\"\n    reason: r\n", "entry 0: field file: empty"},
+		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n    from_field: 2\n    reason: r\n", "field from_field: value 2 (allowed: 0, or a field index >= 1 with field set)"},
 		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n    reason: r\n    colour: red\n", "field colour not found"},
 	} {
 		f := filepath.Join(t.TempDir(), "ex.yaml")
