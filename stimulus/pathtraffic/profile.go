@@ -126,7 +126,7 @@ func init() {
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "fb_flood", "a feedback report of 255 packets every cycle, every (connection, path) in turn: per-path loss counters wrap, paths fail and recover in bulk, windows jump, under requests at half load"
-		p.Flood, p.Load, p.Cycles = true, 0.5, 60000
+		p.Flood, p.Load, p.Cycles = true, 0.5, 80000
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "random", "everything: ECN, loss, dead links, retransmissions, back-pressure, reopen, reset"
