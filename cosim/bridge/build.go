@@ -71,7 +71,8 @@ const (
 	Plain Variant = iota + 1
 	// Trace is compiled with --trace-fst: Model.TraceOpen writes FST waveforms.
 	Trace
-	// Coverage is compiled with --coverage-line --coverage-toggle (every signal, coverageMaxWidth): Model.WriteCoverage writes a coverage .dat file.
+	// Coverage is compiled with --coverage-line --coverage-toggle (every signal, coverageMaxWidth) and without
+	// always-block splitting (flags): Model.WriteCoverage writes a coverage .dat file.
 	Coverage
 )
 
@@ -100,7 +101,12 @@ func (v Variant) flags() []string {
 	case Trace:
 		return []string{"--trace-fst"}
 	case Coverage:
-		return []string{"--coverage-line", "--coverage-toggle", "--coverage-max-width", strconv.Itoa(coverageMaxWidth)}
+		// -fno-split: Verilator 5.006 splits an always block into independent statement groups and then
+		// miscounts the block's line points (once per run instead of once per evaluation, or 0 for an `if`
+		// that reads a variable assigned earlier in the block: rtl/nic_transport.v's request-register load and
+		// rtl/path_sel.v's quantum clamp showed as never run while their effects were checked in lockstep).
+		// TestCoverage checks the count on the probe.
+		return []string{"--coverage-line", "--coverage-toggle", "--coverage-max-width", strconv.Itoa(coverageMaxWidth), "-fno-split"}
 	default:
 		return nil
 	}
