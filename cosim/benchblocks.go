@@ -114,7 +114,11 @@ var recorders = map[string]recorder{
 		if err != nil {
 			return nil, err
 		}
-		return record[retx.In, retx.Out](g, retxtraffic.New(r.Config, prof, r.Seed, r.Cycles), r.Cycles, inL), nil
+		drv, err := retxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+		if err != nil {
+			return nil, err
+		}
+		return record[retx.In, retx.Out](g, drv, r.Cycles, inL), nil
 	}},
 }
 

@@ -327,7 +327,10 @@ func MeasureRetx(r Request) (RetxFigures, error) {
 	if err != nil {
 		return RetxFigures{}, err
 	}
-	drv := retxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+	drv, err := retxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+	if err != nil {
+		return RetxFigures{}, err
+	}
 	m := &retxMeasure{sb: scoreboard.NewRetx(r.Config), cfg: r.Config, fig: RetxFigures{Test: r.Test, Config: r.Config.Name},
 		una: map[uint32]uint32{}, nxt: map[uint32]uint32{}, latest: map[[3]uint32]uint32{}, last: map[[2]uint32][2]uint32{},
 		reveal: map[[2]uint32]int64{}}

@@ -25,7 +25,10 @@ func init() {
 				if err != nil {
 					return Result{}, err
 				}
-				drv := retxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+				drv, err := retxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+				if err != nil {
+					return Result{}, err
+				}
 				sb := scoreboard.NewRetx(r.Config)
 				st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, Options{
 					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})

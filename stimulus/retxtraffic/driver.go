@@ -1,6 +1,7 @@
 package retxtraffic
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -96,8 +97,9 @@ func ConfigFor(cfg config.Config, prof Profile) config.Config {
 	return cfg
 }
 
-// New returns a driver for cfg (already ConfigFor'd) and prof with seed; cycles is the whole run length.
-func New(cfg config.Config, prof Profile, seed uint64, cycles int64) *Driver {
+// New returns a driver for cfg (already ConfigFor'd) and prof with seed; cycles is the whole run length. A profile
+// path mask with no path of cfg is an error.
+func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, error) {
 	n := cfg.Conns
 	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0x7e7a15)), cycles: cycles,
 		drainAt: cycles - DrainCycles(cfg, prof),
@@ -111,8 +113,11 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) *Driver {
 			d.paths = append(d.paths, uint32(p))
 		}
 	}
+	if prof.Paths != 0 && len(d.paths) == 0 {
+		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)", prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
+	}
 	d.openAll()
-	return d
+	return d, nil
 }
 
 func (d *Driver) chance(p float64) bool { return p > 0 && d.rng.Float64() < p }

@@ -1,6 +1,7 @@
 package retxtraffic
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,8 @@ func TestPseqWrapProfile(t *testing.T) {
 		cycles := prof.Cycles + DrainCycles(cfg, prof)
 		g, err := retx.New(cfg)
 		require.NoError(t, err)
-		drv := New(cfg, prof, 1, cycles)
+		drv, err := New(cfg, prof, 1, cycles)
+		require.NoError(t, err)
 		board := scoreboard.NewRetx(cfg)
 		var in retx.In
 		var out retx.Out
@@ -45,4 +47,15 @@ func TestPseqWrapProfile(t *testing.T) {
 		require.Positive(t, drv.Stats.Retx, "preset %s: losses were resent", cfg.Name)
 		t.Logf("preset %s: %d packets on (0, 0) in %d cycles, %d wraps, %d retransmissions", cfg.Name, onPath0, cycles, wraps, drv.Stats.Retx)
 	}
+}
+
+// TestPathMaskOutsideConfig: a profile whose path mask names no path of the configuration is an error that
+// names the test, the mask and the configuration's paths.
+func TestPathMaskOutsideConfig(t *testing.T) {
+	prof, err := Lookup("pseq_wrap")
+	require.NoError(t, err)
+	prof.Paths = 1 << 20
+	cfg := presets(t)[0]
+	_, err = New(ConfigFor(cfg, prof), prof, 1, 1000)
+	require.EqualError(t, err, fmt.Sprintf("test pseq_wrap: path mask 0x100000 has no path of config %s (paths 0..%d)", cfg.Name, cfg.Paths-1))
 }
