@@ -138,3 +138,22 @@ func TestRewriteSF(t *testing.T) {
 		})
 	}
 }
+
+func TestDiffUnits(t *testing.T) {
+	u := func(line, tog float64, holes ...int) Unit {
+		return Unit{File: "rtl/x.v", Config: "default", Line: Count{Pct: line}, Toggle: Count{Pct: tog}, Holes: holes}
+	}
+	e := []Entry{entry("rx", "default", 90, 80)}
+	base := Report{Version: 1, Entries: e, Units: []Unit{u(100, 90)}}
+	cs := Diff(base, Report{Version: 1, Entries: e, Units: []Unit{u(98, 90, 12)}}, DefaultTolerance)
+	require.True(t, Failed(cs))
+	require.Len(t, cs, 2)
+	require.True(t, cs[1].Unit)
+	require.Equal(t, map[string][]int{"rtl/x.v": {12}}, cs[1].NewHoles)
+	var b strings.Builder
+	PrintDiff(&b, cs)
+	require.Contains(t, b.String(), "FAIL unit rtl/x.v/default: line 100.00% -> 98.00% (-2.00)")
+	// a unit missing from the new report fails; a base without units compares entries only
+	require.True(t, Failed(Diff(base, Report{Version: 1, Entries: e}, DefaultTolerance)))
+	require.False(t, Failed(Diff(Report{Version: 1, Entries: e}, Report{Version: 1, Entries: e, Units: []Unit{u(1, 1)}}, DefaultTolerance)))
+}

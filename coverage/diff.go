@@ -13,8 +13,10 @@ const DefaultTolerance = 0.5
 
 // Change is the comparison of one (top, config) between a base and a new report.
 type Change struct {
-	// Top and Config identify it; Missing is set when the new report lacks it, Added when the base lacks it.
+	// Top and Config identify it (Top is the RTL file of a design unit, Unit set); Missing is set when the new
+	// report lacks it, Added when the base lacks it.
 	Top, Config    string
+	Unit           bool
 	Missing, Added bool
 	// LineDelta and ToggleDelta are new minus base, in percentage points.
 	LineDelta, ToggleDelta float64
@@ -27,8 +29,9 @@ type Change struct {
 	Why  []string
 }
 
-// Diff compares new against base: a (top, config) of base missing from new, or a line or toggle drop of more
-// than tol percentage points, fails.
+// Diff compares new against base, the (top, config) entries and then the design units: an entry or unit of base
+// missing from new, or a line or toggle drop of more than tol percentage points, fails. A base without units
+// (written before they existed) compares the entries only.
 func Diff(base, cur Report, tol float64) []Change {
 	idx := func(r Report) map[string]Entry {
 		m := map[string]Entry{}
@@ -37,7 +40,23 @@ func Diff(base, cur Report, tol float64) []Change {
 		}
 		return m
 	}
-	b, n := idx(base), idx(cur)
+	out := diffEntries(idx(base), idx(cur), tol, false)
+	uidx := func(r Report) map[string]Entry {
+		m := map[string]Entry{}
+		for _, u := range r.Units {
+			m[u.File+"/"+u.Config] = Entry{Top: u.File, Config: u.Config, Line: u.Line, Toggle: u.Toggle,
+				Files: []FileCov{{File: u.File, Line: u.Line, Toggle: u.Toggle, Holes: u.Holes}}}
+		}
+		return m
+	}
+	if len(base.Units) > 0 {
+		out = append(out, diffEntries(uidx(base), uidx(cur), tol, true)...)
+	}
+	return out
+}
+
+// diffEntries compares two indexes of entries (units: design units as entries named by their file).
+func diffEntries(b, n map[string]Entry, tol float64, units bool) []Change {
 	var keys []string
 	for k := range b {
 		keys = append(keys, k)
@@ -52,7 +71,7 @@ func Diff(base, cur Report, tol float64) []Change {
 	for _, k := range keys {
 		be, inBase := b[k]
 		ne, inNew := n[k]
-		c := Change{Base: be, New: ne, Top: be.Top, Config: be.Config}
+		c := Change{Base: be, New: ne, Top: be.Top, Config: be.Config, Unit: units}
 		switch {
 		case !inNew:
 			c.Missing, c.Fail = true, true
@@ -120,6 +139,9 @@ func PrintDiff(w io.Writer, cs []Change) {
 		verdict := "ok"
 		if c.Fail {
 			verdict = "FAIL"
+		}
+		if c.Unit {
+			verdict += " unit"
 		}
 		switch {
 		case c.Missing:

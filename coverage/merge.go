@@ -91,14 +91,19 @@ func Merge(o Options, dirs []string) (Report, error) {
 	}
 	sort.Strings(keys)
 	_, haveGenhtml := exec.LookPath("genhtml")
+	var envs []Env
 	for _, k := range keys {
 		a := code[k]
-		e, err := mergeGroup(o, k, a.top, a.config, a.dats, haveGenhtml == nil)
+		e, env, err := mergeGroup(o, k, a.top, a.config, a.dats, haveGenhtml == nil)
 		if err != nil {
 			return Report{}, err
 		}
 		e.Runs = a.runs
 		rep.Entries = append(rep.Entries, e)
+		envs = append(envs, env)
+	}
+	if rep.Units, err = Units(envs, o.Root, o.Exclusions); err != nil {
+		return Report{}, err
 	}
 	if len(fun) > 0 {
 		rep.Functional = sortedFunctional(fun)

@@ -55,7 +55,8 @@ func TestMergeCodeCoverage(t *testing.T) {
 	require.NoError(t, err)
 	b, err := os.ReadFile(filepath.Join("testdata", "snippet.dat"))
 	require.NoError(t, err)
-	dat := strings.ReplaceAll(string(b), "/work/main/", root+"/")
+	// the snippet mixes points of two models; as one path_sel model, its RAM points lie below path_sel
+	dat := strings.ReplaceAll(strings.ReplaceAll(string(b), "/work/main/", root+"/"), "TOP.rx_reorder.", "TOP.path_sel.")
 	var dirs []string
 	for i, runs := range []int{3, 4} {
 		d := t.TempDir()
@@ -87,6 +88,9 @@ func TestMergeCodeCoverage(t *testing.T) {
 	e := rep.Entries[0]
 	require.Equal(t, 7, e.Runs)
 	require.Equal(t, Count{Hit: 3, Total: 3, Pct: 100}, e.Line, "line 518-519 covered by the second shard")
+	require.Len(t, rep.Units, 2, "design units rtl/path_sel.v and rtl/ram_sdp.v")
+	require.Equal(t, "rtl/path_sel.v", e.Files[0].File)
+	require.Equal(t, e.Files[0].Line, rep.Units[0].Line, "one environment: the unit of path_sel.v is its entry's file")
 	require.FileExists(t, filepath.Join(out, "merged", "path_sel-default.dat"))
 	require.FileExists(t, filepath.Join(out, "info", "path_sel-default.info"))
 

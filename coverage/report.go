@@ -81,6 +81,9 @@ type Report struct {
 	// Shard is "i/n" for the report of one shard ('cov run --shard'), "" for a whole suite or a complete merge.
 	Shard   string  `json:"shard,omitempty"`
 	Entries []Entry `json:"entries"`
+	// Units are the design units: per (RTL file, config) the coverage merged over every top that elaborates the
+	// file (absent in older reports). The line and toggle targets apply to them.
+	Units []Unit `json:"units,omitempty"`
 	// Functional is the functional coverage per (top, config), when collected (absent in older reports).
 	Functional []functional.Entry `json:"functional,omitempty"`
 }
@@ -262,6 +265,9 @@ func (r Report) PrintSummary(w io.Writer, maxHoles int) {
 	if len(r.Entries) > 0 {
 		r.printCode(w, maxHoles)
 	}
+	if len(r.Units) > 0 {
+		r.printUnits(w, maxHoles)
+	}
 	if len(r.Functional) > 0 {
 		PrintFunctional(w, r.Functional, max(40, maxHoles))
 	}
@@ -317,6 +323,27 @@ func (r Report) printCode(w io.Writer, maxHoles int) {
 	}
 }
 
+func (r Report) printUnits(w io.Writer, maxHoles int) {
+	fmt.Fprintf(w, "design units (each RTL file merged over the tops that elaborate it; the targets apply here)\n")
+	fmt.Fprintf(w, "%-22s %-8s %21s %23s %31s  %s\n", "file", "config", "line", "toggle", "toggle net (excluded)", "tops")
+	for _, u := range r.Units {
+		fmt.Fprintf(w, "%-22s %-8s %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d) %6.2f%% (%6d/%6d) (%5d)  %s\n", u.File, u.Config,
+			u.Line.Pct, u.Line.Hit, u.Line.Total, u.Toggle.Pct, u.Toggle.Hit, u.Toggle.Total,
+			u.ToggleNet.Pct, u.ToggleNet.Hit, u.ToggleNet.Total, u.ToggleExcluded, strings.Join(u.Tops, ","))
+		if len(u.Holes) > 0 {
+			fmt.Fprintf(w, "  uncovered lines: %s\n", holeList(u.Holes, maxHoles))
+		}
+		for i, h := range u.ToggleHoles {
+			if maxHoles > 0 && i == maxHoles {
+				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json units[].toggle_holes)\n", len(u.ToggleHoles)-maxHoles)
+				break
+			}
+			fmt.Fprintf(w, "  toggle hole %-20s %6d/%6d bits never toggled: %s\n", h.Signal,
+				h.Toggle.Total-h.Toggle.Hit, h.Toggle.Total, clip(h.Bits, 60))
+		}
+	}
+}
+
 // clip shortens s to n characters with a trailing "...".
 func clip(s string, n int) string {
 	if len(s) <= n {
@@ -365,6 +392,22 @@ func (r Report) Validate() error {
 	}
 	if len(r.Entries) == 0 && len(r.Functional) == 0 {
 		return fmt.Errorf("field entries: empty (allowed: one or more (top, config) entries, or functional entries)")
+	}
+	useen := map[string]bool{}
+	for i, u := range r.Units {
+		where := fmt.Sprintf("units[%d]", i)
+		if u.File == "" || u.Config == "" {
+			return fmt.Errorf("field %s: file %q, config %q (allowed: both non-empty)", where, u.File, u.Config)
+		}
+		if useen[u.File+"/"+u.Config] {
+			return fmt.Errorf("field %s: (file %s, config %s) repeats an earlier unit", where, u.File, u.Config)
+		}
+		useen[u.File+"/"+u.Config] = true
+		for name, c := range map[string]Count{"line": u.Line, "toggle": u.Toggle, "toggle_net": u.ToggleNet} {
+			if err := c.check(); err != nil {
+				return fmt.Errorf("field %s.%s: %w", where, name, err)
+			}
+		}
 	}
 	fseen := map[string]bool{}
 	for i := range r.Functional {

@@ -164,6 +164,7 @@ func Run(o Options) (Report, []string, error) {
 	sort.Strings(keys)
 	rep := Report{Version: Version, Suite: s.Name, Shard: shard, Entries: []Entry{}}
 	_, haveGenhtml := exec.LookPath("genhtml")
+	var envs []Env
 	for _, k := range keys {
 		g := groups[k]
 		var dats []string
@@ -175,11 +176,15 @@ func Run(o Options) (Report, []string, error) {
 		if len(dats) == 0 {
 			continue
 		}
-		e, err := mergeGroup(o, k, g.top, g.config, dats, haveGenhtml == nil)
+		e, env, err := mergeGroup(o, k, g.top, g.config, dats, haveGenhtml == nil)
 		if err != nil {
 			return Report{}, nil, err
 		}
 		rep.Entries = append(rep.Entries, e)
+		envs = append(envs, env)
+	}
+	if rep.Units, err = Units(envs, o.Root, o.Exclusions); err != nil {
+		return Report{}, nil, err
 	}
 	if o.Functional {
 		fe, err := mergeFunctional(reqs, collectors)
@@ -241,34 +246,41 @@ func sortedFunctional(m map[string]*functional.Entry) []functional.Entry {
 	return out
 }
 
-// mergeGroup merges the .dat files of one (top, config), writes its lcov file and HTML, and summarizes it.
-func mergeGroup(o Options, name, top, config string, dats []string, html bool) (Entry, error) {
+// mergeGroup merges the .dat files of one (top, config), writes its lcov file and HTML, and summarizes it; it
+// also returns the merged points (for the design units).
+func mergeGroup(o Options, name, top, config string, dats []string, html bool) (Entry, Env, error) {
+	e, pts, err := mergeGroupPoints(o, name, top, config, dats, html)
+	return e, Env{Top: top, Config: config, Points: pts}, err
+}
+
+func mergeGroupPoints(o Options, name, top, config string, dats []string, html bool) (Entry, []Point, error) {
 	merged := filepath.Join(o.Out, "merged", name+".dat")
 	if err := tool(o.Log, "verilator_coverage", append([]string{"--write", merged}, dats...)...); err != nil {
-		return Entry{}, err
+		return Entry{}, nil, err
 	}
 	info := filepath.Join(o.Out, "info", name+".info")
 	if err := tool(o.Log, "verilator_coverage", "--write-info", info, merged); err != nil {
-		return Entry{}, err
+		return Entry{}, nil, err
 	}
 	b, err := os.ReadFile(info)
 	if err != nil {
-		return Entry{}, err
+		return Entry{}, nil, err
 	}
 	if err := os.WriteFile(info, []byte(RewriteSF(string(b), o.Root)), 0o644); err != nil {
-		return Entry{}, err
+		return Entry{}, nil, err
 	}
 	if html {
 		dir := filepath.Join(o.Out, "html", name)
 		if err := tool(o.Log, "genhtml", "--quiet", "--output-directory", dir, "--prefix", o.Root, "--title", name, info); err != nil {
-			return Entry{}, err
+			return Entry{}, nil, err
 		}
 	}
 	pts, err := ParseDatFile(merged)
 	if err != nil {
-		return Entry{}, err
+		return Entry{}, nil, err
 	}
-	return Summarize(top, config, len(dats), pts, o.Root, o.Exclusions)
+	e, err := Summarize(top, config, len(dats), pts, o.Root, o.Exclusions)
+	return e, pts, err
 }
 
 func tool(log io.Writer, name string, args ...string) error {

@@ -30,8 +30,10 @@ func (t Targets) Validate() error {
 	return nil
 }
 
-// Shortfall is one target a (top, config) misses, or a bin the testplan calls unreachable that was hit.
+// Shortfall is one target a design unit or (top, config) misses, or a bin the testplan calls unreachable that
+// was hit.
 type Shortfall struct {
+	// Top is the top, or the RTL file of a design unit.
 	Top, Config string
 	// What is "line", "toggle net", "functional <group>" or "unreachable <group.point.bin>".
 	What string
@@ -52,16 +54,27 @@ func (s Shortfall) String() string {
 	return msg
 }
 
-// Check returns every target r misses, in report order. Bins of plan.Unreachable (for the entry's top) count
+// Check returns every target r misses, in report order. The line and toggle targets apply to the design units
+// (each RTL file merged over the tops that elaborate it), or to the (top, config) entries of a report without
+// units (written before they existed). Bins of plan.Unreachable (for the entry's top) count
 // neither as reachable nor as hit; such a bin that was hit is a shortfall of its own (the claim is wrong).
 func Check(r Report, t Targets, plan Testplan) []Shortfall {
 	var out []Shortfall
-	for _, e := range r.Entries {
-		if e.Line.Pct < t.Line {
-			out = append(out, Shortfall{e.Top, e.Config, "line", e.Line.Pct, t.Line, fmt.Sprintf("%d of %d lines", e.Line.Hit, e.Line.Total)})
+	code := func(name, config string, line, net Count) {
+		if line.Pct < t.Line {
+			out = append(out, Shortfall{name, config, "line", line.Pct, t.Line, fmt.Sprintf("%d of %d lines", line.Hit, line.Total)})
 		}
-		if e.ToggleNet.Pct < t.ToggleNet {
-			out = append(out, Shortfall{e.Top, e.Config, "toggle net", e.ToggleNet.Pct, t.ToggleNet, fmt.Sprintf("%d of %d bits", e.ToggleNet.Hit, e.ToggleNet.Total)})
+		if net.Pct < t.ToggleNet {
+			out = append(out, Shortfall{name, config, "toggle net", net.Pct, t.ToggleNet, fmt.Sprintf("%d of %d bits", net.Hit, net.Total)})
+		}
+	}
+	if len(r.Units) > 0 {
+		for _, u := range r.Units {
+			code(u.File, u.Config, u.Line, u.ToggleNet)
+		}
+	} else {
+		for _, e := range r.Entries {
+			code(e.Top, e.Config, e.Line, e.ToggleNet)
 		}
 	}
 	for _, e := range r.Functional {
@@ -115,7 +128,7 @@ func PrintCheck(w io.Writer, r Report, t Targets, ss []Shortfall) {
 		fmt.Fprintf(w, "note: this report is only shard %s of the suite; the targets are about the whole suite ('cov merge' the shards)\n", r.Shard)
 	}
 	if len(ss) == 0 {
-		fmt.Fprintf(w, "every target met (%d code entries, %d functional entries)\n", len(r.Entries), len(r.Functional))
+		fmt.Fprintf(w, "every target met (%d design units, %d code entries, %d functional entries)\n", len(r.Units), len(r.Entries), len(r.Functional))
 		return
 	}
 	for _, s := range ss {

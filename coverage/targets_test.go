@@ -52,3 +52,17 @@ func TestCheckTargets(t *testing.T) {
 	require.ErrorContains(t, Targets{Line: 101}.Validate(), "target line 101: allowed 0..100")
 	require.ErrorContains(t, Targets{Bins: -1}.Validate(), "target bins -1")
 }
+
+func TestCheckTargetsOnUnits(t *testing.T) {
+	rep := Report{Version: Version, Suite: "nightly",
+		// the endpoint's own view misses both targets; its design units are what the targets are about
+		Entries: []Entry{{Top: "nic_transport", Config: "default", Line: newCount(50, 100), ToggleNet: newCount(50, 100)}},
+		Units: []Unit{
+			{File: "rtl/retx.v", Config: "default", Line: newCount(100, 100), ToggleNet: newCount(95, 100)},
+			{File: "rtl/nic_transport.v", Config: "default", Line: newCount(94, 100), ToggleNet: newCount(91, 100)},
+		},
+	}
+	ss := Check(rep, DefaultTargets, Testplan{})
+	require.Len(t, ss, 1)
+	require.Equal(t, "rtl/nic_transport.v/default: line 94.00% < target 95.00%: 94 of 100 lines", ss[0].String())
+}

@@ -57,8 +57,8 @@ func covCommand() *cli.Command {
 				Usage:     "exit 1 when a coverage.json misses a target: line, toggle net of exclusions, functional bins the testplan does not call unreachable",
 				ArgsUsage: "REPORT.json",
 				Flags: []cli.Flag{
-					&cli.Float64Flag{Name: "line", Value: coverage.DefaultTargets.Line, Usage: "line coverage target per (top, config), percent"},
-					&cli.Float64Flag{Name: "toggle", Value: coverage.DefaultTargets.ToggleNet, Usage: "toggle coverage target net of exclusions per (top, config), percent"},
+					&cli.Float64Flag{Name: "line", Value: coverage.DefaultTargets.Line, Usage: "line coverage target per design unit (RTL file, config), percent"},
+					&cli.Float64Flag{Name: "toggle", Value: coverage.DefaultTargets.ToggleNet, Usage: "toggle coverage target net of exclusions per design unit (RTL file, config), percent"},
 					&cli.Float64Flag{Name: "bins", Value: coverage.DefaultTargets.Bins, Usage: "functional target per cover group: percent of reachable bins hit"},
 					&cli.StringFlag{Name: "testplan", Value: testplanFile, Usage: "testplan whose 'unreachable' list takes bins out of the target, relative to the repository"},
 				},
@@ -95,6 +95,9 @@ func covCommand() *cli.Command {
 					// The baseline keeps the figures 'cov diff' compares; the per-signal hole lists stay in the run's report.
 					for i := range rep.Entries {
 						rep.Entries[i].ToggleHoles = nil
+					}
+					for i := range rep.Units {
+						rep.Units[i].ToggleHoles = nil
 					}
 					dst := filepath.Join(root, baselineFile)
 					if err := rep.Write(dst); err != nil {
