@@ -110,7 +110,8 @@ type Options struct {
 	DurationUS, DrainUS float64
 	// BinUS is the width of the goodput time series bins.
 	BinUS float64
-	// StartPSN is the initial PSN of connection 0 (others follow 4099 apart); the default crosses 2^24 early.
+	// StartPSN is the initial PSN of connection 0 (the others start at offsets from it drawn from the seed); the
+	// default crosses 2^24 early.
 	StartPSN uint32
 	// Seed makes the run reproducible: every random choice comes from it.
 	Seed uint64

@@ -296,8 +296,16 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 	return sd, nil
 }
 
-// startPSN is the initial PSN of connection c in the A->B direction (B->A uses the same plus 2^23).
-func (s *sim) startPSN(c int) uint32 { return (s.o.StartPSN + uint32(c)*4099) & (1<<24 - 1) }
+// startPSN is the initial PSN of connection c in the A->B direction (B->A uses the same plus 2^23): StartPSN for
+// connection 0, StartPSN plus an offset drawn from the seed for the others, so that over a few seeds every bit of
+// every connection's PSN state takes both values.
+func (s *sim) startPSN(c int) uint32 {
+	off := uint32(0)
+	if c > 0 {
+		off = uint32(splitmix(s.o.Seed ^ (0x7073_6e00_0000_0000 + uint64(c))))
+	}
+	return (s.o.StartPSN + off) & (1<<24 - 1)
+}
 
 // txPSN is the initial PSN of connection c sent by side idx.
 func (s *sim) txPSN(idx, c int) uint32 { return s.startPSN(c) ^ uint32(idx)<<23 }
