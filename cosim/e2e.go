@@ -56,6 +56,10 @@ var e2eScenarios = []e2eScenario{
 	{name: "e2e_gbn", doc: "go-back-N mode, 1% loss, 2% ACK loss, mixed message sizes; fabric path 1 down from 20 to 40 us: the connections hashed onto it time out and rewind", gbn: true,
 		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.01, AckLoss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
 			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
+	{name: "e2e_gbn_all", doc: "go-back-N mode on every connection of the preset: 2% loss, 2% ACK loss, fabric path 1 down from 20 to 40 us; every connection's receive filter NAKs, drops out-of-order packets and its sender rewinds",
+		gbn: true, topOnly: true, allConns: true,
+		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.02, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60,
+			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_allfail", doc: "every path down from 20 to 60 us, then healed: the paths whose losses the first ACKs reveal fail, probes bring them back; " +
 		"on fabrics of up to 8 paths every path down again from 95 to 125 us: probes are lost (probing -> failed) and a connection's last paths time out (all failed, m_status); " +
 		"the connection manager reconnects a connection shown all-failed for 5 us (close, reopen with paths failed); 1% loss", topOnly: true, cycles: 150000,
