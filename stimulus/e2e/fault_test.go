@@ -60,7 +60,7 @@ const cfg0PSN = 1<<24 - 100
 
 // TestHostChecks covers the host model's own checks directly.
 func TestHostChecks(t *testing.T) {
-	r := &rxHost{conns: make([]rxConn, 2), slots: make([]rxSlot, 2*16), slotsPer: 16}
+	r := &rxHost{conns: make([]rxConn, 2), slots: make([]rxSlot, 2*16), slotsPer: 16, tag: 0x300}
 	for c := range r.conns {
 		r.conns[c].bufs = map[uint64][]byte{}
 	}
@@ -69,7 +69,7 @@ func TestHostChecks(t *testing.T) {
 	_, _, _, err := r.complete(0, 6, r.handle(0, 6), false, true)
 	require.EqualError(t, err, "data error: completion conn 0 psn 0x6 is message 0 offset 2, expected message 0 offset 0")
 	_, _, _, err = r.complete(0, 5, r.handle(0, 6), true, false)
-	require.EqualError(t, err, "data error: completion conn 0 psn 0x5 carries handle 6, placed under 5")
+	require.EqualError(t, err, "data error: completion conn 0 psn 0x5 carries handle 0x306, placed under 0x305")
 	_, _, done, err := r.complete(0, 5, r.handle(0, 5), true, false)
 	require.NoError(t, err)
 	require.False(t, done)
@@ -82,11 +82,11 @@ func TestHostChecks(t *testing.T) {
 	require.Equal(t, []byte{1, 2, 3}, data)
 	require.NoError(t, r.place(0, 8, 1, 4096, []byte{9}, false, false))
 	require.EqualError(t, r.place(0, 8+16, 1, 4096, []byte{9}, false, false),
-		"host model: receive handle 8 of conn 0 psn 0x18 still holds uncompleted psn 0x8")
+		"host model: receive handle 0x308 of conn 0 psn 0x18 still holds uncompleted psn 0x8")
 
-	h := &txHost{conns: make([]txConn, 1), slots: make([]segment, 16), slotsPer: 16}
+	h := &txHost{conns: make([]txConn, 1), slots: make([]segment, 16), slotsPer: 16, tag: 0x100}
+	_, err = h.lookup(0x103, 0, 3)
+	require.EqualError(t, err, "data error: packet conn 0 psn 0x3 carries handle 0x103, which holds conn 0 psn 0x0 (set false)")
 	_, err = h.lookup(3, 0, 3)
-	require.EqualError(t, err, "data error: packet conn 0 psn 0x3 carries handle 3, which holds conn 0 psn 0x0 (set false)")
-	_, err = h.lookup(99, 0, 3)
-	require.EqualError(t, err, "data error: packet conn 0 psn 0x3 carries handle 99 beyond the table (16 entries)")
+	require.EqualError(t, err, "data error: packet conn 0 psn 0x3 carries handle 0x3 beyond the table (16 entries, tag 0x100)")
 }

@@ -48,9 +48,11 @@ type txHost struct {
 	// conns is per connection; window and mtu are WINDOW and the payload size.
 	conns       []txConn
 	window, mtu int
-	// slots is the handle table: handle = conn*slotsPer + psn mod slotsPer.
+	// slots is the handle table, indexed by conn*slotsPer + psn mod slotsPer; a handle is that index XOR tag (tag
+	// has only bits above the index's, drawn from the seed, so the NIC carries handles of the full width).
 	slots    []segment
 	slotsPer uint32
+	tag      uint32
 	// rr is the round-robin scheduling pointer; cur is the connection on s_tx (-1: none).
 	rr, cur int
 	// dist, rng and backlog make the messages; posting stops when closed.
@@ -130,7 +132,7 @@ func (h *txHost) head(c int) (handle uint32, first, last bool) {
 	tc := &h.conns[c]
 	m := tc.queue[0]
 	n := min(h.mtu, len(m.data)-tc.off)
-	return uint32(c)*h.slotsPer + tc.psn%h.slotsPer, tc.off == 0, tc.off+n == len(m.data)
+	return (uint32(c)*h.slotsPer + tc.psn%h.slotsPer) ^ h.tag, tc.off == 0, tc.off+n == len(m.data)
 }
 
 // taken records the handshake of connection c's head segment at cycle now, in the connection's epoch.
@@ -155,12 +157,12 @@ func (h *txHost) taken(c int, now int64, epoch uint32) {
 
 // lookup returns the segment behind a packet descriptor and checks that the handle names that very packet.
 func (h *txHost) lookup(handle, conn, psn uint32) (*segment, error) {
-	if handle >= uint32(len(h.slots)) {
-		return nil, fmt.Errorf("data error: packet conn %d psn %#x carries handle %d beyond the table (%d entries)", conn, psn, handle, len(h.slots))
+	if handle^h.tag >= uint32(len(h.slots)) {
+		return nil, fmt.Errorf("data error: packet conn %d psn %#x carries handle %#x beyond the table (%d entries, tag %#x)", conn, psn, handle, len(h.slots), h.tag)
 	}
-	s := &h.slots[handle]
+	s := &h.slots[handle^h.tag]
 	if !s.set || s.conn != conn || s.psn != psn {
-		return nil, fmt.Errorf("data error: packet conn %d psn %#x carries handle %d, which holds conn %d psn %#x (set %v)", conn, psn, handle, s.conn, s.psn, s.set)
+		return nil, fmt.Errorf("data error: packet conn %d psn %#x carries handle %#x, which holds conn %d psn %#x (set %v)", conn, psn, handle, s.conn, s.psn, s.set)
 	}
 	return s, nil
 }
@@ -189,16 +191,20 @@ type rxConn struct {
 
 // rxHost is the receiving host: places payloads by offset on arrival and checks completions.
 type rxHost struct {
-	// conns is per connection; slots the receive handle table (conn*slotsPer + psn mod slotsPer).
+	// conns is per connection; slots the receive handle table, indexed by conn*slotsPer + psn mod slotsPer; a
+	// handle is that index XOR tag (as txHost's).
 	conns    []rxConn
 	slots    []rxSlot
 	slotsPer uint32
+	tag      uint32
 	// sb gets every completed message.
 	sb *scoreboard.Transfer
 }
 
-// handle returns the receive handle of (conn, psn).
-func (r *rxHost) handle(conn, psn uint32) uint32 { return conn*r.slotsPer + psn%r.slotsPer }
+// index returns the receive table index of (conn, psn), handle its receive handle.
+func (r *rxHost) index(conn, psn uint32) uint32 { return conn*r.slotsPer + psn%r.slotsPer }
+
+func (r *rxHost) handle(conn, psn uint32) uint32 { return r.index(conn, psn) ^ r.tag }
 
 // place writes an arriving data packet's payload into its message's receive buffer (direct placement) and
 // records its handle. Packets of messages already completed are not placed.
@@ -208,10 +214,9 @@ func (r *rxHost) place(conn, psn uint32, msg uint64, off int, payload []byte, fi
 	if rc.started && (msg < rc.next || int32((psn-rc.psn)<<8)>>8 < 0) {
 		return nil
 	}
-	h := r.handle(conn, psn)
-	s := &r.slots[h]
+	s := &r.slots[r.index(conn, psn)]
 	if s.set && s.psn != psn {
-		return fmt.Errorf("host model: receive handle %d of conn %d psn %#x still holds uncompleted psn %#x", h, conn, psn, s.psn)
+		return fmt.Errorf("host model: receive handle %#x of conn %d psn %#x still holds uncompleted psn %#x", r.handle(conn, psn), conn, psn, s.psn)
 	}
 	*s = rxSlot{set: true, psn: psn, msg: msg, off: off, n: len(payload), first: first, last: last}
 	b := rc.bufs[msg]
@@ -232,9 +237,9 @@ func (r *rxHost) place(conn, psn uint32, msg uint64, off int, payload []byte, fi
 func (r *rxHost) complete(conn, psn, handle uint32, first, last bool) (msg uint64, data []byte, done bool, err error) {
 	rc := &r.conns[conn]
 	if handle != r.handle(conn, psn) {
-		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x carries handle %d, placed under %d", conn, psn, handle, r.handle(conn, psn))
+		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x carries handle %#x, placed under %#x", conn, psn, handle, r.handle(conn, psn))
 	}
-	s := &r.slots[handle]
+	s := &r.slots[r.index(conn, psn)]
 	switch {
 	case !s.set || s.psn != psn:
 		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x: nothing was placed for it (slot holds psn %#x, set %v)", conn, psn, s.psn, s.set)

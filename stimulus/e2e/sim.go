@@ -276,7 +276,8 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: s.txPSN(idx, c), rx: s.txPSN(1-idx, c)})
 	}
 	per := uint32(4 * cfg.Window)
-	sd.rx = &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per, sb: s.sb}
+	sd.rx = &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per, sb: s.sb,
+		tag: handleTag(cfg, o.Seed, 2*uint64(idx))}
 	for c := range sd.rx.conns {
 		sd.rx.conns[c].bufs = map[uint64][]byte{}
 	}
@@ -286,7 +287,7 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 			return nil, err
 		}
 		sd.tx = &txHost{conns: make([]txConn, o.Conns), window: cfg.Window, mtu: o.MTU,
-			slots: make([]segment, cfg.Conns*int(per)), slotsPer: per, cur: -1, dist: dist,
+			slots: make([]segment, cfg.Conns*int(per)), slotsPer: per, tag: handleTag(cfg, o.Seed, 2*uint64(idx)+1), cur: -1, dist: dist,
 			rng: rand.New(rand.NewPCG(o.Seed, 0x6d7367+uint64(idx))), backlog: o.Backlog, sb: s.sb, sbBase: idx * cfg.Conns}
 		for c := range sd.tx.conns {
 			sd.tx.conns[c].psn = s.txPSN(idx, c)
@@ -305,6 +306,16 @@ func (s *sim) startPSN(c int) uint32 {
 		off = uint32(splitmix(s.o.Seed ^ (0x7073_6e00_0000_0000 + uint64(c))))
 	}
 	return (s.o.StartPSN + off) & (1<<24 - 1)
+}
+
+// handleTag is a host handle table's tag: random from the seed (k names the table) in the bits of HANDLE_WIDTH
+// above the table's index (conns * 4 * WINDOW entries), zero below.
+func handleTag(cfg config.Config, seed, k uint64) uint32 {
+	low := config.Log2(cfg.Conns * 4 * cfg.Window)
+	if low >= cfg.HandleWidth {
+		return 0
+	}
+	return uint32(splitmix(seed^(0x6864_6c00_0000_0000+k))) & uint32(1<<uint(cfg.HandleWidth)-1) &^ uint32(1<<uint(low)-1)
 }
 
 // txPSN is the initial PSN of connection c sent by side idx.
@@ -791,7 +802,7 @@ func (s *sim) completion(sd *side, o *rxreorder.Out) error {
 	if err != nil {
 		return err
 	}
-	slot := &sd.rx.slots[o.CplHandle]
+	slot := &sd.rx.slots[sd.rx.index(o.CplConn, o.CplPSN)] // complete checked the handle
 	n := int64(slot.n)
 	measuring := s.cycle < int64(resetCycles+s.cfg.Conns)+s.measured
 	if sd != s.b {
