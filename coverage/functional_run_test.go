@@ -80,7 +80,7 @@ func TestBaselineBackwardCompatible(t *testing.T) {
 	require.NotEmpty(t, base.Functional, "the committed baseline has functional coverage")
 	base.Functional = nil
 	cur := goldenCov(t, "path_spray")
-	cur.Entries = base.Entries
+	cur.Entries, cur.Units = base.Entries, base.Units
 	ds := DiffFunctional(base, cur)
 	require.NotEmpty(t, ds)
 	for _, d := range ds {
