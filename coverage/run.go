@@ -249,38 +249,33 @@ func sortedFunctional(m map[string]*functional.Entry) []functional.Entry {
 // mergeGroup merges the .dat files of one (top, config), writes its lcov file and HTML, and summarizes it; it
 // also returns the merged points (for the design units).
 func mergeGroup(o Options, name, top, config string, dats []string, html bool) (Entry, Env, error) {
-	e, pts, err := mergeGroupPoints(o, name, top, config, dats, html)
-	return e, Env{Top: top, Config: config, Points: pts}, err
-}
-
-func mergeGroupPoints(o Options, name, top, config string, dats []string, html bool) (Entry, []Point, error) {
 	merged := filepath.Join(o.Out, "merged", name+".dat")
 	if err := tool(o.Log, "verilator_coverage", append([]string{"--write", merged}, dats...)...); err != nil {
-		return Entry{}, nil, err
+		return Entry{}, Env{}, err
 	}
 	info := filepath.Join(o.Out, "info", name+".info")
 	if err := tool(o.Log, "verilator_coverage", "--write-info", info, merged); err != nil {
-		return Entry{}, nil, err
+		return Entry{}, Env{}, err
 	}
 	b, err := os.ReadFile(info)
 	if err != nil {
-		return Entry{}, nil, err
+		return Entry{}, Env{}, err
 	}
 	if err := os.WriteFile(info, []byte(RewriteSF(string(b), o.Root)), 0o644); err != nil {
-		return Entry{}, nil, err
+		return Entry{}, Env{}, err
 	}
 	if html {
 		dir := filepath.Join(o.Out, "html", name)
 		if err := tool(o.Log, "genhtml", "--quiet", "--output-directory", dir, "--prefix", o.Root, "--title", name, info); err != nil {
-			return Entry{}, nil, err
+			return Entry{}, Env{}, err
 		}
 	}
 	pts, err := ParseDatFile(merged)
 	if err != nil {
-		return Entry{}, nil, err
+		return Entry{}, Env{}, err
 	}
 	e, err := Summarize(top, config, len(dats), pts, o.Root, o.Exclusions)
-	return e, pts, err
+	return e, Env{Top: top, Config: config, Points: pts}, err
 }
 
 func tool(log io.Writer, name string, args ...string) error {

@@ -132,8 +132,11 @@ func (h *txHost) head(c int) (handle uint32, first, last bool) {
 	tc := &h.conns[c]
 	m := tc.queue[0]
 	n := min(h.mtu, len(m.data)-tc.off)
-	return (uint32(c)*h.slotsPer + tc.psn%h.slotsPer) ^ h.tag, tc.off == 0, tc.off+n == len(m.data)
+	return h.index(c, tc.psn) ^ h.tag, tc.off == 0, tc.off+n == len(m.data)
 }
+
+// index is the handle table index of connection c's packet psn.
+func (h *txHost) index(c int, psn uint32) uint32 { return uint32(c)*h.slotsPer + psn%h.slotsPer }
 
 // taken records the handshake of connection c's head segment at cycle now, in the connection's epoch.
 func (h *txHost) taken(c int, now int64, epoch uint32) {
@@ -143,8 +146,7 @@ func (h *txHost) taken(c int, now int64, epoch uint32) {
 	if tc.off == 0 {
 		tc.starts = append(tc.starts, now)
 	}
-	idx := uint32(c)*h.slotsPer + tc.psn%h.slotsPer
-	h.slots[idx] = segment{set: true, conn: uint32(c), psn: tc.psn, msg: m, off: tc.off, n: n,
+	h.slots[h.index(c, tc.psn)] = segment{set: true, conn: uint32(c), psn: tc.psn, msg: m, off: tc.off, n: n,
 		first: tc.off == 0, last: tc.off+n == len(m.data), epoch: epoch}
 	tc.psn = seqnum.PSN(tc.psn).Add(1).Uint32()
 	tc.off += n
