@@ -41,12 +41,13 @@
  *   holdoff   8     ticks before a FAILED path may be probed
  *   entropy   16    UDP source port
  *
- * Critical paths (all from registers): S1: s1_conn -> CONNS:1 mux of the connection's path fields ->
- * inflight < cwnd_int compare per path -> class masks -> 2*PATHS-bit round-robin carry chain -> one-hot
- * -> found -> s1_fire -> per-path write enables, m_sel/rr/cred loads and s_req_ready; one-hot -> sel_path ->
- * PATHS:1 cwnd mux -> quantum compare -> rr/cred loads. Feedback:
+ * Critical paths (all from registers; iCE40 24.8 ns, the feedback one, docs/fpga.md): S1: s1_conn -> CONNS:1
+ * mux of the connection's state and room bits (room = inflight < cwnd_int, kept per path beside the two fields
+ * and written with them) -> class masks -> 2*PATHS-bit round-robin carry chain -> one-hot -> found -> s1_fire ->
+ * per-path write enables, m_sel/rr/cred loads and s_req_ready; the quantum compare n >= quantum runs per path
+ * in parallel and the one-hot selects it. Feedback:
  * s_fb_conn/path -> CONNS*PATHS:1 mux of the target's fields -> 13-bit cwnd add and cap / consec add and
- * compare -> fail -> entropy/inflight select -> per-path write.
+ * compare -> fail -> entropy/inflight select (-> room compare) -> per-path write.
  */
 
 `resetall
@@ -254,6 +255,9 @@ reg [NPATHS*EN_W-1:0]           entropy_reg, entropy_next;
 // per-path counters (16 bits, wrapping): decisions on the path, and lost or timed-out packets reported for it
 reg [NPATHS*16-1:0]             pdec_reg, pdec_next;
 reg [NPATHS*16-1:0]             ploss_reg, ploss_next;
+// per (connection, path): room = inflight < cwnd_int, kept beside the two fields and written with them, so the
+// decision does not compare; always equal to the compare of the fields
+reg [NPATHS-1:0]                room_reg, room_next;
 // per connection: round-robin pointer, entry c at [c*PATH_W +: PATH_W], and credit (decisions made in a row on
 // the path at rr), entry c at [c*CR_W +: CR_W]
 reg [CONNS*PATH_W-1:0]          rr_reg, rr_next;
@@ -270,6 +274,7 @@ initial begin
         entropy_reg[k*EN_W +: EN_W] = entropy_open(k[13:0]);
         pdec_reg[k*16 +: 16] = 16'd0;
         ploss_reg[k*16 +: 16] = 16'd0;
+        room_reg[k] = 1'b1;
     end
     for (k = 0; k < CONNS; k = k + 1) begin
         rr_reg[k*PATH_W +: PATH_W] = {PATH_W{1'b0}};
@@ -331,11 +336,10 @@ reg [PATHS*CW_W-1:0]            c_cwnd;
 reg [PATHS*IF_W-1:0]            c_inflight;
 reg [PATHS*HO_W-1:0]            c_holdoff;
 reg [PATHS*EN_W-1:0]            c_entropy;
+reg [PATHS-1:0]                 c_room;
 reg [PATH_W-1:0]                c_rr;
 reg [CR_W-1:0]                  c_cred;
 reg [ST_W-1:0]                  p_state;
-reg [IF_W-1:0]                  p_cwnd_int;
-reg                             p_room;
 reg [PATHS-1:0]                 act;
 reg [PATHS-1:0]                 sus;
 reg [PATHS-1:0]                 prb;
@@ -351,12 +355,19 @@ reg                             sel_probe;
 reg                             found;
 reg [PATH_W-1:0]                sel_path;
 reg                             s1_fire;
-reg [IF_W-1:0]                  sel_quantum;
+reg [IF_W-1:0]                  p_quantum;
+reg [CR_W-1:0]                  cred_inc;
+reg [PATHS-1:0]                 q_done;
+reg                             sel_q_done;
+reg [PATH_W-1:0]                rr_fire_next;
 reg [CR_W-1:0]                  sel_n;
 reg [PATH_W-1:0]                rr_fire;
 reg [CR_W-1:0]                  cred_fire;
 reg [PATHS*IF_W-1:0]            c_inflight_inc;
 reg [IF_W-1:0]                  f_inflight_inc;
+reg [PATHS-1:0]                 c_room_inc;
+reg                             f_room_new;
+reg                             f_room_inc;
 reg                             fb_hit;
 reg                             s1_hit;
 
@@ -431,6 +442,7 @@ always @* begin
     guard_next = guard_reg;
     pdec_next = pdec_reg;
     ploss_next = ploss_reg;
+    room_next = room_reg;
     holdoff_next = holdoff_reg;
     entropy_next = entropy_reg;
     rr_next = rr_reg;
@@ -491,15 +503,14 @@ always @* begin
     c_inflight = inflight_reg[s1_conn_reg*(PATHS*IF_W) +: PATHS*IF_W];
     c_holdoff = holdoff_reg[s1_conn_reg*(PATHS*HO_W) +: PATHS*HO_W];
     c_entropy = entropy_reg[s1_conn_reg*(PATHS*EN_W) +: PATHS*EN_W];
+    c_room = room_reg[s1_conn_reg*PATHS +: PATHS];
     c_rr = rr_reg[s1_conn_reg*PATH_W +: PATH_W];
     c_cred = cred_reg[s1_conn_reg*CR_W +: CR_W];
 
     for (i = 0; i < PATHS; i = i + 1) begin
         p_state = c_state[i*ST_W +: ST_W];
-        p_cwnd_int = c_cwnd[i*CW_W + 4 +: IF_W];
-        p_room = c_inflight[i*IF_W +: IF_W] < p_cwnd_int;
-        act[i] = p_state == ST_ACTIVE && p_room;
-        sus[i] = p_state == ST_SUSPECT && p_room;
+        act[i] = p_state == ST_ACTIVE && c_room[i];
+        sus[i] = p_state == ST_SUSPECT && c_room[i];
         prb[i] = p_state == ST_FAILED && c_holdoff[i*HO_W +: HO_W] == {HO_W{1'b0}};
         nfl[i] = p_state != ST_FAILED;
     end
@@ -549,20 +560,33 @@ always @* begin
 
     // window-weighted round robin: n = (path == rr) ? cred + 1 : 1 (saturating at 255),
     // quantum = max(1, cwnd_int(path) >> 2) from the start-of-cycle window; on fire, if probe or n >= quantum:
-    // rr = path + 1, cred = 0; else rr = path, cred = n
-    sel_quantum = {2'b00, c_cwnd[sel_path*CW_W + 6 +: IF_W-2]};
-    if (sel_quantum == {IF_W{1'b0}}) begin
-        sel_quantum = {{IF_W-1{1'b0}}, 1'b1};
-    end
-    if (sel_path != c_rr) begin
-        sel_n = {{CR_W-1{1'b0}}, 1'b1};
-    end else if (c_cred == {CR_W{1'b1}}) begin
-        sel_n = {CR_W{1'b1}};
+    // rr = path + 1, cred = 0; else rr = path, cred = n. The compare n >= quantum is made for every path in
+    // parallel with the pick, and the one-hot selects its result (no encode -> cwnd mux -> compare in series).
+    if (c_cred == {CR_W{1'b1}}) begin
+        cred_inc = {CR_W{1'b1}};
     end else begin
-        sel_n = c_cred + {{CR_W-1{1'b0}}, 1'b1};
+        cred_inc = c_cred + {{CR_W-1{1'b0}}, 1'b1};
     end
-    if (sel_probe || sel_n >= sel_quantum) begin
-        rr_fire = sel_path + ONE[PATH_W-1:0];
+    sel_q_done = 1'b0;
+    rr_fire_next = {PATH_W{1'b0}};
+    for (i = 0; i < PATHS; i = i + 1) begin
+        p_quantum = {2'b00, c_cwnd[i*CW_W + 6 +: IF_W-2]};
+        if (p_quantum == {IF_W{1'b0}}) begin
+            p_quantum = {{IF_W-1{1'b0}}, 1'b1};
+        end
+        if (c_rr == i[PATH_W-1:0]) begin
+            q_done[i] = cred_inc >= p_quantum;
+        end else begin
+            q_done[i] = ONE[CR_W-1:0] >= p_quantum;
+        end
+        if (pick_onehot[i]) begin
+            sel_q_done = sel_q_done | q_done[i];
+            rr_fire_next = rr_fire_next | (i[PATH_W-1:0] + ONE[PATH_W-1:0]);
+        end
+    end
+    sel_n = pick_onehot[c_rr] ? cred_inc : {{CR_W-1{1'b0}}, 1'b1};
+    if (sel_probe || sel_q_done) begin
+        rr_fire = rr_fire_next;
         cred_fire = {CR_W{1'b0}};
     end else begin
         rr_fire = sel_path;
@@ -734,6 +758,12 @@ always @* begin
     end else begin
         f_inflight_inc = f_inflight_new + {{IF_W-1{1'b0}}, 1'b1};
     end
+    // room after each write of inflight/cwnd (the open state has room: CWND_INIT >= 1)
+    for (i = 0; i < PATHS; i = i + 1) begin
+        c_room_inc[i] = c_inflight_inc[i*IF_W +: IF_W] < c_cwnd[i*CW_W + 4 +: IF_W];
+    end
+    f_room_new = f_inflight_new < f_cwnd_new[CW_W-1:4];
+    f_room_inc = f_inflight_inc < f_cwnd_new[CW_W-1:4];
 
     /*
      * Per path, in order: tick, feedback, stage 1, control.
@@ -751,6 +781,7 @@ always @* begin
             consec_next[i*CS_W +: CS_W] = f_consec_new;
             guard_next[i*GD_W +: GD_W] = f_guard_new;
             entropy_next[i*EN_W +: EN_W] = f_entropy_new;
+            room_next[i] = f_room_new;
             if (f_fail) begin
                 holdoff_next[i*HO_W +: HO_W] = HOLDOFF;
             end
@@ -763,11 +794,13 @@ always @* begin
         end
         if (s1_hit && fb_hit) begin
             inflight_next[i*IF_W +: IF_W] = f_inflight_inc;
+            room_next[i] = f_room_inc;
             if (sel_probe && f_state_new == ST_FAILED) begin
                 state_next[i*ST_W +: ST_W] = ST_PROBING;
             end
         end else if (s1_hit) begin
             inflight_next[i*IF_W +: IF_W] = c_inflight_inc[(i % PATHS)*IF_W +: IF_W];
+            room_next[i] = c_room_inc[i % PATHS];
             if (sel_probe && c_state[(i % PATHS)*ST_W +: ST_W] == ST_FAILED) begin
                 state_next[i*ST_W +: ST_W] = ST_PROBING;
             end
@@ -782,6 +815,7 @@ always @* begin
             entropy_next[i*EN_W +: EN_W] = entropy_open(i[13:0]);
             pdec_next[i*16 +: 16] = 16'd0;
             ploss_next[i*16 +: 16] = 16'd0;
+            room_next[i] = 1'b1;
         end
     end
 
@@ -833,6 +867,7 @@ always @(posedge clk) begin
     guard_reg <= guard_next;
     pdec_reg <= pdec_next;
     ploss_reg <= ploss_next;
+    room_reg <= room_next;
     holdoff_reg <= holdoff_next;
     entropy_reg <= entropy_next;
     rr_reg <= rr_next;
@@ -879,6 +914,7 @@ always @(posedge clk) begin
             entropy_reg[j*EN_W +: EN_W] <= entropy_open(j[13:0]);
             pdec_reg[j*16 +: 16] <= 16'd0;
             ploss_reg[j*16 +: 16] <= 16'd0;
+            room_reg[j] <= 1'b1;
         end
         for (j = 0; j < CONNS; j = j + 1) begin
             rr_reg[j*PATH_W +: PATH_W] <= {PATH_W{1'b0}};

@@ -39,10 +39,11 @@
  * Same-cycle updates of one connection apply in the docs' order, a later one overriding an earlier one: timer
  * visit, ACK processing, lookup issue, transmission, error, control (the per-connection loop below).
  *
- * Critical paths (all from registers): send slot: L2 tx entry (RAM or forward) -> CONNS:1 mux of una/nxt ->
- * 24-bit window compares -> ok -> l2_send/new_send -> CONNS*PATHS:1 pnx mux -> m_pkt/RAM write data, and
- * -> adv -> L2 forward compare; ACK: A -> CONNS*PATHS:1 ahi/pnx mux -> d/sent compare -> SACK_BITS-bit region
- * mask -> popcount -> loss -> E.
+ * Critical paths (all from registers; iCE40 34.8 ns, the send slot, docs/fpga.md): send slot: L2 tx entry (RAM
+ * or forward) -> CONNS:1 mux of una/nxt -> 24-bit window compares -> ok -> l2_send/new_send -> CONNS*PATHS:1 pnx
+ * mux -> pnx write, m_pkt/RAM write data, and -> adv -> L2 forward compare; ACK: A's pnx/ahi copies (a_*_op,
+ * registers that follow the entry's writes) -> d/sent compare -> SACK_BITS-bit region mask -> popcount -> loss
+ * -> E.
  */
 
 `resetall
@@ -335,6 +336,11 @@ reg [CONN_W-1:0]                a_conn_reg = {CONN_W{1'b0}}, a_conn_next;
 reg [PSN_WIDTH-1:0]             a_psn_reg = {PSN_WIDTH{1'b0}}, a_psn_next;
 reg [PATH_W-1:0]                a_path_reg = {PATH_W{1'b0}}, a_path_next;
 reg [PSEQ_WIDTH-1:0]            a_pseq_reg = {PSEQ_WIDTH{1'b0}}, a_pseq_next;
+// pnx and ahi of A's (connection, path), kept equal to pnx/ahi[{a_conn, a_path}] (read at the handshake from the
+// state or from this cycle's write of that entry, and following its writes while the ACK waits), so ACK
+// processing starts from registers instead of a CONNS*PATHS:1 mux
+reg [PSEQ_WIDTH-1:0]            a_pnx_op_reg = {PSEQ_WIDTH{1'b0}}, a_pnx_op_next;
+reg [PSEQ_WIDTH-1:0]            a_ahi_op_reg = {PSEQ_WIDTH{1'b0}}, a_ahi_op_next;
 reg [SACK_BITS-1:0]             a_sack_reg = {SACK_BITS{1'b0}}, a_sack_next;
 reg                             a_ecn_reg = 1'b0, a_ecn_next;
 reg                             a_nak_reg = 1'b0, a_nak_next;
@@ -756,8 +762,8 @@ always @* begin
     a_nxt = nxt_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
     a_rw = rw_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
     a_gbn = gbn_act_reg[a_conn_reg];
-    a_ahi = ahi_reg[{a_conn_reg, a_path_reg}*PSEQ_WIDTH +: PSEQ_WIDTH];
-    a_pnx = pnx_reg[{a_conn_reg, a_path_reg}*PSEQ_WIDTH +: PSEQ_WIDTH];
+    a_ahi = a_ahi_op_reg;
+    a_pnx = a_pnx_op_reg;
 
     // 2. cumulative: adv_ok = 0 < psn - una <= nxt - una
     a_off = a_psn_reg - a_una;
@@ -1173,6 +1179,20 @@ always @* begin
             ahi_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = {PSEQ_WIDTH{1'b0}};
         end
     end
+
+    // A's operands next cycle: the entry A holds then, as the writes above leave it
+    a_pnx_op_next = pnx_reg[{a_conn_next, a_path_next}*PSEQ_WIDTH +: PSEQ_WIDTH];
+    a_ahi_op_next = ahi_reg[{a_conn_next, a_path_next}*PSEQ_WIDTH +: PSEQ_WIDTH];
+    if (xmit && x_pidx == {a_conn_next, a_path_next}) begin
+        a_pnx_op_next = x_pseq + SEQ_ONE;
+    end
+    if (a_path_upd && {a_conn_reg, a_path_reg} == {a_conn_next, a_path_next}) begin
+        a_ahi_op_next = a_pseq_reg;
+    end
+    if (ctl_hs && s_ctl_open && s_ctl_conn == a_conn_next) begin
+        a_pnx_op_next = {PSEQ_WIDTH{1'b0}};
+        a_ahi_op_next = {PSEQ_WIDTH{1'b0}};
+    end
 end
 
 /*
@@ -1244,6 +1264,8 @@ always @(posedge clk) begin
     a_psn_reg <= a_psn_next;
     a_path_reg <= a_path_next;
     a_pseq_reg <= a_pseq_next;
+    a_pnx_op_reg <= a_pnx_op_next;
+    a_ahi_op_reg <= a_ahi_op_next;
     a_sack_reg <= a_sack_next;
     a_ecn_reg <= a_ecn_next;
     a_nak_reg <= a_nak_next;
@@ -1337,6 +1359,8 @@ always @(posedge clk) begin
         a_psn_reg <= {PSN_WIDTH{1'b0}};
         a_path_reg <= {PATH_W{1'b0}};
         a_pseq_reg <= {PSEQ_WIDTH{1'b0}};
+        a_pnx_op_reg <= {PSEQ_WIDTH{1'b0}};
+        a_ahi_op_reg <= {PSEQ_WIDTH{1'b0}};
         a_sack_reg <= {SACK_BITS{1'b0}};
         a_ecn_reg <= 1'b0;
         a_nak_reg <= 1'b0;

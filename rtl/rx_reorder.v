@@ -28,15 +28,18 @@
  *                accept, read (registered, read enable = release fire) by the release stage; the read data is
  *                m_cpl_first/last/handle directly. S1 writes PSNs at or after cum, the release reads cum-lag < cum
  *                and 4*WINDOW slots never alias (docs: "Storage bound"), so no hazard.
- *   - connection state (open, cum, bitmap, lag, ackcnt) is in flip-flops, read and written by S1 in one cycle;
- *                the release stage reads cum/lag of its grant and decrements lag.
+ *   - connection state (open, cum, bitmap, lag, ackcnt, head = cum - lag) is in flip-flops, written by S1 in
+ *                one cycle; S1 reads open/cum/bitmap from op_* registers loaded with the operation (bypassed from
+ *                S1's own result for back-to-back operations on one connection). The release stage reads head
+ *                of its grant (one-hot AND-OR), increments it and decrements lag.
  *   - ACK FIFO: register array, head read combinationally (m_ack_*).
  *
- * Critical paths (all from registers): S1: s1_conn -> CONNS:1 mux of bitmap -> first-zero search (WINDOW-bit
- * carry chain + one-hot encode) -> WINDOW-bit barrel shift -> bitmap/cum/lag next; and s1 path state ->
- * pseq compare (PSEQ_WIDTH carry chain) -> SACK_BITS-bit barrel shift. Release: lag != 0 per conn ->
- * 2*CONNS-bit round-robin carry chain -> one-hot encode -> CONNS:1 mux of cum/lag -> 24-bit subtract -> handle
- * RAM address. The first-zero search runs on the bitmap alone (off the d = psn - cum path), see S1 below.
+ * Critical paths (all from registers; iCE40 19.8 ns, docs/fpga.md): S1: op_bitmap -> first-zero search
+ * (WINDOW-bit carry chain + one-hot encode) -> low bits of psn + L (carry select) -> cum/op_cum next; op_cum ->
+ * d = psn - cum (24-bit carry chain) -> accept -> write enables; s1 path state -> pseq compare (PSEQ_WIDTH carry
+ * chain) -> SACK_BITS-bit barrel shift. Release: lag != 0 per conn -> 2*CONNS-bit round-robin carry chain ->
+ * one-hot AND-OR of head -> handle RAM address. The first-zero search runs on the bitmap alone (off the
+ * d = psn - cum path), see S1 below.
  */
 
 `resetall
@@ -214,6 +217,9 @@ reg [CONNS*PSN_WIDTH-1:0]       cum_reg, cum_next;
 reg [CONNS*WINDOW-1:0]          bitmap_reg, bitmap_next;
 reg [CONNS*LAG_W-1:0]           lag_reg, lag_next;
 reg [CONNS*ACKCNT_W-1:0]        ackcnt_reg, ackcnt_next;
+// next PSN to release, cum - lag (open sets it to the open PSN, an accept moves cum and lag alike, a release adds
+// one), kept so the release reads it instead of subtracting; no power-up value (read only while lag != 0)
+reg [CONNS*PSN_WIDTH-1:0]       head_reg, head_next;
 // per (connection, path), index {conn, path}
 reg [CONNS*PATHS-1:0]           pvalid_reg, pvalid_next;
 
@@ -239,6 +245,13 @@ reg                             s1_last_reg = 1'b0, s1_last_next;
 reg                             s1_ack_req_reg = 1'b0, s1_ack_req_next;
 reg                             s1_ecn_reg = 1'b0, s1_ecn_next;
 reg [HANDLE_WIDTH-1:0]          s1_handle_reg = {HANDLE_WIDTH{1'b0}}, s1_handle_next;
+
+// stage 1 operands: open, cum and bitmap of s1_conn, read when the operation loads S1 (from the state, or from
+// S1's own result when the operation before it was on the same connection), so S1 starts from registers instead
+// of a CONNS:1 mux of the state. No power-up value: S1 reads them only when s1_valid, and every load of S1 loads them.
+reg                             op_open_reg, op_open_next;
+reg [PSN_WIDTH-1:0]             op_cum_reg, op_cum_next;
+reg [WINDOW-1:0]                op_bitmap_reg, op_bitmap_next;
 
 // path RAM write of last cycle, forwarded to S1
 reg                             fwd_valid_reg = 1'b0, fwd_valid_next;
@@ -297,7 +310,12 @@ reg [WINDOW-1:0]                first_zero_onehot;
 reg [L_W-1:0]                   ones_run;
 reg [L_W-1:0]                   run_len;
 reg [WINDOW-1:0]                bitmap_new;
+reg [L_W:0]                     cum_lo_sum;
+reg [PSN_WIDTH-L_W-1:0]         cum_hi_inc;
 reg [PSN_WIDTH-1:0]             cum_new;
+reg                             s1_open_res;
+reg [PSN_WIDTH-1:0]             s1_cum_res;
+reg [WINDOW-1:0]                s1_bitmap_res;
 reg [PIDX_W-1:0]                pidx;
 reg [PSEQ_WIDTH-1:0]            p_next;
 reg [SACK_BITS-1:0]             p_sack;
@@ -330,7 +348,6 @@ reg [2*CONNS-1:0]               rel_dbl_onehot;
 reg [CONNS-1:0]                 rel_onehot;
 reg [CONN_W-1:0]                rel_grant;
 reg                             rel_fire;
-reg [LAG_W-1:0]                 rel_lag;
 reg [PSN_WIDTH-1:0]             rel_psn;
 
 // ACK FIFO
@@ -400,6 +417,7 @@ always @* begin
     bitmap_next = bitmap_reg;
     lag_next = lag_reg;
     ackcnt_next = ackcnt_reg;
+    head_next = head_reg;
     pvalid_next = pvalid_reg;
 
     s1_valid_next = 1'b0;
@@ -476,9 +494,9 @@ always @* begin
     s1_pkt = s1_valid_reg && !s1_is_ctl_reg;
     s1_ctl = s1_valid_reg && s1_is_ctl_reg;
 
-    c_open = open_reg[s1_conn_reg];
-    c_cum = cum_reg[s1_conn_reg*PSN_WIDTH +: PSN_WIDTH];
-    c_bitmap = bitmap_reg[s1_conn_reg*WINDOW +: WINDOW];
+    c_open = op_open_reg;
+    c_cum = op_cum_reg;
+    c_bitmap = op_bitmap_reg;
     c_lag = lag_reg[s1_conn_reg*LAG_W +: LAG_W];
     c_ackcnt = ackcnt_reg[s1_conn_reg*ACKCNT_W +: ACKCNT_W];
 
@@ -489,7 +507,8 @@ always @* begin
     d = s1_psn_reg - c_cum;
     d_in_win = d[PSN_WIDTH-1:WIN_W] == {PSN_WIDTH-WIN_W{1'b0}};
     d_neg = d[PSN_WIDTH-1] && (d[PSN_WIDTH-2:0] != {PSN_WIDTH-1{1'b0}});
-    d_zero = d == {PSN_WIDTH{1'b0}};
+    // d == 0 is psn == cum: an equality, beside the subtract rather than behind it
+    d_zero = s1_psn_reg == c_cum;
     is_accept = s1_pkt && c_open && d_in_win && !c_bitmap[d[WIN_W-1:0]];
     is_dup = s1_pkt && c_open && ((d_in_win && c_bitmap[d[WIN_W-1:0]]) || d_neg);
     is_oow = s1_pkt && c_open && !d_in_win && !d_neg;
@@ -512,7 +531,16 @@ always @* begin
         run_len = {L_W{1'b0}};
         bitmap_new = c_bitmap | ({{WINDOW-1{1'b0}}, 1'b1} << d[WIN_W-1:0]);
     end
-    cum_new = c_cum + {{PSN_WIDTH-L_W{1'b0}}, run_len};
+    // cum + L: L is 0 unless d == 0, and then cum == psn, so the adder takes psn (a register) and the search
+    // result, and does not wait for d. Carry select: only the low L_W bits wait for the search, the high part
+    // (psn_hi + 1, from registers) is ready before it.
+    cum_lo_sum = {1'b0, s1_psn_reg[L_W-1:0]} + {1'b0, ones_run};
+    cum_hi_inc = s1_psn_reg[PSN_WIDTH-1:L_W] + ONE[PSN_WIDTH-L_W-1:0];
+    if (d_zero) begin
+        cum_new = {cum_lo_sum[L_W] ? cum_hi_inc : s1_psn_reg[PSN_WIDTH-1:L_W], cum_lo_sum[L_W-1:0]};
+    end else begin
+        cum_new = c_cum;
+    end
 
     // path state: forwarded from last cycle's write of the same (conn, path), else RAM, else zeros
     pidx = {s1_conn_reg, s1_path_reg};
@@ -571,22 +599,49 @@ always @* begin
         pvalid_next[pidx] = 1'b1;
     end
 
+    // S1's connection after this cycle (what the loop below writes to open/cum/bitmap of s1_conn)
+    s1_open_res = s1_ctl ? s1_open_reg : c_open;
+    if (s1_ctl) begin
+        s1_cum_res = s1_open_reg ? s1_psn_reg : c_cum;
+        s1_bitmap_res = {WINDOW{1'b0}};
+    end else if (is_accept) begin
+        s1_cum_res = cum_new;
+        s1_bitmap_res = bitmap_new;
+    end else begin
+        s1_cum_res = c_cum;
+        s1_bitmap_res = c_bitmap;
+    end
+
+    // next S1's operands: the state at the start of next cycle of s1_conn_next (the release does not write
+    // open, cum or bitmap, so only this cycle's S1 can have changed them)
+    if (s1_valid_reg && s1_conn_next == s1_conn_reg) begin
+        op_open_next = s1_open_res;
+        op_cum_next = s1_cum_res;
+        op_bitmap_next = s1_bitmap_res;
+    end else begin
+        op_open_next = open_reg[s1_conn_next];
+        op_cum_next = cum_reg[s1_conn_next*PSN_WIDTH +: PSN_WIDTH];
+        op_bitmap_next = bitmap_reg[s1_conn_next*WINDOW +: WINDOW];
+    end
+
     for (i = 0; i < CONNS; i = i + 1) begin
         if (s1_conn_reg == i[CONN_W-1:0]) begin
             if (s1_ctl) begin
-                // open: open=1, cum=psn; close: open=0; both: bitmap, lag, ackcnt, paths cleared
-                open_next[i] = s1_open_reg;
+                // open: open=1, cum=head=psn; close: open=0; both: bitmap, lag, ackcnt, paths cleared (open,
+                // cum and bitmap through s1_*_res below)
                 if (s1_open_reg) begin
-                    cum_next[i*PSN_WIDTH +: PSN_WIDTH] = s1_psn_reg;
+                    head_next[i*PSN_WIDTH +: PSN_WIDTH] = s1_psn_reg;
                 end
-                bitmap_next[i*WINDOW +: WINDOW] = {WINDOW{1'b0}};
                 lag_next[i*LAG_W +: LAG_W] = {LAG_W{1'b0}};
                 ackcnt_next[i*ACKCNT_W +: ACKCNT_W] = {ACKCNT_W{1'b0}};
                 pvalid_next[i*PATHS +: PATHS] = {PATHS{1'b0}};
             end
+            if (s1_valid_reg) begin
+                open_next[i] = s1_open_res;
+                cum_next[i*PSN_WIDTH +: PSN_WIDTH] = s1_cum_res;
+                bitmap_next[i*WINDOW +: WINDOW] = s1_bitmap_res;
+            end
             if (is_accept) begin
-                bitmap_next[i*WINDOW +: WINDOW] = bitmap_new;
-                cum_next[i*PSN_WIDTH +: PSN_WIDTH] = cum_new;
                 lag_next[i*LAG_W +: LAG_W] = c_lag + {{LAG_W-L_W{1'b0}}, run_len};
             end
             if (ack) begin
@@ -628,8 +683,13 @@ always @* begin
         end
     end
     rel_fire = rel_req != {CONNS{1'b0}} && (!m_cpl_valid_reg || m_cpl_ready);
-    rel_lag = lag_reg[rel_grant*LAG_W +: LAG_W];
-    rel_psn = cum_reg[rel_grant*PSN_WIDTH +: PSN_WIDTH] - {{PSN_WIDTH-LAG_W{1'b0}}, rel_lag};
+    // cum - lag of the grant, selected by the one-hot (no encoder in front of the mux)
+    rel_psn = {PSN_WIDTH{1'b0}};
+    for (i = 0; i < CONNS; i = i + 1) begin
+        if (rel_onehot[i]) begin
+            rel_psn = rel_psn | head_reg[i*PSN_WIDTH +: PSN_WIDTH];
+        end
+    end
 
     hram_rd_en = rel_fire;
     hram_rd_addr = {rel_grant, rel_psn[SLOT_W-1:0]};
@@ -643,6 +703,7 @@ always @* begin
             if (rel_onehot[i]) begin
                 // after S1: an accept on the same connection gives lag + L - 1
                 lag_next[i*LAG_W +: LAG_W] = lag_next[i*LAG_W +: LAG_W] - {{LAG_W-1{1'b0}}, 1'b1};
+                head_next[i*PSN_WIDTH +: PSN_WIDTH] = rel_psn + ONE[PSN_WIDTH-1:0];
             end
         end
     end else if (m_cpl_ready) begin
@@ -673,6 +734,7 @@ always @(posedge clk) begin
     bitmap_reg <= bitmap_next;
     lag_reg <= lag_next;
     ackcnt_reg <= ackcnt_next;
+    head_reg <= head_next;
     pvalid_reg <= pvalid_next;
 
     s1_valid_reg <= s1_valid_next;
@@ -687,6 +749,10 @@ always @(posedge clk) begin
     s1_ack_req_reg <= s1_ack_req_next;
     s1_ecn_reg <= s1_ecn_next;
     s1_handle_reg <= s1_handle_next;
+
+    op_open_reg <= op_open_next;
+    op_cum_reg <= op_cum_next;
+    op_bitmap_reg <= op_bitmap_next;
 
     fwd_valid_reg <= fwd_valid_next;
     fwd_idx_reg <= fwd_idx_next;
