@@ -39,11 +39,12 @@
  * Same-cycle updates of one connection apply in the docs' order, a later one overriding an earlier one: timer
  * visit, ACK processing, lookup issue, transmission, error, control (the per-connection loop below).
  *
- * Critical paths (all from registers; iCE40 34.8 ns, the send slot, docs/fpga.md): send slot: L2 tx entry (RAM
- * or forward) -> CONNS:1 mux of una/nxt -> 24-bit window compares -> ok -> l2_send/new_send -> CONNS*PATHS:1 pnx
- * mux -> pnx write, m_pkt/RAM write data, and -> adv -> L2 forward compare; ACK: A's pnx/ahi copies (a_*_op,
- * registers that follow the entry's writes) -> d/sent compare -> SACK_BITS-bit region mask -> popcount -> loss
- * -> E.
+ * Critical paths (all from registers; iCE40 31.3 ns, the new packet, docs/fpga.md): new packet: s_tx_conn ->
+ * CONNS:1 mux of una/nxt -> 24-bit span compare -> new_send -> timer restart / pnx and nxt writes; send slot:
+ * L2 tx entry (RAM or forward) and L2's una/nxt copies (l2_*_op) -> 24-bit window compares -> ok -> l2_send ->
+ * select of the two pnx candidates -> pnx write, m_pkt/RAM write data, and -> adv -> L2 forward compare; ACK:
+ * A's copies (a_*_op, registers that follow the entries' writes) -> d/sent and offset compares -> SACK_BITS-bit
+ * region mask -> popcount -> loss -> E.
  */
 
 `resetall
@@ -336,11 +337,16 @@ reg [CONN_W-1:0]                a_conn_reg = {CONN_W{1'b0}}, a_conn_next;
 reg [PSN_WIDTH-1:0]             a_psn_reg = {PSN_WIDTH{1'b0}}, a_psn_next;
 reg [PATH_W-1:0]                a_path_reg = {PATH_W{1'b0}}, a_path_next;
 reg [PSEQ_WIDTH-1:0]            a_pseq_reg = {PSEQ_WIDTH{1'b0}}, a_pseq_next;
-// pnx and ahi of A's (connection, path), kept equal to pnx/ahi[{a_conn, a_path}] (read at the handshake from the
-// state or from this cycle's write of that entry, and following its writes while the ACK waits), so ACK
-// processing starts from registers instead of a CONNS*PATHS:1 mux
+// pnx and ahi of A's (connection, path) and una and nxt of its connection, kept equal to the state entries (read
+// at the handshake from the state or from this cycle's write of that entry, and following its writes while the
+// ACK waits), so ACK processing starts from registers instead of CONNS*PATHS:1 and CONNS:1 muxes
 reg [PSEQ_WIDTH-1:0]            a_pnx_op_reg = {PSEQ_WIDTH{1'b0}}, a_pnx_op_next;
 reg [PSEQ_WIDTH-1:0]            a_ahi_op_reg = {PSEQ_WIDTH{1'b0}}, a_ahi_op_next;
+reg [PSN_WIDTH-1:0]             a_una_op_reg = {PSN_WIDTH{1'b0}}, a_una_op_next;
+reg [PSN_WIDTH-1:0]             a_nxt_op_reg = {PSN_WIDTH{1'b0}}, a_nxt_op_next;
+// una and nxt of L2's connection, kept the same way (loaded when L2 loads), for the send slot's window check
+reg [PSN_WIDTH-1:0]             l2_una_op_reg = {PSN_WIDTH{1'b0}}, l2_una_op_next;
+reg [PSN_WIDTH-1:0]             l2_nxt_op_reg = {PSN_WIDTH{1'b0}}, l2_nxt_op_next;
 reg [SACK_BITS-1:0]             a_sack_reg = {SACK_BITS{1'b0}}, a_sack_next;
 reg                             a_ecn_reg = 1'b0, a_ecn_next;
 reg                             a_nak_reg = 1'b0, a_nak_next;
@@ -478,6 +484,9 @@ reg [CONN_W-1:0]                x_conn;
 reg [PIDX_W-1:0]                x_pidx;
 reg [PSN_WIDTH-1:0]             x_psn;
 reg [PSEQ_WIDTH-1:0]            x_pseq;
+reg [PSEQ_WIDTH-1:0]            x_pseq_l2;
+reg [PSEQ_WIDTH-1:0]            x_pseq_new;
+reg [PSEQ_WIDTH-1:0]            x_pseq_inc;
 reg [RETR_W-1:0]                x_retries;
 reg [HANDLE_WIDTH-1:0]          x_handle;
 reg                             x_first;
@@ -660,8 +669,8 @@ always @* begin
 
     // live = open && !err; outst = e.psn in [una, nxt)
     l2_live = open_reg[l2_conn_reg] && !err_reg[l2_conn_reg];
-    l2_una = una_reg[l2_conn_reg*PSN_WIDTH +: PSN_WIDTH];
-    l2_nxt = nxt_reg[l2_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    l2_una = l2_una_op_reg;
+    l2_nxt = l2_nxt_op_reg;
     l2_off = ent_psn - l2_una;
     l2_span = l2_nxt - l2_una;
     l2_outst = l2_off < l2_span;
@@ -721,7 +730,11 @@ always @* begin
     xmit = l2_send || new_send;
     x_conn = l2_send ? l2_conn_reg : s_tx_conn;
     x_pidx = {x_conn, s_path_path};
-    x_pseq = pnx_reg[x_pidx*PSEQ_WIDTH +: PSEQ_WIDTH];
+    // pnx of both candidates (and + 1) are read in parallel, l2_send (late) only selects
+    x_pseq_l2 = pnx_reg[{l2_conn_reg, s_path_path}*PSEQ_WIDTH +: PSEQ_WIDTH];
+    x_pseq_new = pnx_reg[{s_tx_conn, s_path_path}*PSEQ_WIDTH +: PSEQ_WIDTH];
+    x_pseq = l2_send ? x_pseq_l2 : x_pseq_new;
+    x_pseq_inc = l2_send ? x_pseq_l2 + SEQ_ONE : x_pseq_new + SEQ_ONE;
     if (l2_send) begin
         x_psn = ent_psn;
         x_retries = ent_retries + {{RETR_W-1{1'b0}}, 1'b1};
@@ -758,8 +771,8 @@ always @* begin
     ack_hs = s_ack_valid && s_ack_ready_int;
 
     a_live = open_reg[a_conn_reg] && !err_reg[a_conn_reg];
-    a_una = una_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
-    a_nxt = nxt_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    a_una = a_una_op_reg;
+    a_nxt = a_nxt_op_reg;
     a_rw = rw_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
     a_gbn = gbn_act_reg[a_conn_reg];
     a_ahi = a_ahi_op_reg;
@@ -1168,8 +1181,9 @@ always @* begin
     ahi_next = ahi_reg;
 
     for (p = 0; p < NPATHS; p = p + 1) begin
-        if (xmit && x_pidx == p[PIDX_W-1:0]) begin
-            pnx_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = x_pseq + SEQ_ONE;
+        if ((l2_send && {l2_conn_reg, s_path_path} == p[PIDX_W-1:0]) ||
+            (new_send && {s_tx_conn, s_path_path} == p[PIDX_W-1:0])) begin
+            pnx_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = x_pseq_inc;
         end
         if (a_path_upd && {a_conn_reg, a_path_reg} == p[PIDX_W-1:0]) begin
             ahi_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = a_pseq_reg;
@@ -1184,7 +1198,7 @@ always @* begin
     a_pnx_op_next = pnx_reg[{a_conn_next, a_path_next}*PSEQ_WIDTH +: PSEQ_WIDTH];
     a_ahi_op_next = ahi_reg[{a_conn_next, a_path_next}*PSEQ_WIDTH +: PSEQ_WIDTH];
     if (xmit && x_pidx == {a_conn_next, a_path_next}) begin
-        a_pnx_op_next = x_pseq + SEQ_ONE;
+        a_pnx_op_next = x_pseq_inc;
     end
     if (a_path_upd && {a_conn_reg, a_path_reg} == {a_conn_next, a_path_next}) begin
         a_ahi_op_next = a_pseq_reg;
@@ -1192,6 +1206,32 @@ always @* begin
     if (ctl_hs && s_ctl_open && s_ctl_conn == a_conn_next) begin
         a_pnx_op_next = {PSEQ_WIDTH{1'b0}};
         a_ahi_op_next = {PSEQ_WIDTH{1'b0}};
+    end
+
+    // the same for una and nxt of A's connection (writers: ACK progress, a new transmission, an open)
+    a_una_op_next = una_reg[a_conn_next*PSN_WIDTH +: PSN_WIDTH];
+    a_nxt_op_next = nxt_reg[a_conn_next*PSN_WIDTH +: PSN_WIDTH];
+    if (a_progress && a_conn_reg == a_conn_next) begin
+        a_una_op_next = a_psn_reg;
+    end
+    if (new_send && s_tx_conn == a_conn_next) begin
+        a_nxt_op_next = tx_nxt + PSN_ONE;
+    end
+    if (ctl_hs && s_ctl_open && s_ctl_conn == a_conn_next) begin
+        a_una_op_next = s_ctl_psn;
+        a_nxt_op_next = s_ctl_psn;
+    end
+    l2_una_op_next = una_reg[l2_conn_next*PSN_WIDTH +: PSN_WIDTH];
+    l2_nxt_op_next = nxt_reg[l2_conn_next*PSN_WIDTH +: PSN_WIDTH];
+    if (a_progress && a_conn_reg == l2_conn_next) begin
+        l2_una_op_next = a_psn_reg;
+    end
+    if (new_send && s_tx_conn == l2_conn_next) begin
+        l2_nxt_op_next = tx_nxt + PSN_ONE;
+    end
+    if (ctl_hs && s_ctl_open && s_ctl_conn == l2_conn_next) begin
+        l2_una_op_next = s_ctl_psn;
+        l2_nxt_op_next = s_ctl_psn;
     end
 end
 
@@ -1266,6 +1306,10 @@ always @(posedge clk) begin
     a_pseq_reg <= a_pseq_next;
     a_pnx_op_reg <= a_pnx_op_next;
     a_ahi_op_reg <= a_ahi_op_next;
+    a_una_op_reg <= a_una_op_next;
+    a_nxt_op_reg <= a_nxt_op_next;
+    l2_una_op_reg <= l2_una_op_next;
+    l2_nxt_op_reg <= l2_nxt_op_next;
     a_sack_reg <= a_sack_next;
     a_ecn_reg <= a_ecn_next;
     a_nak_reg <= a_nak_next;
@@ -1361,6 +1405,10 @@ always @(posedge clk) begin
         a_pseq_reg <= {PSEQ_WIDTH{1'b0}};
         a_pnx_op_reg <= {PSEQ_WIDTH{1'b0}};
         a_ahi_op_reg <= {PSEQ_WIDTH{1'b0}};
+        a_una_op_reg <= {PSN_WIDTH{1'b0}};
+        a_nxt_op_reg <= {PSN_WIDTH{1'b0}};
+        l2_una_op_reg <= {PSN_WIDTH{1'b0}};
+        l2_nxt_op_reg <= {PSN_WIDTH{1'b0}};
         a_sack_reg <= {SACK_BITS{1'b0}};
         a_ecn_reg <= 1'b0;
         a_nak_reg <= 1'b0;
