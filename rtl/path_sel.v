@@ -20,15 +20,15 @@
  *                        inflight/state, else hold the request
  *   s_fb / s_ctl handshake: applied to the state at the end of cycle t
  *
- * State: all in flip-flops (CONNS x PATHS x 58 bits), flattened, entry {c, p} at [{c, p}*W +: W]; read and
- * written in one cycle, so there are no hazards to forward. Effects on one path in one cycle, in order: tick
- * decrement of holdoff, feedback, stage-1 fire (on top of the feedback result), control (overrides all). The
- * feedback result is computed once, for its one target path; the stage-1 inflight increment once per path of
- * s1_conn (so the round-robin pick only drives write enables); the tick decrement and the control reopen are
- * replicated per path. Control overrides the path fields, rr and cred only: a feedback fail or recovery on a
- * path reopened in the same cycle still steps the LFSR and counts in cnt_failures / cnt_recoveries, and a
- * decision still counts (docs: the effects are applied in order, control last). Per connection, rr and cred
- * (PATH_W + 8 bits) are flip-flops too.
+ * State: all in flip-flops (CONNS x PATHS x 91 bits: 58 of state, 32 of counters, the room bit), flattened, entry
+ * {c, p} at [{c, p}*W +: W]; read and written in one cycle, so there are no hazards to forward. Effects on one path
+ * in one cycle, in order: tick decrement of holdoff, feedback, stage-1 fire (on top of the feedback result), control
+ * (overrides all). The feedback result is computed once, for its one target path; the stage-1 inflight increment
+ * once per path of s1_conn (so the round-robin pick only drives write enables); the tick decrement and the control
+ * reopen are replicated per path. Control overrides the path fields, rr and cred only: a feedback fail or recovery
+ * on a path reopened in the same cycle still steps the LFSR and counts in cnt_failures / cnt_recoveries, and a
+ * decision still counts (docs: the effects are applied in order, control last). Per connection, rr and cred (PATH_W
+ * + 8 bits) are flip-flops too.
  *
  * Field layout per path (docs: State):
  *
