@@ -39,12 +39,12 @@
  * Same-cycle updates of one connection apply in the docs' order, a later one overriding an earlier one: timer
  * visit, ACK processing, lookup issue, transmission, error, control (the per-connection loop below).
  *
- * Critical paths (all from registers; iCE40 31.3 ns, the new packet, docs/fpga.md): new packet: s_tx_conn ->
- * CONNS:1 mux of una/nxt -> 24-bit span compare -> new_send -> timer restart / pnx and nxt writes; send slot:
- * L2 tx entry (RAM or forward) and L2's una/nxt copies (l2_*_op) -> 24-bit window compares -> ok -> l2_send ->
- * select of the two pnx candidates -> pnx write, m_pkt/RAM write data, and -> adv -> L2 forward compare; ACK:
- * A's copies (a_*_op, registers that follow the entries' writes) -> d/sent and offset compares -> SACK_BITS-bit
- * region mask -> popcount -> loss -> E.
+ * Critical paths (all from registers; iCE40 31.8 ns, the send slot, docs/fpga.md): send slot: L2 tx entry (RAM
+ * or forward) and L2's una/nxt copies (l2_*_op) -> 24-bit window compares -> ok -> l2_send -> CONNS*PATHS:1 pnx
+ * mux -> pnx + 1 write, m_pkt/RAM write data, and -> adv -> L2 forward compare; new packet: s_tx_conn -> CONNS:1
+ * mux of una/nxt -> 24-bit span compare -> new_send -> timer restart / pnx and nxt writes; ACK: A's copies
+ * (a_*_op, registers that follow the entries' writes) -> d/sent and offset compares -> SACK_BITS-bit region mask
+ * -> popcount -> loss -> E.
  */
 
 `resetall
@@ -484,8 +484,6 @@ reg [CONN_W-1:0]                x_conn;
 reg [PIDX_W-1:0]                x_pidx;
 reg [PSN_WIDTH-1:0]             x_psn;
 reg [PSEQ_WIDTH-1:0]            x_pseq;
-reg [PSEQ_WIDTH-1:0]            x_pseq_l2;
-reg [PSEQ_WIDTH-1:0]            x_pseq_new;
 reg [PSEQ_WIDTH-1:0]            x_pseq_inc;
 reg [RETR_W-1:0]                x_retries;
 reg [HANDLE_WIDTH-1:0]          x_handle;
@@ -730,11 +728,8 @@ always @* begin
     xmit = l2_send || new_send;
     x_conn = l2_send ? l2_conn_reg : s_tx_conn;
     x_pidx = {x_conn, s_path_path};
-    // pnx of both candidates (and + 1) are read in parallel, l2_send (late) only selects
-    x_pseq_l2 = pnx_reg[{l2_conn_reg, s_path_path}*PSEQ_WIDTH +: PSEQ_WIDTH];
-    x_pseq_new = pnx_reg[{s_tx_conn, s_path_path}*PSEQ_WIDTH +: PSEQ_WIDTH];
-    x_pseq = l2_send ? x_pseq_l2 : x_pseq_new;
-    x_pseq_inc = l2_send ? x_pseq_l2 + SEQ_ONE : x_pseq_new + SEQ_ONE;
+    x_pseq = pnx_reg[x_pidx*PSEQ_WIDTH +: PSEQ_WIDTH];
+    x_pseq_inc = x_pseq + SEQ_ONE;
     if (l2_send) begin
         x_psn = ent_psn;
         x_retries = ent_retries + {{RETR_W-1{1'b0}}, 1'b1};
@@ -1181,8 +1176,7 @@ always @* begin
     ahi_next = ahi_reg;
 
     for (p = 0; p < NPATHS; p = p + 1) begin
-        if ((l2_send && {l2_conn_reg, s_path_path} == p[PIDX_W-1:0]) ||
-            (new_send && {s_tx_conn, s_path_path} == p[PIDX_W-1:0])) begin
+        if (xmit && x_pidx == p[PIDX_W-1:0]) begin
             pnx_next[p*PSEQ_WIDTH +: PSEQ_WIDTH] = x_pseq_inc;
         end
         if (a_path_upd && {a_conn_reg, a_path_reg} == p[PIDX_W-1:0]) begin
