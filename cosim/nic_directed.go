@@ -10,14 +10,24 @@ import (
 
 // nicStep is one step of a directed nic_transport script.
 type nicStep struct {
-	// rx presents a data packet with this PSN (connection 3) until s_rx_ready; ctl opens connection 3 for one
-	// cycle with RX PSN ctlPSN; idle runs that many cycles; ackReady sets m_ack_ready from this step on.
+	// rx presents a data packet with this PSN on connection conn until s_rx_ready; ctl opens connection conn
+	// with RX PSN ctlPSN until s_ctl_ready; idle runs that many cycles; ackReady sets m_ack_ready from this
+	// step on.
 	rx       bool
+	conn     uint32
 	psn      uint32
 	ctl      bool
 	ctlPSN   uint32
 	idle     int
 	ackReady bool
+}
+
+// onConn puts every rx and ctl step of steps on connection c.
+func onConn(c uint32, steps []nicStep) []nicStep {
+	for i := range steps {
+		steps[i].conn = c
+	}
+	return steps
 }
 
 // nicScript drives a nic_transport top through a list of steps, following s_rx_ready.
@@ -35,7 +45,7 @@ type nicScript struct {
 // (NAK with the expected PSN, once), packets past it dropped, the rewind, a duplicate (must reach rx_reorder),
 // ACKs and a NAK waiting together (rx_reorder's ACK goes first), and a reopen while a NAK waits (the NAK is
 // dropped).
-var gbnFilterScript = []nicStep{
+var gbnFilterScript = onConn(3, []nicStep{
 	{ctl: true, ctlPSN: 0xFFFFFE},
 	{rx: true, psn: 0xFFFFFE}, {rx: true, psn: 0x000001}, {rx: true, psn: 0x000002}, {idle: 6},
 	{ackReady: true}, {idle: 8},
@@ -44,6 +54,29 @@ var gbnFilterScript = []nicStep{
 	{ackReady: false}, {rx: true, psn: 0x000003}, {idle: 3}, {ctl: true, ctlPSN: 0x000010}, {idle: 2},
 	{ackReady: true}, {idle: 8},
 	{rx: true, psn: 0x000010}, {rx: true, psn: 0x000012}, {idle: 10},
+})
+
+// gbnConnsScript runs the go-back-N filter on every connection at once, one phase over all of them before the
+// next: open at 0xFFFFFF (every bit of the expected PSN goes 0 -> 1), the in-order 0xFFFFFF (the expected PSN
+// wraps to 0: every bit 1 -> 0), a gap at 2 (one NAK each), a second packet past the gap (dropped, no NAK: the
+// NAK-sent flag of each connection is its own), the missing 0 (accepted, flag cleared), then 1 and 2 in order.
+// Gap and drop phases run while every other connection's flag is set, so a flag shared between connections
+// shows as a missing or extra NAK. Counts at the end: accepted 4 x conns, dropped 2 x conns, NAKs conns.
+func gbnConnsScript(conns int) []nicStep {
+	var s []nicStep
+	phase := func(st nicStep) {
+		for c := 0; c < conns; c++ {
+			st.conn = uint32(c)
+			s = append(s, st)
+		}
+		s = append(s, nicStep{idle: 4})
+	}
+	s = append(s, nicStep{ackReady: true})
+	phase(nicStep{ctl: true, ctlPSN: 0xFFFFFF})
+	for _, psn := range []uint32{0xFFFFFF, 0x000002, 0x000003, 0x000000, 0x000001, 0x000002} {
+		phase(nicStep{rx: true, psn: psn})
+	}
+	return append(s, nicStep{idle: 10})
 }
 
 func (d *nicScript) Drive(cycle int64, in *endpoint.TopIn) {
@@ -56,10 +89,10 @@ func (d *nicScript) Drive(cycle int64, in *endpoint.TopIn) {
 		switch {
 		case s.rx:
 			in.RxValid, in.RxConn, in.RxPSN, in.RxPath, in.RxPseq, in.RxAckReq, in.RxHandle =
-				true, 3, s.psn, 0, s.psn&0xFF, true, s.psn&0xFF
+				true, s.conn, s.psn, 0, s.psn&0xFF, true, s.psn&0xFF
 			return
 		case s.ctl:
-			in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlTxPSN, in.CtlRxPSN = true, true, 3, 100, s.ctlPSN
+			in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlTxPSN, in.CtlRxPSN = true, true, s.conn, 100, s.ctlPSN
 			return
 		case s.idle > 0:
 			if d.left == 0 {
@@ -90,25 +123,32 @@ func (d *nicScript) Observe(cycle int64, in *endpoint.TopIn, out *endpoint.TopOu
 	}
 }
 
+// nicCounts are the counters a directed script must end with.
+type nicCounts struct {
+	naks, dropped, accepted, duplicate uint32
+}
+
 // check requires the script to have run to its end and the filter to have done what it is for.
-func (d *nicScript) check() error {
+func (d *nicScript) check(want nicCounts) error {
 	o := &d.last
 	switch {
 	case d.at < len(d.steps):
 		return fmt.Errorf("script stopped at step %d of %d", d.at, len(d.steps))
-	case o.CntNaks != 3 || o.CntGBNDropped != 4:
-		return fmt.Errorf("naks %d, gbn_dropped %d; want 3 and 4", o.CntNaks, o.CntGBNDropped)
-	case o.CntAccepted != 5 || o.CntDuplicate != 1:
-		return fmt.Errorf("accepted %d, duplicate %d; want 5 and 1", o.CntAccepted, o.CntDuplicate)
+	case o.CntNaks != want.naks || o.CntGBNDropped != want.dropped:
+		return fmt.Errorf("naks %d, gbn_dropped %d; want %d and %d", o.CntNaks, o.CntGBNDropped, want.naks, want.dropped)
+	case o.CntAccepted != want.accepted || o.CntDuplicate != want.duplicate:
+		return fmt.Errorf("accepted %d, duplicate %d; want %d and %d", o.CntAccepted, o.CntDuplicate,
+			want.accepted, want.duplicate)
 	}
 	return nil
 }
 
-func init() {
-	register(Test{Name: "nic_dir_gbn_filter", Block: "nic_transport",
-		Doc:       "directed: go-back-N receive filter of the top (NAK once per gap with the expected PSN across the wrap, drops past the gap, duplicates pass, ACK before NAK, reopen drops a waiting NAK)",
+// registerNicScript registers a directed go-back-N test of the top: the script of the configuration in lockstep
+// with the golden top, then the counters it must end with.
+func registerNicScript(name, doc string, script func(config.Config) ([]nicStep, nicCounts), cycles func(config.Config) int64) {
+	register(Test{Name: name, Block: "nic_transport", Doc: doc,
 		configure: func(cfg config.Config) config.Config { cfg.GBN = 1; return cfg },
-		CyclesFor: func(config.Config) int64 { return 200 },
+		CyclesFor: cycles,
 		ports: func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
 			p, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
 			return p, endpoint.Valid, err
@@ -118,17 +158,34 @@ func init() {
 			if err != nil {
 				return Result{}, err
 			}
-			drv := &nicScript{steps: gbnFilterScript}
+			steps, want := script(r.Config)
+			drv := &nicScript{steps: steps}
 			st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
 				Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
 			res := Result{Cycles: st.Cycles, Packets: int64(drv.last.CntAccepted + drv.last.CntGBNDropped),
 				Detail: fmt.Sprintf("accepted=%d duplicate=%d gbn_dropped=%d naks=%d", drv.last.CntAccepted,
 					drv.last.CntDuplicate, drv.last.CntGBNDropped, drv.last.CntNaks)}
 			if err == nil {
-				if err = drv.check(); err != nil {
+				if err = drv.check(want); err != nil {
 					err = &CheckError{Cycle: st.Cycles, Err: err, Repro: r.Repro()}
 				}
 			}
 			return res, err
 		}})
+}
+
+func init() {
+	registerNicScript("nic_dir_gbn_filter",
+		"directed: go-back-N receive filter of the top (NAK once per gap with the expected PSN across the wrap, drops past the gap, duplicates pass, ACK before NAK, reopen drops a waiting NAK)",
+		func(config.Config) ([]nicStep, nicCounts) {
+			return gbnFilterScript, nicCounts{naks: 3, dropped: 4, accepted: 5, duplicate: 1}
+		},
+		func(config.Config) int64 { return 200 })
+	registerNicScript("nic_dir_gbn_conns",
+		"directed: go-back-N receive filter on every connection at once (expected PSN through every bit and the wrap, one NAK per connection's gap with every other connection's NAK-sent flag set, drops past the gap)",
+		func(cfg config.Config) ([]nicStep, nicCounts) {
+			n := uint32(cfg.Conns)
+			return gbnConnsScript(cfg.Conns), nicCounts{naks: n, dropped: 2 * n, accepted: 4 * n}
+		},
+		func(cfg config.Config) int64 { return 100 + 7*(2*int64(cfg.Conns)+8) })
 }
