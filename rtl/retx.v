@@ -1168,36 +1168,6 @@ always @* begin
 end
 
 /*
- * una / nxt of connection `conn` as this cycle's writes leave them (the same writes as in the per-connection
- * block above: ACK progress, a new transmission, an open); the operand copies of A and L2 load these.
- */
-function [PSN_WIDTH-1:0] una_after;
-    input [CONN_W-1:0] conn;
-    begin
-        una_after = una_reg[conn*PSN_WIDTH +: PSN_WIDTH];
-        if (a_progress && a_conn_reg == conn) begin
-            una_after = a_psn_reg;
-        end
-        if (ctl_hs && s_ctl_open && s_ctl_conn == conn) begin
-            una_after = s_ctl_psn;
-        end
-    end
-endfunction
-
-function [PSN_WIDTH-1:0] nxt_after;
-    input [CONN_W-1:0] conn;
-    begin
-        nxt_after = nxt_reg[conn*PSN_WIDTH +: PSN_WIDTH];
-        if (new_send && s_tx_conn == conn) begin
-            nxt_after = tx_nxt + PSN_ONE;
-        end
-        if (ctl_hs && s_ctl_open && s_ctl_conn == conn) begin
-            nxt_after = s_ctl_psn;
-        end
-    end
-endfunction
-
-/*
  * Per-(connection, path) state: pnx += 1 at a transmission on (c, P); ahi = n at an accepted path part; open
  * clears both for every path of the connection.
  */
@@ -1232,11 +1202,31 @@ always @* begin
         a_ahi_op_next = {PSEQ_WIDTH{1'b0}};
     end
 
-    // the same for una and nxt of A's and L2's connections
-    a_una_op_next = una_after(a_conn_next);
-    a_nxt_op_next = nxt_after(a_conn_next);
-    l2_una_op_next = una_after(l2_conn_next);
-    l2_nxt_op_next = nxt_after(l2_conn_next);
+    // the same for una and nxt of A's connection (writers: ACK progress, a new transmission, an open)
+    a_una_op_next = una_reg[a_conn_next*PSN_WIDTH +: PSN_WIDTH];
+    a_nxt_op_next = nxt_reg[a_conn_next*PSN_WIDTH +: PSN_WIDTH];
+    if (a_progress && a_conn_reg == a_conn_next) begin
+        a_una_op_next = a_psn_reg;
+    end
+    if (new_send && s_tx_conn == a_conn_next) begin
+        a_nxt_op_next = tx_nxt + PSN_ONE;
+    end
+    if (ctl_hs && s_ctl_open && s_ctl_conn == a_conn_next) begin
+        a_una_op_next = s_ctl_psn;
+        a_nxt_op_next = s_ctl_psn;
+    end
+    l2_una_op_next = una_reg[l2_conn_next*PSN_WIDTH +: PSN_WIDTH];
+    l2_nxt_op_next = nxt_reg[l2_conn_next*PSN_WIDTH +: PSN_WIDTH];
+    if (a_progress && a_conn_reg == l2_conn_next) begin
+        l2_una_op_next = a_psn_reg;
+    end
+    if (new_send && s_tx_conn == l2_conn_next) begin
+        l2_nxt_op_next = tx_nxt + PSN_ONE;
+    end
+    if (ctl_hs && s_ctl_open && s_ctl_conn == l2_conn_next) begin
+        l2_una_op_next = s_ctl_psn;
+        l2_nxt_op_next = s_ctl_psn;
+    end
 end
 
 /*
