@@ -33,12 +33,13 @@ func onConn(c uint32, steps []nicStep) []nicStep {
 // nicScript drives a nic_transport top through a list of steps, following s_rx_ready.
 type nicScript struct {
 	// steps and at are the script and the current step; left counts the current idle step; ackReady is the
-	// m_ack_ready level; done is set at the end.
+	// m_ack_ready level.
 	steps    []nicStep
 	at, left int
 	ackReady bool
-	// last is the latest output observed.
+	// last is the latest output observed; want the counters the script must end with.
 	last endpoint.TopOut
+	want nicCounts
 }
 
 // gbnFilterScript exercises the go-back-N receive filter of the top: in-order packets across the PSN wrap, a gap
@@ -62,7 +63,8 @@ var gbnFilterScript = onConn(3, []nicStep{
 // NAK-sent flag of each connection is its own), the missing 0 (accepted, flag cleared), then 1 and 2 in order.
 // Gap and drop phases run while every other connection's flag is set, so a flag shared between connections
 // shows as a missing or extra NAK. Counts at the end: accepted 4 x conns, dropped 2 x conns, NAKs conns.
-func gbnConnsScript(conns int) []nicStep {
+func gbnConnsScript(cfg config.Config) ([]nicStep, nicCounts) {
+	conns := cfg.Conns
 	var s []nicStep
 	phase := func(st nicStep) {
 		for c := 0; c < conns; c++ {
@@ -76,7 +78,8 @@ func gbnConnsScript(conns int) []nicStep {
 	for _, psn := range []uint32{0xFFFFFF, 0x000002, 0x000003, 0x000000, 0x000001, 0x000002} {
 		phase(nicStep{rx: true, psn: psn})
 	}
-	return append(s, nicStep{idle: 10})
+	n := uint32(conns)
+	return append(s, nicStep{idle: 10}), nicCounts{naks: n, dropped: 2 * n, accepted: 4 * n}
 }
 
 func (d *nicScript) Drive(cycle int64, in *endpoint.TopIn) {
@@ -129,8 +132,8 @@ type nicCounts struct {
 }
 
 // check requires the script to have run to its end and the filter to have done what it is for.
-func (d *nicScript) check(want nicCounts) error {
-	o := &d.last
+func (d *nicScript) check() error {
+	o, want := &d.last, d.want
 	switch {
 	case d.at < len(d.steps):
 		return fmt.Errorf("script stopped at step %d of %d", d.at, len(d.steps))
@@ -143,35 +146,56 @@ func (d *nicScript) check(want nicCounts) error {
 	return nil
 }
 
-// registerNicScript registers a directed go-back-N test of the top: the script of the configuration in lockstep
-// with the golden top, then the counters it must end with.
+func (d *nicScript) result() (int64, string) {
+	o := &d.last
+	return int64(o.CntAccepted + o.CntGBNDropped), fmt.Sprintf("accepted=%d duplicate=%d gbn_dropped=%d naks=%d",
+		o.CntAccepted, o.CntDuplicate, o.CntGBNDropped, o.CntNaks)
+}
+
+// nicDirected is the driver of a directed go-back-N test of the top: it follows the handshakes, then says whether
+// the run ended as it must and what it did.
+type nicDirected interface {
+	Driver[endpoint.TopIn, endpoint.TopOut]
+	check() error
+	result() (packets int64, detail string)
+}
+
+// registerNicDirected registers t (name, doc, length, seed cap) as a directed go-back-N test of the top: the
+// driver newDrv makes for the request, in lockstep with the golden top, then the driver's own check.
+func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
+	t.Block, t.Directed = "nic_transport", true
+	t.configure = func(cfg config.Config) config.Config { cfg.GBN = 1; return cfg }
+	t.ports = func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
+		p, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
+		return p, endpoint.Valid, err
+	}
+	t.run = func(r Request, dut *bridge.Model) (Result, error) {
+		g, err := endpoint.NewTop(r.Config)
+		if err != nil {
+			return Result{}, err
+		}
+		drv := newDrv(r)
+		st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
+			Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+		res := Result{Cycles: st.Cycles}
+		res.Packets, res.Detail = drv.result()
+		if err == nil {
+			if err = drv.check(); err != nil {
+				err = &CheckError{Cycle: st.Cycles, Err: err, Repro: r.Repro()}
+			}
+		}
+		return res, err
+	}
+	register(t)
+}
+
+// registerNicScript registers a directed go-back-N test of the top that runs a step list and ends with the
+// counters the list gives.
 func registerNicScript(name, doc string, script func(config.Config) ([]nicStep, nicCounts), cycles func(config.Config) int64) {
-	register(Test{Name: name, Block: "nic_transport", Doc: doc,
-		configure: func(cfg config.Config) config.Config { cfg.GBN = 1; return cfg },
-		CyclesFor: cycles,
-		ports: func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-			p, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
-			return p, endpoint.Valid, err
-		},
-		run: func(r Request, dut *bridge.Model) (Result, error) {
-			g, err := endpoint.NewTop(r.Config)
-			if err != nil {
-				return Result{}, err
-			}
-			steps, want := script(r.Config)
-			drv := &nicScript{steps: steps}
-			st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
-				Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
-			res := Result{Cycles: st.Cycles, Packets: int64(drv.last.CntAccepted + drv.last.CntGBNDropped),
-				Detail: fmt.Sprintf("accepted=%d duplicate=%d gbn_dropped=%d naks=%d", drv.last.CntAccepted,
-					drv.last.CntDuplicate, drv.last.CntGBNDropped, drv.last.CntNaks)}
-			if err == nil {
-				if err = drv.check(want); err != nil {
-					err = &CheckError{Cycle: st.Cycles, Err: err, Repro: r.Repro()}
-				}
-			}
-			return res, err
-		}})
+	registerNicDirected(Test{Name: name, Doc: doc, CyclesFor: cycles}, func(r Request) nicDirected {
+		steps, want := script(r.Config)
+		return &nicScript{steps: steps, want: want}
+	})
 }
 
 func init() {
@@ -183,9 +207,6 @@ func init() {
 		func(config.Config) int64 { return 200 })
 	registerNicScript("nic_dir_gbn_conns",
 		"directed: go-back-N receive filter on every connection at once (expected PSN through every bit and the wrap, one NAK per connection's gap with every other connection's NAK-sent flag set, drops past the gap)",
-		func(cfg config.Config) ([]nicStep, nicCounts) {
-			n := uint32(cfg.Conns)
-			return gbnConnsScript(cfg.Conns), nicCounts{naks: n, dropped: 2 * n, accepted: 4 * n}
-		},
+		gbnConnsScript,
 		func(cfg config.Config) int64 { return 100 + 7*(2*int64(cfg.Conns)+8) })
 }

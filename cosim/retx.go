@@ -38,7 +38,7 @@ func init() {
 	}
 	// Directed scripts: lockstep with the golden model and the scoreboard, then the script's own exact check.
 	for _, s := range retxtraffic.Scripts() {
-		register(Test{Name: "retx_dir_" + s.Name, Block: "retx", Doc: "directed: " + s.Doc, ports: ports,
+		register(Test{Name: "retx_dir_" + s.Name, Block: "retx", Doc: "directed: " + s.Doc, ports: ports, Directed: true,
 			configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigForScript(cfg, s) },
 			CyclesFor: s.Cycles,
 			run: func(r Request, dut *bridge.Model) (Result, error) {

@@ -175,7 +175,8 @@ func (o Outcome) Verdict() Status {
 }
 
 // Expand lists the requests of a suite, seeds 1..Seeds starting at firstSeed, in a fixed order (configs as listed,
-// tests by name, seeds ascending).
+// tests by name, seeds ascending). The cycle scale lengthens every test but the directed ones; a test's MaxSeeds
+// caps its seeds.
 func (s Suite) Expand(root string, firstSeed uint64) ([]Request, error) {
 	var reqs []Request
 	scale := max(1, s.CycleScale)
@@ -188,8 +189,16 @@ func (s Suite) Expand(root string, firstSeed uint64) ([]Request, error) {
 			if !s.Selects(t.Name) {
 				continue
 			}
-			for k := 0; k < s.Seeds; k++ {
-				reqs = append(reqs, Request{Test: t.Name, Config: cfg, Seed: firstSeed + uint64(k), Cycles: t.CyclesFor(cfg) * scale, Root: root})
+			cycles := t.CyclesFor(cfg)
+			if !t.Directed {
+				cycles *= scale
+			}
+			seeds := s.Seeds
+			if t.MaxSeeds > 0 {
+				seeds = min(seeds, t.MaxSeeds)
+			}
+			for k := 0; k < seeds; k++ {
+				reqs = append(reqs, Request{Test: t.Name, Config: cfg, Seed: firstSeed + uint64(k), Cycles: cycles, Root: root})
 			}
 		}
 	}

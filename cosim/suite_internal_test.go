@@ -136,3 +136,40 @@ func TestLoadSuites(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectedNotScaled: a suite's cycle scale lengthens every test but the directed scripts (*_dir_*), which end
+// within their own length (the extra cycles would only be idle).
+func TestDirectedNotScaled(t *testing.T) {
+	reqs, err := Suites["nightly"].Expand("/repo", 1)
+	require.NoError(t, err)
+	cycles := map[string]int64{}
+	for _, r := range reqs {
+		if r.Config.Name == "default" {
+			cycles[r.Test] = r.Cycles
+		}
+	}
+	require.Equal(t, int64(6<<18+16), cycles["nic_dir_counters"])
+	require.Equal(t, int64(200), cycles["nic_dir_gbn_filter"])
+	cfg, err := config.Resolve("default")
+	require.NoError(t, err)
+	require.Equal(t, int64(12*cfg.Window+4*cfg.AckFifoDepth+1000), cycles["rx_dir_window_edge"])
+	require.Equal(t, int64(5*60000), cycles["nic_e2e_a"], "the end-to-end replays run 5x longer")
+	for _, tt := range Tests() {
+		require.Equal(t, strings.Contains(tt.Name, "_dir_"), tt.Directed, "%s: the directed tests are the *_dir_* ones", tt.Name)
+	}
+}
+
+// TestMaxSeeds: a test with MaxSeeds runs with the suite's first MaxSeeds seeds, every other test with all of them.
+func TestMaxSeeds(t *testing.T) {
+	reqs, err := Suites["nightly"].Expand("/repo", 7)
+	require.NoError(t, err)
+	seeds := map[string][]uint64{}
+	for _, r := range reqs {
+		if r.Config.Name == "ice40" {
+			seeds[r.Test] = append(seeds[r.Test], r.Seed)
+		}
+	}
+	require.Equal(t, []uint64{7, 8}, seeds["nic_dir_counters"])
+	require.Len(t, seeds["rx_random"], Suites["nightly"].Seeds)
+	require.Equal(t, uint64(26), seeds["rx_random"][19])
+}

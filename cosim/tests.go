@@ -17,6 +17,12 @@ type Test struct {
 	Name, Block, Doc string
 	// CyclesFor is the default run length under a configuration.
 	CyclesFor func(cfg config.Config) int64
+	// Directed marks a scripted test that ends its stimulus within CyclesFor: a suite's cycle scale does not
+	// lengthen it (the extra cycles would only be idle).
+	Directed bool
+	// MaxSeeds, when > 0, caps the seeds a suite runs the test with (the suite's first MaxSeeds): for a long
+	// directed test whose seed only moves where the script runs, more seeds cost much and find little.
+	MaxSeeds int
 	// run executes the test.
 	run func(r Request, dut *bridge.Model) (Result, error)
 	// ports returns the golden model's expected ports and the valid qualifier of each output.
