@@ -3,6 +3,7 @@ package cosim
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
@@ -91,4 +92,13 @@ func TestPortCheckRefusesMismatch(t *testing.T) {
 	require.NoError(t, err)
 	err = dut.CheckPorts(want)
 	require.ErrorContains(t, err, "port s_pkt_conn: width 4 in the model, 2 expected")
+}
+
+// TestMismatchWaveformCommand: the waveform command is the reproduce command plus the trace flags, with the same
+// run length (a random driver's stimulus depends on it).
+func TestMismatchWaveformCommand(t *testing.T) {
+	repro := "spraynic run --test rx_random --config ice40 --seed 1 --cycles 32000"
+	msg := (&Mismatch{Cycle: 6218, Port: "cnt_duplicate", Repro: repro}).Error()
+	require.Contains(t, msg, "\n  waveform:  "+repro+" --waves mismatch.fst --waves-from 6154")
+	require.Equal(t, 2, strings.Count(msg, "--cycles"), "once in each command")
 }
