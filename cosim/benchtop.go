@@ -39,7 +39,7 @@ func newTopTimer(r Request) (*topTimer, error) {
 	if err != nil {
 		return nil, err
 	}
-	want, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(r.Config))
+	want, _, err := endpointPorts(r.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -48,15 +48,7 @@ func newTopTimer(r Request) (*topTimer, error) {
 
 // open loads a fresh instance of the model and checks its ports against the golden twin's.
 func (t *topTimer) open() (*bridge.Model, error) {
-	dut, err := bridge.Open(t.lib)
-	if err != nil {
-		return nil, err
-	}
-	if err := dut.CheckPorts(t.want); err != nil {
-		dut.Close()
-		return nil, fmt.Errorf("nic_transport model (%s) does not match the golden model's ports: %w", t.lib, err)
-	}
-	return dut, nil
+	return openChecked(t.lib, "nic_transport", t.want)
 }
 
 // lockstep replays ins once on a fresh RTL instance in lockstep with a fresh endpoint.NewTop (as the nic tests

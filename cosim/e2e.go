@@ -218,10 +218,7 @@ func init() {
 			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
 				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),
 				configure: configure, CyclesFor: cycles,
-				ports: func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-					p, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
-					return p, endpoint.Valid, err
-				},
+				ports: endpointPorts,
 				run: func(r Request, dut *bridge.Model) (Result, error) {
 					ins, err := recordEndpoint(r, sc, side)
 					if err != nil {
@@ -248,10 +245,7 @@ func init() {
 		}
 		register(Test{Name: sc.name + "_retx", Block: "retx", Doc: "end-to-end traffic at the sender: " + sc.doc,
 			configure: configure, CyclesFor: cycles,
-			ports: func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-				p, err := portsOf[retx.In, retx.Out](retx.Widths(cfg))
-				return p, retx.Valid, err
-			},
+			ports: retxPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				tx, _, _, err := recordE2E(r, sc)
 				if err != nil {
@@ -272,10 +266,7 @@ func init() {
 			}})
 		register(Test{Name: sc.name + "_rx", Block: "rx_reorder", Doc: "end-to-end traffic at the receiver: " + sc.doc,
 			configure: configure, CyclesFor: cycles,
-			ports: func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-				p, err := portsOf[rxreorder.In, rxreorder.Out](rxreorder.Widths(cfg))
-				return p, rxreorder.Valid, err
-			},
+			ports: rxPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				_, _, rx, err := recordE2E(r, sc)
 				if err != nil {
@@ -292,10 +283,7 @@ func init() {
 		}
 		register(Test{Name: sc.name + "_path_sel", Block: "path_sel", Doc: "end-to-end traffic at the sender: " + sc.doc,
 			configure: configure, CyclesFor: cycles,
-			ports: func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-				p, err := portsOf[pathsel.In, pathsel.Out](pathsel.Widths(cfg))
-				return p, pathsel.Valid, err
-			},
+			ports: pathPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				_, ps, _, err := recordE2E(r, sc)
 				if err != nil {
@@ -354,19 +342,15 @@ func SimRTL(root string, o e2e.Options, repro string, log io.Writer) (*e2e.Resul
 	if err != nil {
 		return nil, nil, err
 	}
-	want, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
+	want, _, err := endpointPorts(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	var sides []EndpointRTL
 	for side, name := range []string{"A", "B"} {
-		dut, err := bridge.Open(lib)
+		dut, err := openChecked(lib, "nic_transport", want)
 		if err != nil {
 			return nil, nil, err
-		}
-		if err := dut.CheckPorts(want); err != nil {
-			dut.Close()
-			return nil, nil, fmt.Errorf("nic_transport model (%s) does not match the golden model's ports: %w", lib, err)
 		}
 		g, err := endpoint.NewTop(cfg)
 		if err != nil {

@@ -165,10 +165,7 @@ type nicDirected interface {
 func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
 	t.Block, t.Directed = "nic_transport", true
 	t.configure = func(cfg config.Config) config.Config { cfg.GBN = 1; return cfg }
-	t.ports = func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-		p, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
-		return p, endpoint.Valid, err
-	}
+	t.ports = endpointPorts
 	t.run = func(r Request, dut *bridge.Model) (Result, error) {
 		g, err := endpoint.NewTop(r.Config)
 		if err != nil {

@@ -11,13 +11,9 @@ import (
 )
 
 func init() {
-	ports := func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-		p, err := portsOf[pathsel.In, pathsel.Out](pathsel.Widths(cfg))
-		return p, pathsel.Valid, err
-	}
 	for _, name := range pathtraffic.Names() {
 		prof, _ := pathtraffic.Lookup(name)
-		register(Test{Name: "path_" + name, Block: "path_sel", Doc: prof.Doc, ports: ports,
+		register(Test{Name: "path_" + name, Block: "path_sel", Doc: prof.Doc, ports: pathPorts,
 			CyclesFor: func(config.Config) int64 { return prof.Cycles + pathtraffic.DrainCycles(prof) },
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				g, err := pathsel.New(r.Config)

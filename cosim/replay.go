@@ -144,18 +144,15 @@ func Replay(root string, cfg config.Config, frames [][]byte, repro string, log i
 	if err != nil {
 		return nil, err
 	}
-	dut, err := bridge.Open(lib)
+	want, _, err := endpointPorts(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dut, err := openChecked(lib, "nic_transport", want)
 	if err != nil {
 		return nil, err
 	}
 	defer dut.Close()
-	want, err := portsOf[endpoint.TopIn, endpoint.TopOut](endpoint.Widths(cfg))
-	if err == nil {
-		err = dut.CheckPorts(want)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("nic_transport model (%s) does not match the golden model's ports: %w", lib, err)
-	}
 	g, err := endpoint.NewTop(cfg)
 	if err != nil {
 		return nil, err

@@ -11,13 +11,9 @@ import (
 )
 
 func init() {
-	ports := func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-		p, err := portsOf[retx.In, retx.Out](retx.Widths(cfg))
-		return p, retx.Valid, err
-	}
 	for _, name := range retxtraffic.Names() {
 		prof, _ := retxtraffic.Lookup(name)
-		register(Test{Name: "retx_" + name, Block: "retx", Doc: prof.Doc, ports: ports,
+		register(Test{Name: "retx_" + name, Block: "retx", Doc: prof.Doc, ports: retxPorts,
 			configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigFor(cfg, prof) },
 			CyclesFor: func(cfg config.Config) int64 { return prof.Cycles + retxtraffic.DrainCycles(cfg, prof) },
 			run: func(r Request, dut *bridge.Model) (Result, error) {
@@ -38,7 +34,7 @@ func init() {
 	}
 	// Directed scripts: lockstep with the golden model and the scoreboard, then the script's own exact check.
 	for _, s := range retxtraffic.Scripts() {
-		register(Test{Name: "retx_dir_" + s.Name, Block: "retx", Doc: "directed: " + s.Doc, ports: ports, Directed: true,
+		register(Test{Name: "retx_dir_" + s.Name, Block: "retx", Doc: "directed: " + s.Doc, ports: retxPorts, Directed: true,
 			configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigForScript(cfg, s) },
 			CyclesFor: s.Cycles,
 			run: func(r Request, dut *bridge.Model) (Result, error) {

@@ -18,10 +18,6 @@ type rxDriver struct {
 }
 
 func init() {
-	rxPorts := func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
-		p, err := portsOf[rxreorder.In, rxreorder.Out](rxreorder.Widths(cfg))
-		return p, rxreorder.Valid, err
-	}
 	for _, name := range rxtraffic.Names() {
 		prof, _ := rxtraffic.Lookup(name)
 		register(Test{Name: "rx_" + name, Block: "rx_reorder", Doc: prof.Doc, ports: rxPorts,

@@ -9,6 +9,10 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
+	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/golden/retx"
+	"github.com/spraynic/spraynic/golden/rxreorder"
 )
 
 // Test is one named co-simulation test of one block.
@@ -148,6 +152,22 @@ func portsOf[I, O any](widths map[string]int) ([]bridge.Port, error) {
 	return ExpectedPorts(reflect.TypeOf((*I)(nil)).Elem(), reflect.TypeOf((*O)(nil)).Elem(), widths)
 }
 
+// blockPorts is a Test's ports function for a golden block with input and output records I and O: the ports
+// its widths give for a configuration, and its valid rule.
+func blockPorts[I, O any](widths func(config.Config) map[string]int, valid func(string) string) func(config.Config) ([]bridge.Port, func(string) string, error) {
+	return func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
+		p, err := portsOf[I, O](widths(cfg))
+		return p, valid, err
+	}
+}
+
+var (
+	rxPorts       = blockPorts[rxreorder.In, rxreorder.Out](rxreorder.Widths, rxreorder.Valid)
+	retxPorts     = blockPorts[retx.In, retx.Out](retx.Widths, retx.Valid)
+	pathPorts     = blockPorts[pathsel.In, pathsel.Out](pathsel.Widths, pathsel.Valid)
+	endpointPorts = blockPorts[endpoint.TopIn, endpoint.TopOut](endpoint.Widths, endpoint.Valid)
+)
+
 // batchOf is the request's cycles per call into Verilator (default 1024).
 func batchOf(r Request) int {
 	if r.Batch == 0 {
@@ -174,17 +194,23 @@ func (t Test) open(r Request, v bridge.Variant) (*bridge.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	want, _, err := t.ports(r.Config)
+	if err != nil {
+		return nil, err
+	}
+	return openChecked(lib, t.Block, want)
+}
+
+// openChecked loads the model library lib of RTL top block and checks its ports against want, the golden
+// model's; the caller closes it.
+func openChecked(lib, block string, want []bridge.Port) (*bridge.Model, error) {
 	dut, err := bridge.Open(lib)
 	if err != nil {
 		return nil, err
 	}
-	want, _, err := t.ports(r.Config)
-	if err == nil {
-		err = dut.CheckPorts(want)
-	}
-	if err != nil {
+	if err := dut.CheckPorts(want); err != nil {
 		dut.Close()
-		return nil, fmt.Errorf("%s model (%s) does not match the golden model's ports: %w", t.Block, lib, err)
+		return nil, fmt.Errorf("%s model (%s) does not match the golden model's ports: %w", block, lib, err)
 	}
 	return dut, nil
 }
