@@ -75,12 +75,19 @@ sim: $(BIN) ## one end-to-end run of the golden transport over the network model
 sweep: $(BIN) ## end-to-end goodput vs loss, spray and go-back-N, 2/4/8 paths: table + build/sweep/{csv,svg,json}
 	$(SPRAYNIC) sim sweep --seed $(SEED) --duration-us 2000 --path-counts 2,4,8 $(ARGS)
 
-cov: deps $(BIN) ## line+toggle coverage of the smoke suite on default, compared with coverage/baseline.json
-	$(SPRAYNIC) cov run --suite smoke --config default --out build/coverage
-	$(SPRAYNIC) cov diff coverage/baseline.json build/coverage/coverage.json
+# Coverage of one preset (CONFIG, default `default`: the one CI compares) has its own committed baseline and
+# output directory: coverage/baseline.json and build/coverage for `default`, coverage/baseline-<preset>.json and
+# build/coverage-<preset> for the others.
+COV_SUFFIX := $(if $(filter default,$(CONFIG)),,-$(CONFIG))
+COV_BASELINE := coverage/baseline$(COV_SUFFIX).json
+COV_OUT := build/coverage$(COV_SUFFIX)
 
-cov-check: $(BIN) ## check build/coverage/coverage.json against the targets (line 95%, toggle net 90%, 100% reachable bins)
-	$(SPRAYNIC) cov check build/coverage/coverage.json
+cov: deps $(BIN) ## line+toggle coverage of the smoke suite on CONFIG (default), compared with its committed baseline
+	$(SPRAYNIC) cov run --suite smoke --config $(CONFIG) --jobs $(JOBS) --out $(COV_OUT)
+	$(SPRAYNIC) cov diff $(COV_BASELINE) $(COV_OUT)/coverage.json
+
+cov-check: $(BIN) ## check the last `make cov` of CONFIG against the targets (line 95%, toggle net 90%, 100% reachable bins)
+	$(SPRAYNIC) cov check $(COV_OUT)/coverage.json
 
 # The nightly coverage job: the nightly suite (every test, every preset, 20 seeds, 5x longer) on the coverage
 # models, then the targets. SHARD=i/n runs one shard into build/coverage-nightly-<i>; `spraynic cov merge` joins
@@ -93,8 +100,8 @@ else
 	$(SPRAYNIC) cov run --suite nightly --jobs $(JOBS) --shard $(SHARD) --out build/coverage-nightly-$(firstword $(subst /, ,$(SHARD)))
 endif
 
-cov-baseline: deps $(BIN) ## the one command that rewrites coverage/baseline.json
-	$(SPRAYNIC) cov baseline --run --config default --out build/coverage
+cov-baseline: deps $(BIN) ## the one command that rewrites the coverage baseline of CONFIG (coverage/baseline.json for default)
+	$(SPRAYNIC) cov baseline --run --config $(CONFIG) --jobs $(JOBS) --out $(COV_OUT) --file $(COV_BASELINE)
 
 slurm-up: ## start a local single-node Slurm (root; installs slurm-wlm and munge)
 	slurm/start-local.sh

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,8 +78,10 @@ func covCommand() *cli.Command {
 			},
 			{
 				Name:  "baseline",
-				Usage: "rewrite " + baselineFile + " from OUT/coverage.json (with --run: run 'cov run' first)",
-				Flags: append(runFlags, &cli.BoolFlag{Name: "run", Usage: "run 'cov run' first (default suite smoke; use --config default for the committed baseline)"}),
+				Usage: "rewrite " + baselineFile + " (or --file) from OUT/coverage.json (with --run: run 'cov run' first)",
+				Flags: append(runFlags,
+					&cli.BoolFlag{Name: "run", Usage: "run 'cov run' first (default suite smoke; use --config default for the committed baseline)"},
+					&cli.StringFlag{Name: "file", Value: baselineFile, Usage: "the baseline to write, relative to the repository (`make cov-baseline CONFIG=ice40` writes coverage/baseline-ice40.json)"}),
 				Action: func(c *cli.Context) error {
 					root, err := cosim.Root()
 					if err != nil {
@@ -99,7 +103,7 @@ func covCommand() *cli.Command {
 					for i := range rep.Units {
 						rep.Units[i].ToggleHoles = nil
 					}
-					dst := filepath.Join(root, baselineFile)
+					dst := inRepo(root, c.String("file"))
 					if err := rep.Write(dst); err != nil {
 						return err
 					}
@@ -166,6 +170,9 @@ func covDiffAction(c *cli.Context) error {
 		return fmt.Errorf("--tolerance %g: must be >= 0", tol)
 	}
 	base, err := coverage.LoadReport(c.Args().Get(0))
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w (the baseline of a preset is recorded by `make cov-baseline CONFIG=<preset>`)", err)
+	}
 	if err != nil {
 		return err
 	}

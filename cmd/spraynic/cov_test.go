@@ -29,3 +29,20 @@ func TestCovFunctional(t *testing.T) {
 	_, err = runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "no_such_test*", "--out", a)
 	require.ErrorContains(t, err, `"no_such_test*" matches no test`)
 }
+
+// TestCovBaselineFile: 'cov baseline --file' writes the named baseline (a preset's own, as `make cov-baseline
+// CONFIG=...` does), which 'cov diff' then compares; a missing baseline says how to record one.
+func TestCovBaselineFile(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runApp(t, "cov", "run", "--golden", "--config", "ice40", "--test", "rx_inorder", "--out", dir, "--jobs", "1")
+	require.NoError(t, err, out)
+	base := filepath.Join(dir, "baseline-ice40.json")
+	out, err = runApp(t, "cov", "baseline", "--out", dir, "--file", base)
+	require.NoError(t, err, out)
+	require.Contains(t, out, "wrote "+base)
+	out, err = runApp(t, "cov", "diff", base, filepath.Join(dir, "coverage.json"))
+	require.NoError(t, err, out)
+
+	_, err = runApp(t, "cov", "diff", filepath.Join(dir, "baseline-u250.json"), filepath.Join(dir, "coverage.json"))
+	require.ErrorContains(t, err, "make cov-baseline CONFIG=<preset>")
+}
