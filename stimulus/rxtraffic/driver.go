@@ -80,10 +80,18 @@ type Stats struct {
 	Packets, Resets, Churns int64
 }
 
-// DrainCycles is the length of the final phase without new traffic: the profile's, or enough to release a full
-// completion backlog (every connection's lag at its limit) at one completion per cycle.
+// DrainCycles is the length of the final phase without new traffic: the profile's, or enough to complete the
+// largest backlog a run can leave at one completion per cycle. Per connection in use that backlog is every PSN
+// sent but not completed: up to WINDOW beyond the receiver's cumulative PSN (the sender's window) plus the lag
+// before it, which reaches 2*WINDOW (docs/rx_reorder.md: a packet is taken in while every lag <= WINDOW, and its
+// accept adds up to WINDOW more). A long run under completion back-pressure fills it (rx_backpressure on u250:
+// 64 connections at a lag near 200 left completions behind the old bound, one WINDOW per connection).
 func DrainCycles(cfg config.Config, prof Profile) int64 {
-	return max(prof.Drain, int64(cfg.Conns*(cfg.Window+3))+500)
+	conns := prof.Conns
+	if conns == 0 {
+		conns = cfg.Conns
+	}
+	return max(prof.Drain, int64(conns*(3*cfg.Window+3))+500)
 }
 
 // startReset is the number of reset cycles every run begins with.
