@@ -68,10 +68,13 @@ type countEvent struct {
 type Rx struct {
 	// cfg is the configuration under test.
 	cfg config.Config
-	// conns is the spec state per connection; grace is the incarnation a close or reopen just replaced, whose
-	// single already-released completion may still leave.
+	// conns is the spec state per connection; grace lists the incarnations that closes and reopens replaced
+	// since the connection's last completion. A completion already released stays in the m_cpl register until
+	// it is taken, through any number of control operations on its connection (back-pressure can hold it while
+	// the connection is reopened, closed and opened again), so the next completion of the connection may be
+	// the next one of any of them; it is the only one, so the first completion clears the list.
 	conns []connRx
-	grace []*connRx
+	grace [][]*connRx
 	// acks is the queue of ACKs due; counts the counter increments not yet visible; cnt the visible counters.
 	acks   []ackWant
 	counts []countEvent
@@ -89,7 +92,7 @@ func NewRx(cfg config.Config) *Rx {
 
 func (r *Rx) reset() {
 	r.conns = make([]connRx, r.cfg.Conns)
-	r.grace = make([]*connRx, r.cfg.Conns)
+	r.grace = make([][]*connRx, r.cfg.Conns)
 	r.acks, r.counts, r.cnt = nil, nil, [4]uint32{}
 }
 
@@ -130,7 +133,7 @@ func (r *Rx) Observe(cycle int64, in *rxreorder.In, out *rxreorder.Out) error {
 func (r *Rx) control(in *rxreorder.In) {
 	c := in.CtlConn
 	if old := r.conns[c]; old.open {
-		r.grace[c] = &old
+		r.grace[c] = append(r.grace[c], &old)
 	}
 	if !in.CtlOpen {
 		r.conns[c] = connRx{}
@@ -225,9 +228,10 @@ func (r *Rx) packet(cycle int64, in *rxreorder.In) {
 
 func (r *Rx) completion(out *rxreorder.Out) error {
 	c := out.CplConn
-	if g := r.grace[c]; g != nil {
-		r.grace[c] = nil
-		if e, ok := g.got[g.rel]; ok && g.open && out.CplPSN == g.rel && e.handle == out.CplHandle {
+	gs := r.grace[c]
+	r.grace[c] = nil
+	for _, g := range gs {
+		if e, ok := g.got[g.rel]; ok && out.CplPSN == g.rel && e.handle == out.CplHandle {
 			r.Completions++
 			return nil
 		}

@@ -29,6 +29,10 @@ func cpl(conn, psn, handle uint32) step {
 	return step{in: rxreorder.In{CplReady: true}, out: rxreorder.Out{PktReady: true, CtlReady: true, CplValid: true, CplConn: conn, CplPSN: psn, CplHandle: handle}}
 }
 
+func closeConn(conn uint32) step {
+	return step{in: rxreorder.In{CtlValid: true, CtlConn: conn}, out: rxreorder.Out{CtlReady: true, PktReady: true}}
+}
+
 func idle() step { return step{out: rxreorder.Out{PktReady: true, CtlReady: true}} }
 
 // withCounters sets the counter outputs a step shows.
@@ -66,6 +70,17 @@ func TestRxCatches(t *testing.T) {
 			want: "handle/first/last 0x5"},
 		{name: "counter late", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), idle(), idle()}, want: "counters"},
 		{name: "closed drop counted", steps: []step{pkt(3, 10, 0, 0, 6), idle(), withCounters(idle(), 0, 0, 0, 1)}, want: ""},
+		// A completion released before a reopen, a close and an open again is still taken after them (m_cpl held
+		// it under back-pressure), and it is the only one of the old incarnations.
+		{name: "completion held through reopen, close, open", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), pkt(0, 11, 0, 1, 7),
+			withCounters(open(0, 100), 1, 0, 0, 0), withCounters(closeConn(0), 2, 0, 0, 0), withCounters(open(0, 200), 2, 0, 0, 0),
+			withCounters(cpl(0, 10, 6), 2, 0, 0, 0)}, want: ""},
+		{name: "second completion of an old incarnation", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), pkt(0, 11, 0, 1, 7),
+			withCounters(open(0, 100), 1, 0, 0, 0), withCounters(closeConn(0), 2, 0, 0, 0), withCounters(open(0, 200), 2, 0, 0, 0),
+			withCounters(cpl(0, 10, 6), 2, 0, 0, 0), withCounters(cpl(0, 11, 7), 2, 0, 0, 0)}, want: "psn 0xb, expected 0xc8"},
+		{name: "old incarnation's completion out of order", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), pkt(0, 11, 0, 1, 7),
+			withCounters(open(0, 100), 1, 0, 0, 0), withCounters(closeConn(0), 2, 0, 0, 0), withCounters(open(0, 200), 2, 0, 0, 0),
+			withCounters(cpl(0, 11, 7), 2, 0, 0, 0)}, want: "psn 0xb, expected 0xc8"},
 		{name: "no ack due", steps: []step{open(0, 10), {in: rxreorder.In{AckReady: true},
 			out: rxreorder.Out{PktReady: true, CtlReady: true, AckValid: true}}}, want: "no ACK was due"},
 	}
