@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/coverage/functional"
 	"github.com/stretchr/testify/require"
@@ -88,6 +89,36 @@ func TestBaselineBackwardCompatible(t *testing.T) {
 	}
 	require.False(t, FunctionalFailed(ds))
 	require.False(t, Failed(Diff(base, cur, DefaultTolerance)))
+}
+
+// TestCommittedBaselines: every committed baseline loads and holds its own preset only, the smoke suite, every
+// functional entry and design unit included: baseline.json is default, baseline-<preset>.json that preset (what
+// `make cov CONFIG=<preset>` compares against).
+func TestCommittedBaselines(t *testing.T) {
+	files, err := filepath.Glob("baseline*.json")
+	require.NoError(t, err)
+	require.Contains(t, files, "baseline.json")
+	for _, f := range files {
+		want := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(f, "baseline"), "-"), ".json")
+		if want == "" {
+			want = "default"
+		}
+		_, err := config.Preset(want)
+		require.NoError(t, err, "%s: named after no preset", f)
+		base, err := LoadReport(f)
+		require.NoError(t, err)
+		require.Equal(t, "smoke", base.Suite, f)
+		require.NotEmpty(t, base.Entries, f)
+		for _, e := range base.Entries {
+			require.Equal(t, want, e.Config, "%s: entry %s", f, e.Top)
+		}
+		for _, u := range base.Units {
+			require.Equal(t, want, u.Config, "%s: unit %s", f, u.File)
+		}
+		for _, fc := range base.Functional {
+			require.Equal(t, want, fc.Config, "%s: functional %s", f, fc.Top)
+		}
+	}
 }
 
 func TestLoadReportFunctionalErrors(t *testing.T) {
