@@ -62,10 +62,12 @@ func TestLockstepCatchesEveryKindOfPort(t *testing.T) {
 			defer dut.Close()
 			g, err := rxreorder.New(cfg)
 			require.NoError(t, err)
-			drv, err := rxtraffic.New(cfg, prof, 3, 5000)
+			// Traffic until cycle 5000, then the drain: the corruption from 1500 meets every kind of output.
+			cycles := 5000 + rxtraffic.DrainCycles(cfg, prof)
+			drv, err := rxtraffic.New(cfg, prof, 3, cycles)
 			require.NoError(t, err)
 			_, err = Lockstep[rxreorder.In, rxreorder.Out](dut, &corrupt{inner: g, at: 1500, field: tc.field}, drv, nil,
-				rxreorder.Valid, Options{Cycles: 5000, Batch: 1024, Repro: "test"})
+				rxreorder.Valid, Options{Cycles: cycles, Batch: 1024, Repro: "test"})
 			var m *Mismatch
 			require.True(t, errors.As(err, &m), "a corrupted golden %s must be a mismatch, got %v", tc.port, err)
 			require.Equal(t, tc.port, m.Port)
