@@ -15,7 +15,7 @@ func init() {
 		prof, _ := retxtraffic.Lookup(name)
 		register(Test{Name: "retx_" + name, Block: "retx", Doc: prof.Doc, ports: retxPorts,
 			configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigFor(cfg, prof) },
-			CyclesFor: func(cfg config.Config) int64 { return prof.Cycles + retxtraffic.DrainCycles(cfg, prof) },
+			CyclesFor: func(cfg config.Config) int64 { return prof.TrafficCycles(cfg) + retxtraffic.DrainCycles(cfg, prof) },
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				g, err := retx.New(r.Config)
 				if err != nil {

@@ -60,6 +60,11 @@ type Driver struct {
 	handleMask, pathCount uint32
 	// paths are the paths of the profile's mask, ascending (when it has one).
 	paths []uint32
+	// Spread profiles: nextConn is the connection whose turn is next; round[c] the order of connection c's paths
+	// in its current round and roundAt[c] the position in it.
+	nextConn int
+	round    [][]int
+	roundAt  []int
 	// Stats counts what happened.
 	Stats Stats
 }
@@ -115,6 +120,12 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, e
 	}
 	if prof.Paths != 0 && len(d.paths) == 0 {
 		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)", prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
+	}
+	if prof.Spread {
+		d.round, d.roundAt = make([][]int, n), make([]int, n)
+		for c := range d.round {
+			d.round[c] = d.rng.Perm(cfg.Paths)
+		}
 	}
 	d.openAll()
 	return d, nil
@@ -244,6 +255,9 @@ func (d *Driver) Drive(cycle int64, in *retx.In) {
 	if d.prof.PathValid >= 1 || drain || d.chance(d.prof.PathValid) {
 		var p uint32
 		switch {
+		case d.prof.Spread && d.txValid:
+			// The next path of the connection's round (a retransmission taking it leaves the round as it is).
+			p = uint32(d.round[d.txConn][d.roundAt[d.txConn]])
 		case d.prof.Paths == 0:
 			p = uint32(d.rng.IntN(d.cfg.Paths))
 			if d.hintRetx && p == d.hintAvoid {
@@ -271,9 +285,13 @@ func (d *Driver) pickConn(drain bool) (uint32, bool) {
 	}
 	n := d.conns()
 	start := d.rng.IntN(n)
+	if d.prof.Spread {
+		start = d.nextConn
+	}
 	for i := 0; i < n; i++ {
 		c := (start + i) % n
 		if d.open[c] && !d.errd[c] && (!drain || d.msgLeft[c] > 0) {
+			d.nextConn = (c + 1) % n
 			return uint32(c), true
 		}
 	}
@@ -303,6 +321,12 @@ func (d *Driver) Observe(cycle int64, in *retx.In, out *retx.Out) {
 	d.hintRetx, d.hintAvoid = out.PreqValid && out.PreqRetx, out.PreqAvoid
 	if in.TxValid && out.TxReady {
 		d.txValid = false
+		if d.prof.Spread && in.PathValid && out.PathReady {
+			c := in.TxConn
+			if d.roundAt[c]++; d.roundAt[c] == d.cfg.Paths {
+				d.round[c], d.roundAt[c] = d.rng.Perm(d.cfg.Paths), 0
+			}
+		}
 	}
 	if out.PktValid && in.PktReady {
 		d.transmit(cycle, out)

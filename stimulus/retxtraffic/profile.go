@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/spraynic/spraynic/config"
 )
 
 // Blackout makes some paths drop every packet (and ACK) sent during [From, To): a long silence.
@@ -57,6 +59,16 @@ type Profile struct {
 	// Errors lets connections go to error (max retries); the scoreboard then allows packets left outstanding on
 	// those connections only.
 	Errors bool
+	// Spread sends new packets to the connections in turn and each connection's packets to its paths in rounds
+	// (every path once per round, in a fresh random order), so every (connection, path) gets the same share.
+	Spread bool
+	// PerPair makes the traffic at least PerPair cycles per (connection, path) of the configuration long.
+	PerPair int64
+}
+
+// TrafficCycles is the traffic length on cfg, before the drain (DrainCycles).
+func (p Profile) TrafficCycles(cfg config.Config) int64 {
+	return max(p.Cycles, p.PerPair*int64(cfg.Conns)*int64(cfg.Paths))
 }
 
 var profiles = map[string]Profile{}
@@ -141,6 +153,10 @@ func init() {
 	with(func(p *Profile) {
 		p.Name, p.Doc = "pseq_wrap", "one connection on path 0 only, short round trip, 0.2% loss: 2^16+ packets on one (connection, path), so its path sequence wraps, with SACK holes found across the wrap"
 		p.Conns, p.Paths, p.Delay, p.Skew, p.DataJitter, p.Jitter, p.Loss, p.Cycles = 1, 1, 4, 0, 0, 4, 0.002, 90000
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "every_pair", "every connection's packets spread evenly over every path, no loss: more than 2^8 packets and ACKs on every (connection, path), so bits 0-7 of each pair's path sequences count both ways"
+		p.Spread, p.PerPair, p.Cycles, p.MsgMax, p.Delay, p.Skew, p.Jitter = true, 320, 0, 4, 20, 4, 8
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "gbn_loss", "go-back-N mode, 1% loss, paths of equal delay (no reordering, as RoCEv2 needs): NAK rewinds resend everything from the expected PSN, one per cycle"

@@ -2,6 +2,7 @@ package retxtraffic
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,7 +18,7 @@ func TestPseqWrapProfile(t *testing.T) {
 	require.NoError(t, err)
 	for _, cfg := range presets(t) {
 		cfg = ConfigFor(cfg, prof)
-		cycles := prof.Cycles + DrainCycles(cfg, prof)
+		cycles := prof.TrafficCycles(cfg) + DrainCycles(cfg, prof)
 		g, err := retx.New(cfg)
 		require.NoError(t, err)
 		drv, err := New(cfg, prof, 1, cycles)
@@ -58,4 +59,44 @@ func TestPathMaskOutsideConfig(t *testing.T) {
 	cfg := presets(t)[0]
 	_, err = New(ConfigFor(cfg, prof), prof, 1, 1000)
 	require.EqualError(t, err, fmt.Sprintf("test pseq_wrap: path mask 0x100000 has no path of config %s (paths 0..%d)", cfg.Name, cfg.Paths-1))
+}
+
+// TestEveryPairProfile: on every preset, the every_pair profile sends more than 2^8 packets on every (connection,
+// path) and the engine takes an ACK naming each pair's path sequence 2^8 or above (so bits 0-7 of every pair's
+// next-to-send and highest-acknowledged sequences count both ways), and the scoreboard passes.
+func TestEveryPairProfile(t *testing.T) {
+	prof, err := Lookup("every_pair")
+	require.NoError(t, err)
+	for _, cfg := range presets(t) {
+		cfg = ConfigFor(cfg, prof)
+		cycles := prof.TrafficCycles(cfg) + DrainCycles(cfg, prof)
+		g, err := retx.New(cfg)
+		require.NoError(t, err)
+		drv, err := New(cfg, prof, 1, cycles)
+		require.NoError(t, err)
+		board := scoreboard.NewRetx(cfg)
+		sent := make([]int, cfg.Conns*cfg.Paths)
+		acked := make([]uint32, cfg.Conns*cfg.Paths)
+		var in retx.In
+		var out retx.Out
+		for c := int64(0); c < cycles; c++ {
+			drv.Drive(c, &in)
+			g.Step(&in, &out)
+			drv.Observe(c, &in, &out)
+			require.NoError(t, board.Observe(c, &in, &out), "preset %s cycle %d", cfg.Name, c)
+			if out.PktValid && in.PktReady && !out.PktRetx {
+				sent[int(out.PktConn)*cfg.Paths+int(out.PktPath)]++
+			}
+			if in.AckValid && out.AckReady {
+				k := int(in.AckConn)*cfg.Paths + int(in.AckPath)
+				acked[k] = max(acked[k], in.AckPseq)
+			}
+		}
+		require.NoError(t, board.Finish(), "preset %s", cfg.Name)
+		for k := range sent {
+			require.Greater(t, sent[k], 1<<8, "preset %s: packets on (connection %d, path %d)", cfg.Name, k/cfg.Paths, k%cfg.Paths)
+			require.GreaterOrEqual(t, acked[k], uint32(1<<8), "preset %s: highest ACKed sequence of (connection %d, path %d)", cfg.Name, k/cfg.Paths, k%cfg.Paths)
+		}
+		t.Logf("preset %s: %d cycles, packets per pair %d..%d, %d retransmissions", cfg.Name, cycles, slices.Min(sent), slices.Max(sent), drv.Stats.Retx)
+	}
 }
