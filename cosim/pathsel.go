@@ -14,7 +14,7 @@ func init() {
 	for _, name := range pathtraffic.Names() {
 		prof, _ := pathtraffic.Lookup(name)
 		register(Test{Name: "path_" + name, Block: "path_sel", Doc: prof.Doc, ports: pathPorts,
-			CyclesFor: func(config.Config) int64 { return prof.Cycles + pathtraffic.DrainCycles(prof) },
+			CyclesFor: func(cfg config.Config) int64 { return prof.TrafficCycles(cfg) + pathtraffic.DrainCycles(prof) },
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				g, err := pathsel.New(r.Config)
 				if err != nil {

@@ -52,6 +52,8 @@ type Driver struct {
 	rdConn, rdPath uint32
 	// flood is the (connection, path) index of the next flood report.
 	flood int
+	// fillDone counts the reports and requests taken in a Fill profile.
+	fillDone int64
 	// Stats counts what happened.
 	Stats Stats
 }
@@ -119,7 +121,9 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 		d.curValid, d.reqValid, d.ctlValid = false, false, false
 		return
 	}
-	if !d.reqValid && !drain && d.chance(d.prof.Load) {
+	if d.prof.Fill {
+		d.fill(drain)
+	} else if !d.reqValid && !drain && d.chance(d.prof.Load) {
 		d.reqValid = true
 		if d.prof.Rotate {
 			d.reqConn = uint32(min(cycle*int64(d.conns())/max(d.prof.Cycles, 1), int64(d.conns()-1)))
@@ -155,7 +159,7 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 		}
 		d.cur, d.curValid = fbEvent{conn: uint32(k / d.cfg.Paths), path: uint32(k % d.cfg.Paths), kind: uint32(kind), count: 255}, true
 	}
-	if !d.curValid && d.fb.Due(cycle) {
+	if !d.curValid && !d.prof.Fill && d.fb.Due(cycle) {
 		d.cur, d.curValid = d.fb.Pop(), true
 		for d.fb.Due(cycle) && *d.fb.Peek() == (fbEvent{conn: d.cur.conn, path: d.cur.path, kind: d.cur.kind, count: 1}) &&
 			d.cur.count < 250 && d.chance(d.prof.PAgg) {
@@ -170,6 +174,32 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 	in.SelReady = drain || d.prof.SelReady >= 1 || d.chance(d.prof.SelReady)
 }
 
+// fill drives a Fill profile (FillPhases) by the handshakes done so far (fillDone): delivered reports of 255
+// packets for every (connection, path) in turn, then PATHS x cwnd_max requests of each connection in turn, then
+// one delivered report per (connection, path). The packets' own feedback is not sent (the reports stand for it).
+func (d *Driver) fill(drain bool) {
+	grow, perConn, empty := FillPhases(d.cfg)
+	req := perConn * int64(d.cfg.Conns)
+	paths := int64(d.cfg.Paths)
+	report := func(k int64) {
+		if !d.curValid {
+			k %= int64(d.cfg.Conns) * paths
+			d.cur, d.curValid = fbEvent{conn: uint32(k / paths), path: uint32(k % paths), kind: pathsel.FbDelivered, count: 255}, true
+		}
+	}
+	switch n := d.fillDone; {
+	case drain:
+	case n < grow:
+		report(n)
+	case n < grow+req:
+		if !d.reqValid {
+			d.reqValid, d.reqConn, d.reqRetx = true, uint32((n-grow)/perConn), false
+		}
+	case n < grow+req+empty:
+		report(n - grow - req)
+	}
+}
+
 // Observe follows the handshakes and sends each decided packet into the network.
 func (d *Driver) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) {
 	if in.Rst {
@@ -178,6 +208,7 @@ func (d *Driver) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) {
 	if in.ReqValid && out.ReqReady {
 		d.reqValid = false
 		d.Stats.Requests++
+		d.fillDone++
 	}
 	if in.CtlValid && out.CtlReady {
 		d.ctlValid = false
@@ -185,6 +216,7 @@ func (d *Driver) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) {
 	if in.FbValid && out.FbReady {
 		d.curValid = false
 		d.Stats.Feedback++
+		d.fillDone++
 	}
 	if out.SelValid && in.SelReady {
 		d.Stats.Decisions++

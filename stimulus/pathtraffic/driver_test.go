@@ -15,7 +15,7 @@ func play(t *testing.T, cfg config.Config, name string, f func(cycle int64, prof
 	t.Helper()
 	prof, err := Lookup(name)
 	require.NoError(t, err)
-	cycles := prof.Cycles + DrainCycles(prof)
+	cycles := prof.TrafficCycles(cfg) + DrainCycles(prof)
 	d := New(cfg, prof, 1, cycles)
 	g, err := pathsel.New(cfg)
 	require.NoError(t, err)
@@ -99,5 +99,41 @@ func TestFbFloodWrapsLossCounters(t *testing.T) {
 		for k, n := range lost {
 			require.Greater(t, n, 1<<16, "preset %s: packets reported lost on (connection %d, path %d)", name, k/cfg.Paths, k%cfg.Paths)
 		}
+	}
+}
+
+// TestWindowFillReachesCwndMax: on every preset, window_fill takes every (connection, path) to cwnd_max in flight
+// (rd_inflight, read for every pair in turn, shows it), one connection at a time asks PATHS x cwnd_max times, and
+// in the drain every pair read shows nothing in flight.
+func TestWindowFillReachesCwndMax(t *testing.T) {
+	for _, name := range config.PresetNames() {
+		cfg, err := config.Preset(name)
+		require.NoError(t, err)
+		_, perConn, _ := FillPhases(cfg)
+		full := make([]bool, cfg.Conns*cfg.Paths)
+		reqs := make([]int64, cfg.Conns)
+		var rdConn, rdPath uint32 // the pair read in the previous cycle: rd_* show it now
+		reads, next := 0, uint32(0)
+		play(t, cfg, "window_fill", func(c int64, prof Profile, in *pathsel.In, out *pathsel.Out) {
+			if int(out.RdInflight) >= cfg.CwndMax {
+				full[int(rdConn)*cfg.Paths+int(rdPath)] = true
+			}
+			if c > prof.TrafficCycles(cfg) {
+				require.Zero(t, out.RdInflight, "preset %s cycle %d: (connection %d, path %d) in flight in the drain", name, c, rdConn, rdPath)
+				reads++
+			}
+			rdConn, rdPath = in.RdConn, in.RdPath
+			if in.ReqValid && out.ReqReady {
+				require.Equal(t, next, in.ReqConn, "preset %s cycle %d: connections ask in turn", name, c)
+				if reqs[in.ReqConn]++; reqs[in.ReqConn] == perConn {
+					next++
+				}
+			}
+		})
+		for k, f := range full {
+			require.True(t, f, "preset %s: (connection %d, path %d) reached cwnd_max = %d in flight", name, k/cfg.Paths, k%cfg.Paths, cfg.CwndMax)
+		}
+		require.Equal(t, uint32(cfg.Conns), next, "preset %s: every connection asked %d times", name, perConn)
+		require.Positive(t, reads, "preset %s: pairs read in the drain", name)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/spraynic/spraynic/config"
 )
 
 // LinkEvent changes one link's condition from a cycle on.
@@ -55,6 +57,30 @@ type Profile struct {
 	// for each (connection, path) in turn: loss, timeout, delivered or ECN. The spec defines every count on every
 	// path, in flight or not (in-flight counts floor at 0).
 	Flood bool
+	// Fill replaces Cycles and the packets' feedback with three phases sized by the configuration (FillPhases):
+	// delivered reports of 255 packets for every (connection, path) in turn until every window is at cwnd_max, no
+	// requests; requests of one connection at a time, PATHS x cwnd_max each, which fill all its windows (no
+	// feedback comes back); a delivered report of 255 packets for every (connection, path), which empties them.
+	Fill bool
+}
+
+// TrafficCycles is the traffic length on cfg, before the drain (DrainCycles).
+func (p Profile) TrafficCycles(cfg config.Config) int64 {
+	if p.Fill {
+		grow, perConn, empty := FillPhases(cfg)
+		// One handshake per cycle, plus a cycle per connection for the request pipeline.
+		return startReset + grow + (perConn+4)*int64(cfg.Conns) + empty
+	}
+	return p.Cycles
+}
+
+// FillPhases sizes a Fill profile's phases on cfg: grow is the number of reports (one per cycle) that take every
+// window from cwnd_init to cwnd_max, perConn the requests of each connection (PATHS x cwnd_max), empty the reports
+// that empty every window (one per (connection, path)).
+func FillPhases(cfg config.Config) (grow, perConn, empty int64) {
+	pairs := int64(cfg.Conns) * int64(cfg.Paths)
+	per := (int64(cfg.CwndMax-cfg.CwndInit)*16 + 255*int64(cfg.AI16ths) - 1) / (255 * int64(cfg.AI16ths))
+	return pairs * max(per, 1), int64(cfg.Paths) * int64(cfg.CwndMax), pairs
 }
 
 var profiles = map[string]Profile{}
@@ -123,6 +149,10 @@ func init() {
 		p.Name, p.Doc = "every_conn", "each connection in turn at full load over long round trips: its windows grow to cwnd_max and fill, light ECN and coalesced losses; every connection's per-path state is exercised"
 		p.Rotate, p.RTT, p.Jitter, p.Cycles, p.PAgg, p.PBigLoss = true, 700, 100, 192000, 0, 0.3
 		p.Events = []LinkEvent{{At: 0, Link: -1, ECN: 0.002, Loss: 0.0005}}
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "window_fill", "every window of every (connection, path) grown to cwnd_max by delivered reports of 255 packets, then filled by one connection's requests at a time (in-flight counts reach cwnd_max), then emptied by one report each"
+		p.Fill, p.Cycles = true, 0
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "fb_flood", "a feedback report of 255 packets every cycle, every (connection, path) in turn: per-path loss counters wrap, paths fail and recover in bulk, windows jump, under requests at half load"
