@@ -52,8 +52,8 @@ type Driver struct {
 	rdConn, rdPath uint32
 	// flood is the (connection, path) index of the next flood report.
 	flood int
-	// fillDone counts the reports and requests taken in a Fill profile.
-	fillDone int64
+	// fillFb, fillReq and fillDec count the reports, requests and decisions of a Fill profile.
+	fillFb, fillReq, fillDec int64
 	// Stats counts what happened.
 	Stats Stats
 }
@@ -174,9 +174,10 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 	in.SelReady = drain || d.prof.SelReady >= 1 || d.chance(d.prof.SelReady)
 }
 
-// fill drives a Fill profile (FillPhases) by the handshakes done so far (fillDone): delivered reports of 255
-// packets for every (connection, path) in turn, then PATHS x cwnd_max requests of each connection in turn, then
-// one delivered report per (connection, path). The packets' own feedback is not sent (the reports stand for it).
+// fill drives a Fill profile (FillPhases) by the handshakes done so far: delivered reports of 255 packets for
+// every (connection, path) in turn, then PATHS x cwnd_max + 1 requests of each connection in turn (the first of
+// a connection once every request before it is decided), then one delivered report per (connection, path). The
+// packets' own feedback is not sent (the reports stand for it).
 func (d *Driver) fill(drain bool) {
 	grow, perConn, empty := FillPhases(d.cfg)
 	req := perConn * int64(d.cfg.Conns)
@@ -187,16 +188,16 @@ func (d *Driver) fill(drain bool) {
 			d.cur, d.curValid = fbEvent{conn: uint32(k / paths), path: uint32(k % paths), kind: pathsel.FbDelivered, count: 255}, true
 		}
 	}
-	switch n := d.fillDone; {
+	switch {
 	case drain:
-	case n < grow:
-		report(n)
-	case n < grow+req:
-		if !d.reqValid {
-			d.reqValid, d.reqConn, d.reqRetx = true, uint32((n-grow)/perConn), false
+	case d.fillFb < grow:
+		report(d.fillFb)
+	case d.fillDec < req:
+		if !d.reqValid && d.fillReq < req && (d.fillReq%perConn != 0 || d.fillDec == d.fillReq) {
+			d.reqValid, d.reqConn, d.reqRetx = true, uint32(d.fillReq/perConn), false
 		}
-	case n < grow+req+empty:
-		report(n - grow - req)
+	case d.fillFb < grow+empty:
+		report(d.fillFb - grow)
 	}
 }
 
@@ -208,7 +209,7 @@ func (d *Driver) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) {
 	if in.ReqValid && out.ReqReady {
 		d.reqValid = false
 		d.Stats.Requests++
-		d.fillDone++
+		d.fillReq++
 	}
 	if in.CtlValid && out.CtlReady {
 		d.ctlValid = false
@@ -216,10 +217,11 @@ func (d *Driver) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) {
 	if in.FbValid && out.FbReady {
 		d.curValid = false
 		d.Stats.Feedback++
-		d.fillDone++
+		d.fillFb++
 	}
 	if out.SelValid && in.SelReady {
 		d.Stats.Decisions++
+		d.fillDec++
 		d.send(cycle, out.SelConn, out.SelPath, out.SelEntropy)
 	}
 }

@@ -103,8 +103,9 @@ func TestFbFloodWrapsLossCounters(t *testing.T) {
 }
 
 // TestWindowFillReachesCwndMax: on every preset, window_fill takes every (connection, path) to cwnd_max in flight
-// (rd_inflight, read for every pair in turn, shows it), one connection at a time asks PATHS x cwnd_max times, and
-// in the drain every pair read shows nothing in flight.
+// (rd_inflight, read for every pair in turn, shows it), one connection at a time asks PATHS x cwnd_max + 1 times,
+// the last request of each finds every window full and is decided by the starvation guard (one path of it shows
+// cwnd_max + 1 in flight), and in the drain every pair read shows nothing in flight.
 func TestWindowFillReachesCwndMax(t *testing.T) {
 	for _, name := range config.PresetNames() {
 		cfg, err := config.Preset(name)
@@ -112,11 +113,15 @@ func TestWindowFillReachesCwndMax(t *testing.T) {
 		_, perConn, _ := FillPhases(cfg)
 		full := make([]bool, cfg.Conns*cfg.Paths)
 		reqs := make([]int64, cfg.Conns)
+		over := make([]bool, cfg.Conns)
 		var rdConn, rdPath uint32 // the pair read in the previous cycle: rd_* show it now
 		reads, next := 0, uint32(0)
 		play(t, cfg, "window_fill", func(c int64, prof Profile, in *pathsel.In, out *pathsel.Out) {
 			if int(out.RdInflight) >= cfg.CwndMax {
 				full[int(rdConn)*cfg.Paths+int(rdPath)] = true
+			}
+			if int(out.RdInflight) == cfg.CwndMax+1 {
+				over[rdConn] = true
 			}
 			if c > prof.TrafficCycles(cfg) {
 				require.Zero(t, out.RdInflight, "preset %s cycle %d: (connection %d, path %d) in flight in the drain", name, c, rdConn, rdPath)
@@ -134,6 +139,9 @@ func TestWindowFillReachesCwndMax(t *testing.T) {
 			require.True(t, f, "preset %s: (connection %d, path %d) reached cwnd_max = %d in flight", name, k/cfg.Paths, k%cfg.Paths, cfg.CwndMax)
 		}
 		require.Equal(t, uint32(cfg.Conns), next, "preset %s: every connection asked %d times", name, perConn)
+		for c, o := range over {
+			require.True(t, o, "preset %s: connection %d's last request went beyond a full window (starvation guard)", name, c)
+		}
 		require.Positive(t, reads, "preset %s: pairs read in the drain", name)
 	}
 }

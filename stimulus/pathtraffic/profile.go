@@ -59,8 +59,9 @@ type Profile struct {
 	Flood bool
 	// Fill replaces Cycles and the packets' feedback with three phases sized by the configuration (FillPhases):
 	// delivered reports of 255 packets for every (connection, path) in turn until every window is at cwnd_max, no
-	// requests; requests of one connection at a time, PATHS x cwnd_max each, which fill all its windows (no
-	// feedback comes back); a delivered report of 255 packets for every (connection, path), which empties them.
+	// requests; requests of one connection at a time, PATHS x cwnd_max + 1 each: they fill all its windows (no
+	// feedback comes back) and the last one waits for the starvation guard; a delivered report of 255 packets
+	// for every (connection, path), which empties them.
 	Fill bool
 }
 
@@ -68,19 +69,20 @@ type Profile struct {
 func (p Profile) TrafficCycles(cfg config.Config) int64 {
 	if p.Fill {
 		grow, perConn, empty := FillPhases(cfg)
-		// One handshake per cycle, plus a cycle per connection for the request pipeline.
-		return startReset + grow + (perConn+4)*int64(cfg.Conns) + empty
+		// One handshake per cycle; per connection a few cycles for the request pipeline and two ticks for the
+		// guard.
+		return startReset + grow + (perConn+4+2*int64(cfg.TickCycles))*int64(cfg.Conns) + empty
 	}
 	return p.Cycles
 }
 
 // FillPhases sizes a Fill profile's phases on cfg: grow is the number of reports (one per cycle) that take every
-// window from cwnd_init to cwnd_max, perConn the requests of each connection (PATHS x cwnd_max), empty the reports
-// that empty every window (one per (connection, path)).
+// window from cwnd_init to cwnd_max, perConn the requests of each connection (PATHS x cwnd_max fill its windows,
+// one more finds them full), empty the reports that empty every window (one per (connection, path)).
 func FillPhases(cfg config.Config) (grow, perConn, empty int64) {
 	pairs := int64(cfg.Conns) * int64(cfg.Paths)
 	per := (int64(cfg.CwndMax-cfg.CwndInit)*16 + 255*int64(cfg.AI16ths) - 1) / (255 * int64(cfg.AI16ths))
-	return pairs * max(per, 1), int64(cfg.Paths) * int64(cfg.CwndMax), pairs
+	return pairs * max(per, 1), int64(cfg.Paths)*int64(cfg.CwndMax) + 1, pairs
 }
 
 var profiles = map[string]Profile{}
@@ -151,7 +153,7 @@ func init() {
 		p.Events = []LinkEvent{{At: 0, Link: -1, ECN: 0.002, Loss: 0.0005}}
 	})
 	with(func(p *Profile) {
-		p.Name, p.Doc = "window_fill", "every window of every (connection, path) grown to cwnd_max by delivered reports of 255 packets, then filled by one connection's requests at a time (in-flight counts reach cwnd_max), then emptied by one report each"
+		p.Name, p.Doc = "window_fill", "every window of every (connection, path) grown to cwnd_max by delivered reports of 255 packets, then filled by one connection's requests at a time (in-flight counts reach cwnd_max; one more request waits for the starvation guard), then emptied by one report each"
 		p.Fill, p.Cycles = true, 0
 	})
 	with(func(p *Profile) {
