@@ -52,8 +52,10 @@ type Driver struct {
 	rdConn, rdPath uint32
 	// flood is the (connection, path) index of the next flood report.
 	flood int
-	// fillFb, fillReq and fillDec count the reports, requests and decisions of a Fill profile.
-	fillFb, fillReq, fillDec int64
+	// fillGrow, fillPerConn and fillEmpty are the Fill profile's phase sizes (FillPhases), computed once;
+	// fillFb, fillReq and fillDec count its reports, requests and decisions.
+	fillGrow, fillPerConn, fillEmpty int64
+	fillFb, fillReq, fillDec         int64
 	// Stats counts what happened.
 	Stats Stats
 }
@@ -72,6 +74,9 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) *Driver {
 	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0xbadc0ffee)), cycles: cycles, drain: DrainCycles(prof)}
 	d.links = make([]link, prof.Links*cfg.Paths)
 	d.lastLoss = make([]uint32, cfg.Conns)
+	if prof.Fill {
+		d.fillGrow, d.fillPerConn, d.fillEmpty = FillPhases(cfg)
+	}
 	return d
 }
 
@@ -179,7 +184,7 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 // a connection once every request before it is decided), then one delivered report per (connection, path). The
 // packets' own feedback is not sent (the reports stand for it).
 func (d *Driver) fill(drain bool) {
-	grow, perConn, empty := FillPhases(d.cfg)
+	grow, perConn, empty := d.fillGrow, d.fillPerConn, d.fillEmpty
 	req := perConn * int64(d.cfg.Conns)
 	paths := int64(d.cfg.Paths)
 	report := func(k int64) {

@@ -22,7 +22,8 @@ type Blackout struct {
 
 // Profile shapes one test.
 type Profile struct {
-	// Name and Doc identify it; Cycles is the traffic length (a drain follows, see DrainCycles).
+	// Name and Doc identify it; Cycles is the shortest traffic length (TrafficCycles: PerPair may make it
+	// longer on a large preset; a drain follows, see DrainCycles).
 	Name, Doc string
 	Cycles    int64
 	// Conns is the number of connections in use (0: all); Load the probability of new work per cycle; MsgMax the
