@@ -243,8 +243,8 @@ integer k;
  * State
  */
 
-// per (connection, path), flattened, entry {c, p} at [{c, p}*W +: W]; power-up values (the open state), reset and
-// next state are in the generate block `pair` below
+// per (connection, path), flattened, entry {c, p} at [{c, p}*W +: W]; power-up values (the open state) are set
+// by the loop in the initial block below
 reg [NPATHS*ST_W-1:0]           state_reg, state_next;
 reg [NPATHS*CW_W-1:0]           cwnd_reg, cwnd_next;
 reg [NPATHS*IF_W-1:0]           inflight_reg, inflight_next;
@@ -264,6 +264,18 @@ reg [CONNS*PATH_W-1:0]          rr_reg, rr_next;
 reg [CONNS*CR_W-1:0]            cred_reg, cred_next;
 
 initial begin
+    for (k = 0; k < NPATHS; k = k + 1) begin
+        state_reg[k*ST_W +: ST_W] = ST_ACTIVE;
+        cwnd_reg[k*CW_W +: CW_W] = CWND_OPEN;
+        inflight_reg[k*IF_W +: IF_W] = {IF_W{1'b0}};
+        consec_reg[k*CS_W +: CS_W] = {CS_W{1'b0}};
+        guard_reg[k*GD_W +: GD_W] = {GD_W{1'b0}};
+        holdoff_reg[k*HO_W +: HO_W] = {HO_W{1'b0}};
+        entropy_reg[k*EN_W +: EN_W] = entropy_open(k[13:0]);
+        pdec_reg[k*16 +: 16] = 16'd0;
+        ploss_reg[k*16 +: 16] = 16'd0;
+        room_reg[k] = 1'b1;
+    end
     for (k = 0; k < CONNS; k = k + 1) begin
         rr_reg[k*PATH_W +: PATH_W] = {PATH_W{1'b0}};
         cred_reg[k*CR_W +: CR_W] = {CR_W{1'b0}};
@@ -306,8 +318,7 @@ reg [31:0]                      cnt_failures_reg = 32'd0, cnt_failures_next;
 reg [31:0]                      cnt_recoveries_reg = 32'd0, cnt_recoveries_next;
 
 /*
- * Combinational signals (assigned in the always @* below; the per-(connection, path) next state in the
- * generate block after it)
+ * Combinational signals (all assigned in the one always @* below)
  */
 
 // input
@@ -357,6 +368,8 @@ reg [IF_W-1:0]                  f_inflight_inc;
 reg [PATHS-1:0]                 c_room_inc;
 reg                             f_room_new;
 reg                             f_room_inc;
+reg                             fb_hit;
+reg                             s1_hit;
 
 // feedback: start-of-cycle fields of the target and its result
 reg [PIDX_W-1:0]                fidx;
@@ -422,6 +435,16 @@ assign cnt_recoveries = cnt_recoveries_reg;
  */
 
 always @* begin
+    state_next = state_reg;
+    cwnd_next = cwnd_reg;
+    inflight_next = inflight_reg;
+    consec_next = consec_reg;
+    guard_next = guard_reg;
+    pdec_next = pdec_reg;
+    ploss_next = ploss_reg;
+    room_next = room_reg;
+    holdoff_next = holdoff_reg;
+    entropy_next = entropy_reg;
     rr_next = rr_reg;
     cred_next = cred_reg;
 
@@ -742,6 +765,60 @@ always @* begin
     f_room_new = f_inflight_new < f_cwnd_new[CW_W-1:4];
     f_room_inc = f_inflight_inc < f_cwnd_new[CW_W-1:4];
 
+    /*
+     * Per path, in order: tick, feedback, stage 1, control.
+     */
+    for (i = 0; i < NPATHS; i = i + 1) begin
+        if (tick && state_reg[i*ST_W +: ST_W] == ST_FAILED && holdoff_reg[i*HO_W +: HO_W] != {HO_W{1'b0}}) begin
+            holdoff_next[i*HO_W +: HO_W] = holdoff_reg[i*HO_W +: HO_W] - {{HO_W-1{1'b0}}, 1'b1};
+        end
+        fb_hit = fb_hs && fidx == i[PIDX_W-1:0];
+        s1_hit = s1_fire && s1_conn_reg == i[PIDX_W-1:PATH_W] && pick_onehot[i % PATHS];
+        if (fb_hit) begin
+            state_next[i*ST_W +: ST_W] = f_state_new;
+            cwnd_next[i*CW_W +: CW_W] = f_cwnd_new;
+            inflight_next[i*IF_W +: IF_W] = f_inflight_new;
+            consec_next[i*CS_W +: CS_W] = f_consec_new;
+            guard_next[i*GD_W +: GD_W] = f_guard_new;
+            entropy_next[i*EN_W +: EN_W] = f_entropy_new;
+            room_next[i] = f_room_new;
+            if (f_fail) begin
+                holdoff_next[i*HO_W +: HO_W] = HOLDOFF;
+            end
+            if (s_fb_kind[1]) begin // loss (2) or timeout (3)
+                ploss_next[i*16 +: 16] = ploss_reg[i*16 +: 16] + {8'd0, s_fb_count};
+            end
+        end
+        if (s1_hit) begin
+            pdec_next[i*16 +: 16] = pdec_reg[i*16 +: 16] + 16'd1;
+        end
+        if (s1_hit && fb_hit) begin
+            inflight_next[i*IF_W +: IF_W] = f_inflight_inc;
+            room_next[i] = f_room_inc;
+            if (sel_probe && f_state_new == ST_FAILED) begin
+                state_next[i*ST_W +: ST_W] = ST_PROBING;
+            end
+        end else if (s1_hit) begin
+            inflight_next[i*IF_W +: IF_W] = c_inflight_inc[(i % PATHS)*IF_W +: IF_W];
+            room_next[i] = c_room_inc[i % PATHS];
+            if (sel_probe && c_state[(i % PATHS)*ST_W +: ST_W] == ST_FAILED) begin
+                state_next[i*ST_W +: ST_W] = ST_PROBING;
+            end
+        end
+        if (ctl_hs && s_ctl_conn == i[PIDX_W-1:PATH_W]) begin
+            state_next[i*ST_W +: ST_W] = ST_ACTIVE;
+            cwnd_next[i*CW_W +: CW_W] = CWND_OPEN;
+            inflight_next[i*IF_W +: IF_W] = {IF_W{1'b0}};
+            consec_next[i*CS_W +: CS_W] = {CS_W{1'b0}};
+            guard_next[i*GD_W +: GD_W] = {GD_W{1'b0}};
+            holdoff_next[i*HO_W +: HO_W] = {HO_W{1'b0}};
+            entropy_next[i*EN_W +: EN_W] = entropy_open(i[13:0]);
+            pdec_next[i*16 +: 16] = 16'd0;
+            ploss_next[i*16 +: 16] = 16'd0;
+            room_next[i] = 1'b1;
+        end
+    end
+
     for (i = 0; i < CONNS; i = i + 1) begin
         if (s1_fire && s1_conn_reg == i[CONN_W-1:0]) begin
             rr_next[i*PATH_W +: PATH_W] = rr_fire;
@@ -782,129 +859,17 @@ always @* begin
     rd_losses_next = ploss_reg[ridx*16 +: 16];
 end
 
-/*
- * Next state per (connection, path), one always @* per entry g = {c, p} (a loop over CONNS x PATHS entries
- * inside the one always @* above costs yosys 0.23's frontend time that grows with the square of the entries:
- * 8 -> 16 connections of 16 paths took 4 -> 23 s, 64 did not finish in 27 minutes). In order: tick, feedback,
- * stage 1, control.
- */
-genvar g;
-generate
-for (g = 0; g < NPATHS; g = g + 1) begin : pair
-    localparam [31:0] IDX_32 = g;
-    localparam [31:0] CONN_32 = g / PATHS;
-    localparam [31:0] PATH_32 = g % PATHS;
-    localparam [PIDX_W-1:0] IDX = IDX_32[PIDX_W-1:0];
-    localparam [CONN_W-1:0] CONN = CONN_32[CONN_W-1:0];
-    localparam [PATH_W-1:0] PATH = PATH_32[PATH_W-1:0];
-    localparam [13:0] E_IDX = IDX_32[13:0];
-    localparam [EN_W-1:0] E_OPEN = entropy_open(E_IDX);
-    reg fb_hit;
-    reg s1_hit;
-
-    always @* begin
-        state_next[g*ST_W +: ST_W] = state_reg[g*ST_W +: ST_W];
-        cwnd_next[g*CW_W +: CW_W] = cwnd_reg[g*CW_W +: CW_W];
-        inflight_next[g*IF_W +: IF_W] = inflight_reg[g*IF_W +: IF_W];
-        consec_next[g*CS_W +: CS_W] = consec_reg[g*CS_W +: CS_W];
-        guard_next[g*GD_W +: GD_W] = guard_reg[g*GD_W +: GD_W];
-        pdec_next[g*16 +: 16] = pdec_reg[g*16 +: 16];
-        ploss_next[g*16 +: 16] = ploss_reg[g*16 +: 16];
-        room_next[g] = room_reg[g];
-        holdoff_next[g*HO_W +: HO_W] = holdoff_reg[g*HO_W +: HO_W];
-        entropy_next[g*EN_W +: EN_W] = entropy_reg[g*EN_W +: EN_W];
-        if (tick && state_reg[g*ST_W +: ST_W] == ST_FAILED && holdoff_reg[g*HO_W +: HO_W] != {HO_W{1'b0}}) begin
-            holdoff_next[g*HO_W +: HO_W] = holdoff_reg[g*HO_W +: HO_W] - {{HO_W-1{1'b0}}, 1'b1};
-        end
-        fb_hit = fb_hs && fidx == IDX;
-        s1_hit = s1_fire && s1_conn_reg == CONN && pick_onehot[PATH];
-        if (fb_hit) begin
-            state_next[g*ST_W +: ST_W] = f_state_new;
-            cwnd_next[g*CW_W +: CW_W] = f_cwnd_new;
-            inflight_next[g*IF_W +: IF_W] = f_inflight_new;
-            consec_next[g*CS_W +: CS_W] = f_consec_new;
-            guard_next[g*GD_W +: GD_W] = f_guard_new;
-            entropy_next[g*EN_W +: EN_W] = f_entropy_new;
-            room_next[g] = f_room_new;
-            if (f_fail) begin
-                holdoff_next[g*HO_W +: HO_W] = HOLDOFF;
-            end
-            if (s_fb_kind[1]) begin // loss (2) or timeout (3)
-                ploss_next[g*16 +: 16] = ploss_reg[g*16 +: 16] + {8'd0, s_fb_count};
-            end
-        end
-        if (s1_hit) begin
-            pdec_next[g*16 +: 16] = pdec_reg[g*16 +: 16] + 16'd1;
-        end
-        if (s1_hit && fb_hit) begin
-            inflight_next[g*IF_W +: IF_W] = f_inflight_inc;
-            room_next[g] = f_room_inc;
-            if (sel_probe && f_state_new == ST_FAILED) begin
-                state_next[g*ST_W +: ST_W] = ST_PROBING;
-            end
-        end else if (s1_hit) begin
-            inflight_next[g*IF_W +: IF_W] = c_inflight_inc[PATH*IF_W +: IF_W];
-            room_next[g] = c_room_inc[PATH];
-            if (sel_probe && c_state[PATH*ST_W +: ST_W] == ST_FAILED) begin
-                state_next[g*ST_W +: ST_W] = ST_PROBING;
-            end
-        end
-        if (ctl_hs && s_ctl_conn == CONN) begin
-            state_next[g*ST_W +: ST_W] = ST_ACTIVE;
-            cwnd_next[g*CW_W +: CW_W] = CWND_OPEN;
-            inflight_next[g*IF_W +: IF_W] = {IF_W{1'b0}};
-            consec_next[g*CS_W +: CS_W] = {CS_W{1'b0}};
-            guard_next[g*GD_W +: GD_W] = {GD_W{1'b0}};
-            holdoff_next[g*HO_W +: HO_W] = {HO_W{1'b0}};
-            entropy_next[g*EN_W +: EN_W] = E_OPEN;
-            pdec_next[g*16 +: 16] = 16'd0;
-            ploss_next[g*16 +: 16] = 16'd0;
-            room_next[g] = 1'b1;
-        end
-    end
-
-    // power-up and reset: the open state
-    initial begin
-        state_reg[g*ST_W +: ST_W] = ST_ACTIVE;
-        cwnd_reg[g*CW_W +: CW_W] = CWND_OPEN;
-        inflight_reg[g*IF_W +: IF_W] = {IF_W{1'b0}};
-        consec_reg[g*CS_W +: CS_W] = {CS_W{1'b0}};
-        guard_reg[g*GD_W +: GD_W] = {GD_W{1'b0}};
-        holdoff_reg[g*HO_W +: HO_W] = {HO_W{1'b0}};
-        entropy_reg[g*EN_W +: EN_W] = E_OPEN;
-        pdec_reg[g*16 +: 16] = 16'd0;
-        ploss_reg[g*16 +: 16] = 16'd0;
-        room_reg[g] = 1'b1;
-    end
-
-    always @(posedge clk) begin
-        state_reg[g*ST_W +: ST_W] <= state_next[g*ST_W +: ST_W];
-        cwnd_reg[g*CW_W +: CW_W] <= cwnd_next[g*CW_W +: CW_W];
-        inflight_reg[g*IF_W +: IF_W] <= inflight_next[g*IF_W +: IF_W];
-        consec_reg[g*CS_W +: CS_W] <= consec_next[g*CS_W +: CS_W];
-        guard_reg[g*GD_W +: GD_W] <= guard_next[g*GD_W +: GD_W];
-        holdoff_reg[g*HO_W +: HO_W] <= holdoff_next[g*HO_W +: HO_W];
-        entropy_reg[g*EN_W +: EN_W] <= entropy_next[g*EN_W +: EN_W];
-        pdec_reg[g*16 +: 16] <= pdec_next[g*16 +: 16];
-        ploss_reg[g*16 +: 16] <= ploss_next[g*16 +: 16];
-        room_reg[g] <= room_next[g];
-        if (rst) begin
-            state_reg[g*ST_W +: ST_W] <= ST_ACTIVE;
-            cwnd_reg[g*CW_W +: CW_W] <= CWND_OPEN;
-            inflight_reg[g*IF_W +: IF_W] <= {IF_W{1'b0}};
-            consec_reg[g*CS_W +: CS_W] <= {CS_W{1'b0}};
-            guard_reg[g*GD_W +: GD_W] <= {GD_W{1'b0}};
-            holdoff_reg[g*HO_W +: HO_W] <= {HO_W{1'b0}};
-            entropy_reg[g*EN_W +: EN_W] <= E_OPEN;
-            pdec_reg[g*16 +: 16] <= 16'd0;
-            ploss_reg[g*16 +: 16] <= 16'd0;
-            room_reg[g] <= 1'b1;
-        end
-    end
-end
-endgenerate
-
 always @(posedge clk) begin
+    state_reg <= state_next;
+    cwnd_reg <= cwnd_next;
+    inflight_reg <= inflight_next;
+    consec_reg <= consec_next;
+    guard_reg <= guard_next;
+    pdec_reg <= pdec_next;
+    ploss_reg <= ploss_next;
+    room_reg <= room_next;
+    holdoff_reg <= holdoff_next;
+    entropy_reg <= entropy_next;
     rr_reg <= rr_next;
     cred_reg <= cred_next;
 
@@ -939,6 +904,18 @@ always @(posedge clk) begin
     cnt_recoveries_reg <= cnt_recoveries_next;
 
     if (rst) begin
+        for (j = 0; j < NPATHS; j = j + 1) begin
+            state_reg[j*ST_W +: ST_W] <= ST_ACTIVE;
+            cwnd_reg[j*CW_W +: CW_W] <= CWND_OPEN;
+            inflight_reg[j*IF_W +: IF_W] <= {IF_W{1'b0}};
+            consec_reg[j*CS_W +: CS_W] <= {CS_W{1'b0}};
+            guard_reg[j*GD_W +: GD_W] <= {GD_W{1'b0}};
+            holdoff_reg[j*HO_W +: HO_W] <= {HO_W{1'b0}};
+            entropy_reg[j*EN_W +: EN_W] <= entropy_open(j[13:0]);
+            pdec_reg[j*16 +: 16] <= 16'd0;
+            ploss_reg[j*16 +: 16] <= 16'd0;
+            room_reg[j] <= 1'b1;
+        end
         for (j = 0; j < CONNS; j = j + 1) begin
             rr_reg[j*PATH_W +: PATH_W] <= {PATH_W{1'b0}};
             cred_reg[j*CR_W +: CR_W] <= {CR_W{1'b0}};
