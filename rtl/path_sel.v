@@ -20,8 +20,11 @@
  *                        inflight/state, else hold the request
  *   s_fb / s_ctl handshake: applied to the state at the end of cycle t
  *
- * State: all in flip-flops (CONNS x PATHS x 91 bits: 58 of state, 32 of counters, the room bit), flattened, entry
- * {c, p} at [{c, p}*W +: W]; read and written in one cycle, so there are no hazards to forward. Effects on one path
+ * State: the path fields in flip-flops (CONNS x PATHS x 61 bits: 58 of state, the room bit, 2 fresh bits), flattened,
+ * entry {c, p} at [{c, p}*W +: W], read and written in one cycle; the two 16-bit per-path counters in block RAM
+ * (ram_sdp, address {c, p}), read-modify-written over two cycles with the write of the previous cycle forwarded, a
+ * fresh bit per word instead of clearing, and a second copy for the rd_* read (docs/path_sel.md, "Per-path
+ * counters in block RAM"). Effects on one path
  * in one cycle, in order: tick decrement of holdoff, feedback, stage-1 fire (on top of the feedback result), control
  * (overrides all). The feedback result is computed once, for its one target path; the stage-1 inflight increment
  * once per path of s1_conn (so the round-robin pick only drives write enables); the tick decrement and the control
@@ -252,9 +255,11 @@ reg [NPATHS*CS_W-1:0]           consec_reg, consec_next;
 reg [NPATHS*GD_W-1:0]           guard_reg, guard_next;
 reg [NPATHS*HO_W-1:0]           holdoff_reg, holdoff_next;
 reg [NPATHS*EN_W-1:0]           entropy_reg, entropy_next;
-// per-path counters (16 bits, wrapping): decisions on the path, and lost or timed-out packets reported for it
-reg [NPATHS*16-1:0]             pdec_reg, pdec_next;
-reg [NPATHS*16-1:0]             ploss_reg, ploss_next;
+// per-path counters (16 bits, wrapping) in block RAM: decisions on the path (dec) and lost or timed-out packets
+// reported for it (loss). Fresh bit per (connection, path) and counter: the word reads as 0 (set by reset and
+// control, cleared by the word's write; set wins)
+reg [NPATHS-1:0]                dec_fresh_reg, dec_fresh_next;
+reg [NPATHS-1:0]                loss_fresh_reg, loss_fresh_next;
 // per (connection, path): room = inflight < cwnd_int, kept beside the two fields and written with them, so the
 // decision does not compare; always equal to the compare of the fields
 reg [NPATHS-1:0]                room_reg, room_next;
@@ -272,8 +277,8 @@ initial begin
         guard_reg[k*GD_W +: GD_W] = {GD_W{1'b0}};
         holdoff_reg[k*HO_W +: HO_W] = {HO_W{1'b0}};
         entropy_reg[k*EN_W +: EN_W] = entropy_open(k[13:0]);
-        pdec_reg[k*16 +: 16] = 16'd0;
-        ploss_reg[k*16 +: 16] = 16'd0;
+        dec_fresh_reg[k] = 1'b1;
+        loss_fresh_reg[k] = 1'b1;
         room_reg[k] = 1'b1;
     end
     for (k = 0; k < CONNS; k = k + 1) begin
@@ -306,10 +311,29 @@ reg [CW_W-1:0]                  rd_cwnd_reg = {CW_W{1'b0}}, rd_cwnd_next;
 reg [IF_W-1:0]                  rd_inflight_reg = {IF_W{1'b0}}, rd_inflight_next;
 reg [EN_W-1:0]                  rd_entropy_reg = {EN_W{1'b0}}, rd_entropy_next;
 reg                             rd_all_failed_reg = 1'b0, rd_all_failed_next;
-reg [15:0]                      rd_decisions_reg = 16'd0, rd_decisions_next;
-reg [15:0]                      rd_losses_reg = 16'd0, rd_losses_next;
+// rd_decisions / rd_losses: the word written in the read cycle had the same address (then its data), or the
+// word was fresh; else the copy RAM's read data
+reg                             rd_dec_fwd_reg = 1'b0, rd_dec_fwd_next;
+reg [15:0]                      rd_dec_fwd_data_reg = 16'd0, rd_dec_fwd_data_next;
+reg                             rd_dec_fresh_reg = 1'b1, rd_dec_fresh_next;
+reg                             rd_loss_fwd_reg = 1'b0, rd_loss_fwd_next;
+reg [15:0]                      rd_loss_fwd_data_reg = 16'd0, rd_loss_fwd_data_next;
+reg                             rd_loss_fresh_reg = 1'b1, rd_loss_fresh_next;
 reg                             m_status_all_failed_reg = 1'b0, m_status_all_failed_next;
 reg [CONN_W-1:0]                m_status_conn_reg = {CONN_W{1'b0}}, m_status_conn_next;
+
+// per-path counter read-modify-write: the increment whose word was read in the previous cycle and is written in
+// this one (address, fire: +1, loss feedback: +count), and whether the word written in the read cycle had the
+// same address (then its data is the base, not the RAM's read data)
+reg                             dec_rmw_valid_reg = 1'b0, dec_rmw_valid_next;
+reg [PIDX_W-1:0]                dec_rmw_addr_reg = {PIDX_W{1'b0}}, dec_rmw_addr_next;
+reg                             dec_rmw_fwd_reg = 1'b0, dec_rmw_fwd_next;
+reg [15:0]                      dec_rmw_fwd_data_reg = 16'd0, dec_rmw_fwd_data_next;
+reg                             loss_rmw_valid_reg = 1'b0, loss_rmw_valid_next;
+reg [PIDX_W-1:0]                loss_rmw_addr_reg = {PIDX_W{1'b0}}, loss_rmw_addr_next;
+reg [7:0]                       loss_rmw_inc_reg = 8'd0, loss_rmw_inc_next;
+reg                             loss_rmw_fwd_reg = 1'b0, loss_rmw_fwd_next;
+reg [15:0]                      loss_rmw_fwd_data_reg = 16'd0, loss_rmw_fwd_data_next;
 
 // counters
 reg [31:0]                      cnt_decisions_reg = 32'd0, cnt_decisions_next;
@@ -401,6 +425,17 @@ reg [EN_W-1:0]                  f_entropy_new;
 reg [CONNS-1:0]                 all_failed;
 reg [PIDX_W-1:0]                ridx;
 
+// per-path counters: RAM ports (the *_rd_data ones are the RAMs' output registers) and this cycle's write
+reg [PIDX_W-1:0]                dec_rd_addr;
+wire [15:0]                     dec_rd_data;
+wire [15:0]                     dec_copy_rd_data;
+reg                             dec_wr_en;
+reg [15:0]                      dec_wr_data;
+wire [15:0]                     loss_rd_data;
+wire [15:0]                     loss_copy_rd_data;
+reg                             loss_wr_en;
+reg [15:0]                      loss_wr_data;
+
 /*
  * Outputs
  */
@@ -420,8 +455,8 @@ assign rd_cwnd = rd_cwnd_reg;
 assign rd_inflight = rd_inflight_reg;
 assign rd_entropy = rd_entropy_reg;
 assign rd_all_failed = rd_all_failed_reg;
-assign rd_decisions = rd_decisions_reg;
-assign rd_losses = rd_losses_reg;
+assign rd_decisions = rd_dec_fwd_reg ? rd_dec_fwd_data_reg : rd_dec_fresh_reg ? 16'd0 : dec_copy_rd_data;
+assign rd_losses = rd_loss_fwd_reg ? rd_loss_fwd_data_reg : rd_loss_fresh_reg ? 16'd0 : loss_copy_rd_data;
 assign m_status_all_failed = m_status_all_failed_reg;
 assign m_status_conn = m_status_conn_reg;
 
@@ -429,6 +464,67 @@ assign cnt_decisions = cnt_decisions_reg;
 assign cnt_probes = cnt_probes_reg;
 assign cnt_failures = cnt_failures_reg;
 assign cnt_recoveries = cnt_recoveries_reg;
+
+/*
+ * Per-path counters: one RAM per counter for the read-modify-write and a copy with the same writes for the rd_*
+ * read, all CONNS x PATHS x 16 bits, address {c, p}
+ */
+
+ram_sdp #(
+    .ADDR_WIDTH(PIDX_W),
+    .DATA_WIDTH(16)
+)
+dec_ram_inst (
+    .clk(clk),
+    .wr_en(dec_wr_en),
+    .wr_addr(dec_rmw_addr_reg),
+    .wr_data(dec_wr_data),
+    .rd_en(1'b1),
+    .rd_addr(dec_rd_addr),
+    .rd_data(dec_rd_data)
+);
+
+ram_sdp #(
+    .ADDR_WIDTH(PIDX_W),
+    .DATA_WIDTH(16)
+)
+dec_copy_ram_inst (
+    .clk(clk),
+    .wr_en(dec_wr_en),
+    .wr_addr(dec_rmw_addr_reg),
+    .wr_data(dec_wr_data),
+    .rd_en(1'b1),
+    .rd_addr(ridx),
+    .rd_data(dec_copy_rd_data)
+);
+
+ram_sdp #(
+    .ADDR_WIDTH(PIDX_W),
+    .DATA_WIDTH(16)
+)
+loss_ram_inst (
+    .clk(clk),
+    .wr_en(loss_wr_en),
+    .wr_addr(loss_rmw_addr_reg),
+    .wr_data(loss_wr_data),
+    .rd_en(1'b1),
+    .rd_addr(fidx),
+    .rd_data(loss_rd_data)
+);
+
+ram_sdp #(
+    .ADDR_WIDTH(PIDX_W),
+    .DATA_WIDTH(16)
+)
+loss_copy_ram_inst (
+    .clk(clk),
+    .wr_en(loss_wr_en),
+    .wr_addr(loss_rmw_addr_reg),
+    .wr_data(loss_wr_data),
+    .rd_en(1'b1),
+    .rd_addr(ridx),
+    .rd_data(loss_copy_rd_data)
+);
 
 /*
  * Next state
@@ -440,8 +536,8 @@ always @* begin
     inflight_next = inflight_reg;
     consec_next = consec_reg;
     guard_next = guard_reg;
-    pdec_next = pdec_reg;
-    ploss_next = ploss_reg;
+    dec_fresh_next = dec_fresh_reg;
+    loss_fresh_next = loss_fresh_reg;
     room_next = room_reg;
     holdoff_next = holdoff_reg;
     entropy_next = entropy_reg;
@@ -468,8 +564,12 @@ always @* begin
     rd_inflight_next = rd_inflight_reg;
     rd_entropy_next = rd_entropy_reg;
     rd_all_failed_next = rd_all_failed_reg;
-    rd_decisions_next = rd_decisions_reg;
-    rd_losses_next = rd_losses_reg;
+    rd_dec_fwd_next = rd_dec_fwd_reg;
+    rd_dec_fwd_data_next = rd_dec_fwd_data_reg;
+    rd_dec_fresh_next = rd_dec_fresh_reg;
+    rd_loss_fwd_next = rd_loss_fwd_reg;
+    rd_loss_fwd_data_next = rd_loss_fwd_data_reg;
+    rd_loss_fresh_next = rd_loss_fresh_reg;
     m_status_all_failed_next = m_status_all_failed_reg;
     m_status_conn_next = m_status_conn_reg;
 
@@ -766,6 +866,41 @@ always @* begin
     f_room_inc = f_inflight_inc < f_cwnd_new[CW_W-1:4];
 
     /*
+     * Per-path counters in block RAM. This cycle writes the increment whose word was read in the previous cycle,
+     * on top of the word written then if it had the same address, else 0 if the word is fresh, else the RAM's
+     * read data; and it reads the words of this cycle's increments (a fire: +1 on {s1_conn, path}; a loss or
+     * timeout feedback: +count on its target). An increment is dropped when reset or a control of its
+     * connection is in its cycle (control overrides). The fresh bits follow in the per-path loop below.
+     */
+    dec_wr_en = dec_rmw_valid_reg;
+    if (dec_rmw_fwd_reg) begin
+        dec_wr_data = dec_rmw_fwd_data_reg + 16'd1;
+    end else if (dec_fresh_reg[dec_rmw_addr_reg]) begin
+        dec_wr_data = 16'd1;
+    end else begin
+        dec_wr_data = dec_rd_data + 16'd1;
+    end
+    loss_wr_en = loss_rmw_valid_reg;
+    if (loss_rmw_fwd_reg) begin
+        loss_wr_data = loss_rmw_fwd_data_reg + {8'd0, loss_rmw_inc_reg};
+    end else if (loss_fresh_reg[loss_rmw_addr_reg]) begin
+        loss_wr_data = {8'd0, loss_rmw_inc_reg};
+    end else begin
+        loss_wr_data = loss_rd_data + {8'd0, loss_rmw_inc_reg};
+    end
+
+    dec_rd_addr = {s1_conn_reg, sel_path};
+    dec_rmw_valid_next = s1_fire && !rst && !(ctl_hs && s_ctl_conn == s1_conn_reg);
+    dec_rmw_addr_next = dec_rd_addr;
+    dec_rmw_fwd_next = dec_wr_en && dec_rmw_addr_reg == dec_rd_addr;
+    dec_rmw_fwd_data_next = dec_wr_data;
+    loss_rmw_valid_next = fb_hs && s_fb_kind[1] && !(ctl_hs && s_ctl_conn == s_fb_conn);
+    loss_rmw_addr_next = fidx;
+    loss_rmw_inc_next = s_fb_count;
+    loss_rmw_fwd_next = loss_wr_en && loss_rmw_addr_reg == fidx;
+    loss_rmw_fwd_data_next = loss_wr_data;
+
+    /*
      * Per path, in order: tick, feedback, stage 1, control.
      */
     for (i = 0; i < NPATHS; i = i + 1) begin
@@ -785,12 +920,12 @@ always @* begin
             if (f_fail) begin
                 holdoff_next[i*HO_W +: HO_W] = HOLDOFF;
             end
-            if (s_fb_kind[1]) begin // loss (2) or timeout (3)
-                ploss_next[i*16 +: 16] = ploss_reg[i*16 +: 16] + {8'd0, s_fb_count};
-            end
         end
-        if (s1_hit) begin
-            pdec_next[i*16 +: 16] = pdec_reg[i*16 +: 16] + 16'd1;
+        if (dec_wr_en && dec_rmw_addr_reg == i[PIDX_W-1:0]) begin
+            dec_fresh_next[i] = 1'b0;
+        end
+        if (loss_wr_en && loss_rmw_addr_reg == i[PIDX_W-1:0]) begin
+            loss_fresh_next[i] = 1'b0;
         end
         if (s1_hit && fb_hit) begin
             inflight_next[i*IF_W +: IF_W] = f_inflight_inc;
@@ -813,8 +948,8 @@ always @* begin
             guard_next[i*GD_W +: GD_W] = {GD_W{1'b0}};
             holdoff_next[i*HO_W +: HO_W] = {HO_W{1'b0}};
             entropy_next[i*EN_W +: EN_W] = entropy_open(i[13:0]);
-            pdec_next[i*16 +: 16] = 16'd0;
-            ploss_next[i*16 +: 16] = 16'd0;
+            dec_fresh_next[i] = 1'b1;
+            loss_fresh_next[i] = 1'b1;
             room_next[i] = 1'b1;
         end
     end
@@ -855,8 +990,12 @@ always @* begin
     rd_inflight_next = inflight_reg[ridx*IF_W +: IF_W];
     rd_entropy_next = entropy_reg[ridx*EN_W +: EN_W];
     rd_all_failed_next = all_failed[rd_conn];
-    rd_decisions_next = pdec_reg[ridx*16 +: 16];
-    rd_losses_next = ploss_reg[ridx*16 +: 16];
+    rd_dec_fwd_next = dec_wr_en && dec_rmw_addr_reg == ridx;
+    rd_dec_fwd_data_next = dec_wr_data;
+    rd_dec_fresh_next = dec_fresh_reg[ridx];
+    rd_loss_fwd_next = loss_wr_en && loss_rmw_addr_reg == ridx;
+    rd_loss_fwd_data_next = loss_wr_data;
+    rd_loss_fresh_next = loss_fresh_reg[ridx];
 end
 
 always @(posedge clk) begin
@@ -865,8 +1004,8 @@ always @(posedge clk) begin
     inflight_reg <= inflight_next;
     consec_reg <= consec_next;
     guard_reg <= guard_next;
-    pdec_reg <= pdec_next;
-    ploss_reg <= ploss_next;
+    dec_fresh_reg <= dec_fresh_next;
+    loss_fresh_reg <= loss_fresh_next;
     room_reg <= room_next;
     holdoff_reg <= holdoff_next;
     entropy_reg <= entropy_next;
@@ -893,8 +1032,22 @@ always @(posedge clk) begin
     rd_inflight_reg <= rd_inflight_next;
     rd_entropy_reg <= rd_entropy_next;
     rd_all_failed_reg <= rd_all_failed_next;
-    rd_decisions_reg <= rd_decisions_next;
-    rd_losses_reg <= rd_losses_next;
+    rd_dec_fwd_reg <= rd_dec_fwd_next;
+    rd_dec_fwd_data_reg <= rd_dec_fwd_data_next;
+    rd_dec_fresh_reg <= rd_dec_fresh_next;
+    rd_loss_fwd_reg <= rd_loss_fwd_next;
+    rd_loss_fwd_data_reg <= rd_loss_fwd_data_next;
+    rd_loss_fresh_reg <= rd_loss_fresh_next;
+
+    dec_rmw_valid_reg <= dec_rmw_valid_next;
+    dec_rmw_addr_reg <= dec_rmw_addr_next;
+    dec_rmw_fwd_reg <= dec_rmw_fwd_next;
+    dec_rmw_fwd_data_reg <= dec_rmw_fwd_data_next;
+    loss_rmw_valid_reg <= loss_rmw_valid_next;
+    loss_rmw_addr_reg <= loss_rmw_addr_next;
+    loss_rmw_inc_reg <= loss_rmw_inc_next;
+    loss_rmw_fwd_reg <= loss_rmw_fwd_next;
+    loss_rmw_fwd_data_reg <= loss_rmw_fwd_data_next;
     m_status_all_failed_reg <= m_status_all_failed_next;
     m_status_conn_reg <= m_status_conn_next;
 
@@ -912,8 +1065,8 @@ always @(posedge clk) begin
             guard_reg[j*GD_W +: GD_W] <= {GD_W{1'b0}};
             holdoff_reg[j*HO_W +: HO_W] <= {HO_W{1'b0}};
             entropy_reg[j*EN_W +: EN_W] <= entropy_open(j[13:0]);
-            pdec_reg[j*16 +: 16] <= 16'd0;
-            ploss_reg[j*16 +: 16] <= 16'd0;
+            dec_fresh_reg[j] <= 1'b1;
+            loss_fresh_reg[j] <= 1'b1;
             room_reg[j] <= 1'b1;
         end
         for (j = 0; j < CONNS; j = j + 1) begin
@@ -930,8 +1083,12 @@ always @(posedge clk) begin
         rd_inflight_reg <= {IF_W{1'b0}};
         rd_entropy_reg <= {EN_W{1'b0}};
         rd_all_failed_reg <= 1'b0;
-        rd_decisions_reg <= 16'd0;
-        rd_losses_reg <= 16'd0;
+        rd_dec_fwd_reg <= 1'b0;
+        rd_dec_fresh_reg <= 1'b1;
+        rd_loss_fwd_reg <= 1'b0;
+        rd_loss_fresh_reg <= 1'b1;
+        dec_rmw_valid_reg <= 1'b0;
+        loss_rmw_valid_reg <= 1'b0;
         m_status_all_failed_reg <= 1'b0;
         m_status_conn_reg <= {CONN_W{1'b0}};
         cnt_decisions_reg <= 32'd0;

@@ -8,7 +8,8 @@
  *
  * A read of the address written at the same edge returns the old contents (read-first, as the Verilog
  * non-blocking semantics give it). Users of this module never depend on that case: rx_reorder forwards the
- * path RAM around it and never reads a handle slot in the cycle it is written. The RAM contents and rd_data are
+ * path RAM around it and never reads a handle slot in the cycle it is written; path_sel forwards the write of
+ * its per-path counter RAMs around it. The RAM contents and rd_data are
  * not reset and have no initial value (never read before written).
  */
 

@@ -41,13 +41,16 @@ type Driver struct {
 	cur      fbEvent
 	curValid bool
 	// req is the request on s_req (valid while reqValid).
-	reqValid       bool
-	reqConn        uint32
-	reqRetx        bool
-	reqAvoid       uint32
-	lastLoss       []uint32
-	ctlValid       bool
-	ctlConn        uint32
+	reqValid bool
+	reqConn  uint32
+	reqRetx  bool
+	reqAvoid uint32
+	lastLoss []uint32
+	ctlValid bool
+	ctlConn  uint32
+	// ctlAim holds a reopen back until a loss or timeout feedback is on s_fb, then reopens its connection in
+	// that cycle (control overrides the feedback: docs/path_sel.md, "Control").
+	ctlAim         bool
 	resetLeft      int
 	rdConn, rdPath uint32
 	// flood is the (connection, path) index of the next flood report.
@@ -123,7 +126,7 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 		in.Rst = true
 		d.resetLeft--
 		d.fb.Clear()
-		d.curValid, d.reqValid, d.ctlValid = false, false, false
+		d.curValid, d.reqValid, d.ctlValid, d.ctlAim = false, false, false, false
 		return
 	}
 	if d.prof.Fill {
@@ -141,8 +144,14 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 			d.reqAvoid = uint32(d.rng.IntN(d.cfg.Paths))
 		}
 	}
-	if !d.ctlValid && !drain && d.prof.ChurnEvery > 0 && d.chance(1/float64(d.prof.ChurnEvery)) {
-		d.ctlValid, d.ctlConn = true, uint32(d.rng.IntN(d.conns()))
+	if !d.ctlValid && !d.ctlAim && !drain && d.prof.ChurnEvery > 0 && d.chance(1/float64(d.prof.ChurnEvery)) {
+		// Half the reopens are of a random connection; the other half wait for a loss or timeout report and
+		// reopen its connection in the same cycle, a case random timing would almost never give.
+		if d.chance(0.5) {
+			d.ctlAim = true
+		} else {
+			d.ctlValid, d.ctlConn = true, uint32(d.rng.IntN(d.conns()))
+		}
 	}
 	if !d.curValid && !drain && d.chance(d.prof.PZero) {
 		d.cur, d.curValid = fbEvent{conn: uint32(d.rng.IntN(d.conns())), path: uint32(d.rng.IntN(d.cfg.Paths)), kind: uint32(d.rng.IntN(4))}, true
@@ -170,6 +179,9 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 			d.cur.count < 250 && d.chance(d.prof.PAgg) {
 			d.cur.count += d.fb.Pop().count
 		}
+	}
+	if d.ctlAim && !d.ctlValid && !drain && d.curValid && d.cur.kind >= pathsel.FbLoss {
+		d.ctlValid, d.ctlConn, d.ctlAim = true, d.cur.conn, false
 	}
 	in.ReqValid, in.ReqConn, in.ReqRetx, in.ReqAvoid = d.reqValid, d.reqConn, d.reqRetx, d.reqAvoid
 	in.CtlValid, in.CtlConn = d.ctlValid, d.ctlConn
