@@ -20,8 +20,10 @@
  *                        inflight/state, else hold the request
  *   s_fb / s_ctl handshake: applied to the state at the end of cycle t
  *
- * State: the path fields in flip-flops (CONNS x PATHS x 61 bits: 58 of state, the room bit, 2 fresh bits), flattened,
- * entry {c, p} at [{c, p}*W +: W], read and written in one cycle; the two 16-bit per-path counters in block RAM
+ * State: the path fields in flip-flops (CONNS x PATHS x 34 bits: 30 of state, the room bit, 3 fresh bits), flattened,
+ * entry {c, p} at [{c, p}*W +: W], read and written in one cycle; consec, guard and entropy in distributed RAM
+ * (asynchronous read in the same cycle, written with every feedback's result, a fresh bit per (c, p) for the open
+ * state: docs/path_sel.md, "Feedback fields in distributed RAM"); the two 16-bit per-path counters in block RAM
  * (ram_sdp, address {c, p}), read-modify-written over two cycles with the write of the previous cycle forwarded, a
  * fresh bit per word instead of clearing, and a second copy for the rd_* read (docs/path_sel.md, "Per-path
  * counters in block RAM"). Effects on one path
@@ -225,13 +227,16 @@ initial begin
     end
 end
 
-// E0(c, p) = 16'hC000 | (((c*PATHS + p) * 997) mod 2^14); idx = (c*PATHS + p) mod 2^14, enough since the
-// product mod 2^14 only depends on the operands mod 2^14
+// E0(c, p) = 16'hC000 | (((c*PATHS + p) * 997) mod 2^14), of idx = {c, p}; only bits 13:0 of idx matter, since
+// the product mod 2^14 only depends on the operands mod 2^14. Shifts and adds (997 = 1024 - 32 + 4 + 1), so the
+// address-dependent uses (the fresh reads) need no multiplier.
 function [EN_W-1:0] entropy_open;
-    input [13:0] idx;
+    input [PIDX_W-1:0] idx;
+    reg [PIDX_W+13:0] wide;
     reg [13:0] prod;
     begin
-        prod = idx * 14'd997;
+        wide = {{14{1'b0}}, idx};
+        prod = (wide[13:0] << 10) - (wide[13:0] << 5) + (wide[13:0] << 2) + wide[13:0];
         entropy_open = {2'b11, prod};
     end
 endfunction
@@ -249,12 +254,25 @@ integer k;
 // per (connection, path), flattened, entry {c, p} at [{c, p}*W +: W]; power-up values (the open state) are set
 // by the loop in the initial block below
 reg [NPATHS*ST_W-1:0]           state_reg, state_next;
-reg [NPATHS*CW_W-1:0]           cwnd_reg, cwnd_next;
 reg [NPATHS*IF_W-1:0]           inflight_reg, inflight_next;
-reg [NPATHS*CS_W-1:0]           consec_reg, consec_next;
-reg [NPATHS*GD_W-1:0]           guard_reg, guard_next;
 reg [NPATHS*HO_W-1:0]           holdoff_reg, holdoff_next;
-reg [NPATHS*EN_W-1:0]           entropy_reg, entropy_next;
+// per (connection, path), entry {c, p}: cwnd, consec, guard and entropy, written only by the feedback, in
+// distributed RAM (asynchronous read, one write per cycle each: the feedback's result, every feedback handshake).
+// cwnd is one memory per path ("lane", CONNS words, generate block cwnd_lane below), since the decision reads
+// every path of s1_conn at once; the others are one memory each, read by the feedback (entropy also by the fire
+// and rd_*). A fresh bit per entry makes all four read as the open state (CWND_INIT<<4, 0, 0, E0(c, p)); reset
+// and control set it, a feedback write clears it (set wins), so neither writes the RAM. The contents are not
+// toggle points (docs/coverage.md); what enters and leaves them is.
+/*verilator coverage_off*/
+reg [CS_W-1:0]                  consec_mem [0:NPATHS-1];
+reg [GD_W-1:0]                  guard_mem [0:NPATHS-1];
+reg [EN_W-1:0]                  entropy_mem [0:NPATHS-1];
+/*verilator coverage_on*/
+reg [NPATHS-1:0]                rec_fresh_reg, rec_fresh_next;
+// cwnd lane outputs, entry p at [p*CW_W +: CW_W]: word s1_conn (the decision), s_fb_conn (the feedback), rd_conn
+wire [PATHS*CW_W-1:0]           cw_s1;
+wire [PATHS*CW_W-1:0]           cw_fb;
+wire [PATHS*CW_W-1:0]           cw_rd;
 // per-path counters (16 bits, wrapping) in block RAM: decisions on the path (dec) and lost or timed-out packets
 // reported for it (loss). Fresh bit per (connection, path) and counter: the word reads as 0 (set by reset and
 // control, cleared by the word's write; set wins)
@@ -271,12 +289,9 @@ reg [CONNS*CR_W-1:0]            cred_reg, cred_next;
 initial begin
     for (k = 0; k < NPATHS; k = k + 1) begin
         state_reg[k*ST_W +: ST_W] = ST_ACTIVE;
-        cwnd_reg[k*CW_W +: CW_W] = CWND_OPEN;
         inflight_reg[k*IF_W +: IF_W] = {IF_W{1'b0}};
-        consec_reg[k*CS_W +: CS_W] = {CS_W{1'b0}};
-        guard_reg[k*GD_W +: GD_W] = {GD_W{1'b0}};
         holdoff_reg[k*HO_W +: HO_W] = {HO_W{1'b0}};
-        entropy_reg[k*EN_W +: EN_W] = entropy_open(k[13:0]);
+        rec_fresh_reg[k] = 1'b1;
         dec_fresh_reg[k] = 1'b1;
         loss_fresh_reg[k] = 1'b1;
         room_reg[k] = 1'b1;
@@ -359,7 +374,7 @@ reg [PATHS*ST_W-1:0]            c_state;
 reg [PATHS*CW_W-1:0]            c_cwnd;
 reg [PATHS*IF_W-1:0]            c_inflight;
 reg [PATHS*HO_W-1:0]            c_holdoff;
-reg [PATHS*EN_W-1:0]            c_entropy;
+reg [PIDX_W-1:0]                sidx;
 reg [PATHS-1:0]                 c_room;
 reg [PATH_W-1:0]                c_rr;
 reg [CR_W-1:0]                  c_cred;
@@ -527,20 +542,41 @@ loss_copy_ram_inst (
 );
 
 /*
+ * cwnd lanes: lane p holds cwnd of (c, p) for every connection c, written by a feedback on path p
+ */
+
+genvar g;
+generate
+    for (g = 0; g < PATHS; g = g + 1) begin : cwnd_lane
+        localparam [31:0] LANE_32 = g;
+        /*verilator coverage_off*/
+        reg [CW_W-1:0] mem [0:CONNS-1];
+        /*verilator coverage_on*/
+
+        always @(posedge clk) begin
+            if (fb_hs && s_fb_path == LANE_32[PATH_W-1:0]) begin
+                mem[s_fb_conn] <= f_cwnd_new;
+            end
+        end
+
+        assign cw_s1[g*CW_W +: CW_W] = mem[s1_conn_reg];
+        assign cw_fb[g*CW_W +: CW_W] = mem[s_fb_conn];
+        assign cw_rd[g*CW_W +: CW_W] = mem[rd_conn];
+    end
+endgenerate
+
+/*
  * Next state
  */
 
 always @* begin
     state_next = state_reg;
-    cwnd_next = cwnd_reg;
     inflight_next = inflight_reg;
-    consec_next = consec_reg;
-    guard_next = guard_reg;
+    rec_fresh_next = rec_fresh_reg;
     dec_fresh_next = dec_fresh_reg;
     loss_fresh_next = loss_fresh_reg;
     room_next = room_reg;
     holdoff_next = holdoff_reg;
-    entropy_next = entropy_reg;
     rr_next = rr_reg;
     cred_next = cred_reg;
 
@@ -599,10 +635,11 @@ always @* begin
      *   round robin from rr[c]; on fire rr[c]/cred[c] move by the window-weighted rule (below)
      */
     c_state = state_reg[s1_conn_reg*(PATHS*ST_W) +: PATHS*ST_W];
-    c_cwnd = cwnd_reg[s1_conn_reg*(PATHS*CW_W) +: PATHS*CW_W];
+    for (i = 0; i < PATHS; i = i + 1) begin
+        c_cwnd[i*CW_W +: CW_W] = rec_fresh_reg[s1_conn_reg*PATHS + i] ? CWND_OPEN : cw_s1[i*CW_W +: CW_W];
+    end
     c_inflight = inflight_reg[s1_conn_reg*(PATHS*IF_W) +: PATHS*IF_W];
     c_holdoff = holdoff_reg[s1_conn_reg*(PATHS*HO_W) +: PATHS*HO_W];
-    c_entropy = entropy_reg[s1_conn_reg*(PATHS*EN_W) +: PATHS*EN_W];
     c_room = room_reg[s1_conn_reg*PATHS +: PATHS];
     c_rr = rr_reg[s1_conn_reg*PATH_W +: PATH_W];
     c_cred = cred_reg[s1_conn_reg*CR_W +: CR_W];
@@ -655,6 +692,7 @@ always @* begin
             sel_path = sel_path | i[PATH_W-1:0];
         end
     end
+    sidx = {s1_conn_reg, sel_path};
 
     s1_fire = s1_valid_reg && found && (!m_sel_valid_reg || m_sel_ready);
 
@@ -719,7 +757,7 @@ always @* begin
         m_sel_valid_next = 1'b1;
         m_sel_conn_next = s1_conn_reg;
         m_sel_path_next = sel_path;
-        m_sel_entropy_next = c_entropy[sel_path*EN_W +: EN_W];
+        m_sel_entropy_next = rec_fresh_reg[sidx] ? entropy_open(sidx) : entropy_mem[sidx];
         m_sel_probe_next = sel_probe;
         cnt_decisions_next = cnt_decisions_reg + 32'd1;
         if (sel_probe) begin
@@ -741,11 +779,11 @@ always @* begin
      */
     fidx = {s_fb_conn, s_fb_path};
     f_state = state_reg[fidx*ST_W +: ST_W];
-    f_cwnd = cwnd_reg[fidx*CW_W +: CW_W];
+    f_cwnd = rec_fresh_reg[fidx] ? CWND_OPEN : cw_fb[s_fb_path*CW_W +: CW_W];
     f_inflight = inflight_reg[fidx*IF_W +: IF_W];
-    f_consec = consec_reg[fidx*CS_W +: CS_W];
-    f_guard = guard_reg[fidx*GD_W +: GD_W];
-    f_entropy = entropy_reg[fidx*EN_W +: EN_W];
+    f_consec = rec_fresh_reg[fidx] ? {CS_W{1'b0}} : consec_mem[fidx];
+    f_guard = rec_fresh_reg[fidx] ? {GD_W{1'b0}} : guard_mem[fidx];
+    f_entropy = rec_fresh_reg[fidx] ? entropy_open(fidx) : entropy_mem[fidx];
 
     f_nz = s_fb_count != 8'd0;
     if (f_inflight > s_fb_count) begin
@@ -911,11 +949,8 @@ always @* begin
         s1_hit = s1_fire && s1_conn_reg == i[PIDX_W-1:PATH_W] && pick_onehot[i % PATHS];
         if (fb_hit) begin
             state_next[i*ST_W +: ST_W] = f_state_new;
-            cwnd_next[i*CW_W +: CW_W] = f_cwnd_new;
             inflight_next[i*IF_W +: IF_W] = f_inflight_new;
-            consec_next[i*CS_W +: CS_W] = f_consec_new;
-            guard_next[i*GD_W +: GD_W] = f_guard_new;
-            entropy_next[i*EN_W +: EN_W] = f_entropy_new;
+            rec_fresh_next[i] = 1'b0;
             room_next[i] = f_room_new;
             if (f_fail) begin
                 holdoff_next[i*HO_W +: HO_W] = HOLDOFF;
@@ -942,12 +977,9 @@ always @* begin
         end
         if (ctl_hs && s_ctl_conn == i[PIDX_W-1:PATH_W]) begin
             state_next[i*ST_W +: ST_W] = ST_ACTIVE;
-            cwnd_next[i*CW_W +: CW_W] = CWND_OPEN;
             inflight_next[i*IF_W +: IF_W] = {IF_W{1'b0}};
-            consec_next[i*CS_W +: CS_W] = {CS_W{1'b0}};
-            guard_next[i*GD_W +: GD_W] = {GD_W{1'b0}};
+            rec_fresh_next[i] = 1'b1;
             holdoff_next[i*HO_W +: HO_W] = {HO_W{1'b0}};
-            entropy_next[i*EN_W +: EN_W] = entropy_open(i[13:0]);
             dec_fresh_next[i] = 1'b1;
             loss_fresh_next[i] = 1'b1;
             room_next[i] = 1'b1;
@@ -986,9 +1018,9 @@ always @* begin
 
     ridx = {rd_conn, rd_path};
     rd_state_next = state_reg[ridx*ST_W +: ST_W];
-    rd_cwnd_next = cwnd_reg[ridx*CW_W +: CW_W];
+    rd_cwnd_next = rec_fresh_reg[ridx] ? CWND_OPEN : cw_rd[rd_path*CW_W +: CW_W];
     rd_inflight_next = inflight_reg[ridx*IF_W +: IF_W];
-    rd_entropy_next = entropy_reg[ridx*EN_W +: EN_W];
+    rd_entropy_next = rec_fresh_reg[ridx] ? entropy_open(ridx) : entropy_mem[ridx];
     rd_all_failed_next = all_failed[rd_conn];
     rd_dec_fwd_next = dec_wr_en && dec_rmw_addr_reg == ridx;
     rd_dec_fwd_data_next = dec_wr_data;
@@ -1000,15 +1032,17 @@ end
 
 always @(posedge clk) begin
     state_reg <= state_next;
-    cwnd_reg <= cwnd_next;
     inflight_reg <= inflight_next;
-    consec_reg <= consec_next;
-    guard_reg <= guard_next;
+    rec_fresh_reg <= rec_fresh_next;
+    if (fb_hs) begin
+        consec_mem[fidx] <= f_consec_new;
+        guard_mem[fidx] <= f_guard_new;
+        entropy_mem[fidx] <= f_entropy_new;
+    end
     dec_fresh_reg <= dec_fresh_next;
     loss_fresh_reg <= loss_fresh_next;
     room_reg <= room_next;
     holdoff_reg <= holdoff_next;
-    entropy_reg <= entropy_next;
     rr_reg <= rr_next;
     cred_reg <= cred_next;
 
@@ -1059,12 +1093,9 @@ always @(posedge clk) begin
     if (rst) begin
         for (j = 0; j < NPATHS; j = j + 1) begin
             state_reg[j*ST_W +: ST_W] <= ST_ACTIVE;
-            cwnd_reg[j*CW_W +: CW_W] <= CWND_OPEN;
             inflight_reg[j*IF_W +: IF_W] <= {IF_W{1'b0}};
-            consec_reg[j*CS_W +: CS_W] <= {CS_W{1'b0}};
-            guard_reg[j*GD_W +: GD_W] <= {GD_W{1'b0}};
+            rec_fresh_reg[j] <= 1'b1;
             holdoff_reg[j*HO_W +: HO_W] <= {HO_W{1'b0}};
-            entropy_reg[j*EN_W +: EN_W] <= entropy_open(j[13:0]);
             dec_fresh_reg[j] <= 1'b1;
             loss_fresh_reg[j] <= 1'b1;
             room_reg[j] <= 1'b1;
