@@ -161,6 +161,11 @@ func init() {
 		p.Flood, p.Load, p.Cycles = true, 0.5, 80000
 	})
 	with(func(p *Profile) {
+		p.Name, p.Doc = "churn", "connections reopened every ~150 cycles under 30% loss and ECN on one link: paths are reopened while SUSPECT (consecutive losses counted), inside an ECN guard, with a grown window or a new entropy, and the next feedback must see the open state"
+		p.ChurnEvery, p.PRetx, p.Conns = 150, 0.05, 4
+		p.Events = []LinkEvent{{At: 0, Link: -1, Loss: 0.3}, {At: 0, Link: 0, ECN: 0.3, Loss: 0.3}}
+	})
+	with(func(p *Profile) {
 		p.Name, p.Doc = "random", "everything: ECN, loss, dead links, retransmissions, back-pressure, reopen, reset"
 		p.PRetx, p.SelReady, p.ChurnEvery, p.ResetEvery, p.Load = 0.1, 0.7, 3000, 9000, 0.8
 		p.PZero, p.PBigLoss = 0.005, 0.05
