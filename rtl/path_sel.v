@@ -20,10 +20,10 @@
  *                        inflight/state, else hold the request
  *   s_fb / s_ctl handshake: applied to the state at the end of cycle t
  *
- * State: the path fields in flip-flops (CONNS x PATHS x 34 bits: 30 of state, the room bit, 3 fresh bits), flattened,
- * entry {c, p} at [{c, p}*W +: W], read and written in one cycle; consec, guard and entropy in distributed RAM
- * (asynchronous read in the same cycle, written with every feedback's result, a fresh bit per (c, p) for the open
- * state: docs/path_sel.md, "Feedback fields in distributed RAM"); the two 16-bit per-path counters in block RAM
+ * State: state, inflight, holdoff in flip-flops (CONNS x PATHS x 22 bits with the room bit, 3 fresh bits), flattened,
+ * entry {c, p} at [{c, p}*W +: W], read and written in one cycle; cwnd (a lane per path), consec, guard, entropy in
+ * distributed RAM (asynchronous read in the same cycle, written with every feedback's result, a fresh bit per (c, p)
+ * for the open state: docs/path_sel.md "Feedback fields in distributed RAM"); the 16-bit per-path counters in block RAM
  * (ram_sdp, address {c, p}), read-modify-written over two cycles with the write of the previous cycle forwarded, a
  * fresh bit per word instead of clearing, and a second copy for the rd_* read (docs/path_sel.md, "Per-path
  * counters in block RAM"). Effects on one path
