@@ -156,6 +156,8 @@ localparam CS_W = 4;
 localparam GD_W = 8;
 localparam HO_W = 8;
 localparam EN_W = 16;
+// rec_mem word: {consec, guard, entropy}
+localparam RC_W = CS_W + GD_W + EN_W;
 // per-connection round-robin credit width (docs: State)
 localparam CR_W = 8;
 
@@ -259,14 +261,13 @@ reg [NPATHS*HO_W-1:0]           holdoff_reg, holdoff_next;
 // per (connection, path), entry {c, p}: cwnd, consec, guard and entropy, written only by the feedback, in
 // distributed RAM (asynchronous read, one write per cycle each: the feedback's result, every feedback handshake).
 // cwnd is one memory per path ("lane", CONNS words, generate block cwnd_lane below), since the decision reads
-// every path of s1_conn at once; the others are one memory each, read by the feedback (entropy also by the fire
-// and rd_*). A fresh bit per entry makes all four read as the open state (CWND_INIT<<4, 0, 0, E0(c, p)); reset
-// and control set it, a feedback write clears it (set wins), so neither writes the RAM. The contents are not
-// toggle points (docs/coverage.md); what enters and leaves them is.
+// every path of s1_conn at once; the others are one memory, rec_mem, word {consec, guard, entropy}, read by the
+// feedback (its entropy also by the fire and rd_*; one memory, not three: yosys 0.23 cannot map a single-port
+// LUTRAM deeper than 256 words on UltraScale, docs/fpga.md). A fresh bit per entry makes all four read as the
+// open state (CWND_INIT<<4, 0, 0, E0(c, p)); reset and control set it, a feedback write clears it (set wins), so
+// neither writes the RAM. The contents are not toggle points (docs/coverage.md); what enters and leaves them is.
 /*verilator coverage_off*/
-reg [CS_W-1:0]                  consec_mem [0:NPATHS-1];
-reg [GD_W-1:0]                  guard_mem [0:NPATHS-1];
-reg [EN_W-1:0]                  entropy_mem [0:NPATHS-1];
+reg [RC_W-1:0]                  rec_mem [0:NPATHS-1];
 /*verilator coverage_on*/
 reg [NPATHS-1:0]                rec_fresh_reg, rec_fresh_next;
 // cwnd lane outputs, entry p at [p*CW_W +: CW_W]: word s1_conn (the decision), s_fb_conn (the feedback), rd_conn
@@ -757,7 +758,7 @@ always @* begin
         m_sel_valid_next = 1'b1;
         m_sel_conn_next = s1_conn_reg;
         m_sel_path_next = sel_path;
-        m_sel_entropy_next = rec_fresh_reg[sidx] ? entropy_open(sidx) : entropy_mem[sidx];
+        m_sel_entropy_next = rec_fresh_reg[sidx] ? entropy_open(sidx) : rec_mem[sidx][EN_W-1:0];
         m_sel_probe_next = sel_probe;
         cnt_decisions_next = cnt_decisions_reg + 32'd1;
         if (sel_probe) begin
@@ -781,9 +782,9 @@ always @* begin
     f_state = state_reg[fidx*ST_W +: ST_W];
     f_cwnd = rec_fresh_reg[fidx] ? CWND_OPEN : cw_fb[s_fb_path*CW_W +: CW_W];
     f_inflight = inflight_reg[fidx*IF_W +: IF_W];
-    f_consec = rec_fresh_reg[fidx] ? {CS_W{1'b0}} : consec_mem[fidx];
-    f_guard = rec_fresh_reg[fidx] ? {GD_W{1'b0}} : guard_mem[fidx];
-    f_entropy = rec_fresh_reg[fidx] ? entropy_open(fidx) : entropy_mem[fidx];
+    f_consec = rec_fresh_reg[fidx] ? {CS_W{1'b0}} : rec_mem[fidx][EN_W+GD_W +: CS_W];
+    f_guard = rec_fresh_reg[fidx] ? {GD_W{1'b0}} : rec_mem[fidx][EN_W +: GD_W];
+    f_entropy = rec_fresh_reg[fidx] ? entropy_open(fidx) : rec_mem[fidx][EN_W-1:0];
 
     f_nz = s_fb_count != 8'd0;
     if (f_inflight > s_fb_count) begin
@@ -1020,7 +1021,7 @@ always @* begin
     rd_state_next = state_reg[ridx*ST_W +: ST_W];
     rd_cwnd_next = rec_fresh_reg[ridx] ? CWND_OPEN : cw_rd[rd_path*CW_W +: CW_W];
     rd_inflight_next = inflight_reg[ridx*IF_W +: IF_W];
-    rd_entropy_next = rec_fresh_reg[ridx] ? entropy_open(ridx) : entropy_mem[ridx];
+    rd_entropy_next = rec_fresh_reg[ridx] ? entropy_open(ridx) : rec_mem[ridx][EN_W-1:0];
     rd_all_failed_next = all_failed[rd_conn];
     rd_dec_fwd_next = dec_wr_en && dec_rmw_addr_reg == ridx;
     rd_dec_fwd_data_next = dec_wr_data;
@@ -1035,9 +1036,7 @@ always @(posedge clk) begin
     inflight_reg <= inflight_next;
     rec_fresh_reg <= rec_fresh_next;
     if (fb_hs) begin
-        consec_mem[fidx] <= f_consec_new;
-        guard_mem[fidx] <= f_guard_new;
-        entropy_mem[fidx] <= f_entropy_new;
+        rec_mem[fidx] <= {f_consec_new, f_guard_new, f_entropy_new};
     end
     dec_fresh_reg <= dec_fresh_next;
     loss_fresh_reg <= loss_fresh_next;
