@@ -85,6 +85,11 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) *Driver {
 
 func (d *Driver) chance(p float64) bool { return p > 0 && d.rng.Float64() < p }
 
+// paused is true in the profile's request pause.
+func (d *Driver) paused(cycle int64) bool {
+	return d.prof.PauseTicks > 0 && cycle >= d.prof.PauseAt && cycle < d.prof.PauseAt+d.prof.PauseCycles(d.cfg)
+}
+
 func (d *Driver) conns() int {
 	if d.prof.Conns == 0 {
 		return d.cfg.Conns
@@ -131,7 +136,7 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 	}
 	if d.prof.Fill {
 		d.fill(drain)
-	} else if !d.reqValid && !drain && d.chance(d.prof.Load) {
+	} else if !d.reqValid && !drain && !d.paused(cycle) && d.chance(d.prof.Load) {
 		d.reqValid = true
 		if d.prof.Rotate {
 			d.reqConn = uint32(min(cycle*int64(d.conns())/max(d.prof.Cycles, 1), int64(d.conns()-1)))

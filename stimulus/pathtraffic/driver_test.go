@@ -145,3 +145,33 @@ func TestWindowFillReachesCwndMax(t *testing.T) {
 		require.Positive(t, reads, "preset %s: pairs read in the drain", name)
 	}
 }
+
+// TestHoldoffIdlePauses: on every preset holdoff_idle makes no request in its pause, every path of its
+// connections is FAILED when the pause ends (all_failed of a connection), and the first decisions after the
+// pause are probes (the hold-offs ran out long ago).
+func TestHoldoffIdlePauses(t *testing.T) {
+	for _, name := range config.PresetNames() {
+		cfg, err := config.Preset(name)
+		require.NoError(t, err)
+		probes, decisions := 0, 0
+		allFailedAtEnd := false
+		play(t, cfg, "holdoff_idle", func(c int64, prof Profile, in *pathsel.In, out *pathsel.Out) {
+			end := prof.PauseAt + prof.PauseCycles(cfg)
+			if c >= prof.PauseAt+int64(cfg.TickCycles) && c < end {
+				require.False(t, in.ReqValid, "preset %s cycle %d: no request in the pause", name, c)
+			}
+			if c == end-1 {
+				allFailedAtEnd = out.StatusAllFail
+			}
+			if c >= end && decisions < 4 && out.SelValid && in.SelReady {
+				decisions++
+				if out.SelProbe {
+					probes++
+				}
+			}
+		})
+		require.True(t, allFailedAtEnd, "preset %s: a connection has every path FAILED when the pause ends", name)
+		require.Equal(t, 4, decisions, "preset %s: decisions after the pause", name)
+		require.Positive(t, probes, "preset %s: the first decisions after the pause probe", name)
+	}
+}

@@ -57,6 +57,10 @@ type Profile struct {
 	// for each (connection, path) in turn: loss, timeout, delivered or ECN. The spec defines every count on every
 	// path, in flight or not (in-flight counts floor at 0).
 	Flood bool
+	// PauseAt and PauseTicks stop new requests for PauseTicks ticks (x tick_cycles of the configuration) from
+	// cycle PauseAt on; the pause adds to the traffic length (TrafficCycles). 0 ticks: no pause.
+	PauseAt    int64
+	PauseTicks int64
 	// Fill replaces Cycles and the packets' feedback with three phases sized by the configuration (FillPhases):
 	// delivered reports of 255 packets for every (connection, path) in turn until every window is at cwnd_max, no
 	// requests; requests of one connection at a time, PATHS x cwnd_max + 1 each: they fill all its windows (no
@@ -73,7 +77,12 @@ func (p Profile) TrafficCycles(cfg config.Config) int64 {
 		// guard.
 		return startReset + grow + (perConn+4+2*int64(cfg.TickCycles))*int64(cfg.Conns) + empty
 	}
-	return p.Cycles
+	return p.Cycles + p.PauseCycles(cfg)
+}
+
+// PauseCycles is the length of the request pause on cfg.
+func (p Profile) PauseCycles(cfg config.Config) int64 {
+	return p.PauseTicks * int64(cfg.TickCycles)
 }
 
 // FillPhases sizes a Fill profile's phases on cfg: grow is the number of reports (one per cycle) that take every
@@ -134,6 +143,11 @@ func init() {
 		p.Name, p.Doc = "all_dead", "every link dead for a while: all paths fail, status reports it, probing never stops, recovery"
 		p.Events = []LinkEvent{{At: 3000, Link: -1, Dead: true}, {At: 11000, Link: -1}}
 		p.Cycles = 24000
+	})
+	with(func(p *Profile) {
+		p.Name, p.Doc = "holdoff_idle", "every link dead for a while, every path of two connections fails; then no request for 520 ticks (the RTL's hold-off time stamps wrap after 32 or 64 ticks on the presets, 512 at most) while the links heal; the first requests after the pause probe the FAILED paths at once, and they recover"
+		p.Events = []LinkEvent{{At: 2000, Link: -1, Dead: true}, {At: 6000, Link: -1}}
+		p.Conns, p.PauseAt, p.PauseTicks, p.Cycles = 2, 4000, 520, 12000
 	})
 	with(func(p *Profile) {
 		p.Name, p.Doc = "flap", "links flap between dead and lossy; retransmissions avoid the losing path"
