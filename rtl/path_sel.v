@@ -20,20 +20,21 @@
  *                        inflight/state, else hold the request
  *   s_fb / s_ctl handshake: applied to the state at the end of cycle t
  *
- * State: state, inflight, holdoff in flip-flops (CONNS x PATHS x 22 bits with the room bit, 3 fresh bits), flattened,
- * entry {c, p} at [{c, p}*W +: W], read and written in one cycle; cwnd (a lane per path), consec, guard, entropy in
- * distributed RAM (asynchronous read in the same cycle, written with every feedback's result, a fresh bit per (c, p)
- * for the open state: docs/path_sel.md "Feedback fields in distributed RAM"); the 16-bit per-path counters in block RAM
- * (ram_sdp, address {c, p}), read-modify-written over two cycles with the write of the previous cycle forwarded, a
- * fresh bit per word instead of clearing, and a second copy for the rd_* read (docs/path_sel.md, "Per-path
- * counters in block RAM"). Effects on one path
- * in one cycle, in order: tick decrement of holdoff, feedback, stage-1 fire (on top of the feedback result), control
- * (overrides all). The feedback result is computed once, for its one target path; the stage-1 inflight increment
- * once per path of s1_conn (so the round-robin pick only drives write enables); the tick decrement and the control
- * reopen are replicated per path. Control overrides the path fields, rr and cred only: a feedback fail or recovery
- * on a path reopened in the same cycle still steps the LFSR and counts in cnt_failures / cnt_recoveries, and a
- * decision still counts (docs: the effects are applied in order, control last). Per connection, rr and cred (PATH_W
- * + 8 bits) are flip-flops too.
+ * State: in flip-flops per (c, p) only state, the room bit, the inflight live-value bit, the hold-off-over bit and
+ * the fresh bits (flattened, entry {c, p} at [{c, p}*W +: W], read and written in one cycle); everything else in
+ * RAM. Distributed RAM (asynchronous read in the same cycle, one writer each): cwnd and the feedback's inflight (a
+ * lane per path, fb_lane), consec, guard, entropy (rec_mem), the decision's inflight (a lane per path, fire_lane)
+ * and the hold-off start (a lane per path, ho_lane): docs/path_sel.md "Feedback fields in distributed RAM" and
+ * "In flight and hold-off out of flip-flops". The 16-bit per-path counters in block RAM (ram_sdp, address {c, p}),
+ * read-modify-written over two cycles with the write of the previous cycle forwarded, a fresh bit per word instead
+ * of clearing, and a second copy for the rd_* read (docs/path_sel.md, "Per-path counters in block RAM"). Effects
+ * on one path in one cycle, in order: feedback, stage-1 fire (on top of the feedback result), control (overrides
+ * all); the hold-off is a time stamp (tick count) compared with the tick count, so a tick writes nothing. The
+ * feedback result is computed once, for its one target path; the stage-1 inflight increment once per path of
+ * s1_conn (so the round-robin pick only drives write enables); the control reopen is replicated per path. Control
+ * overrides the path fields, rr and cred only: a feedback fail or recovery on a path reopened in the same cycle
+ * still steps the LFSR and counts in cnt_failures / cnt_recoveries, and a decision still counts (docs: the effects
+ * are applied in order, control last). Per connection, rr and cred (PATH_W + 8 bits) are flip-flops too.
  *
  * Field layout per path (docs: State):
  *
@@ -43,15 +44,15 @@
  *   inflight  8     packets in flight
  *   consec    4     consecutive losses/timeouts
  *   guard     8     delivered packets before another ECN decrease is allowed
- *   holdoff   8     ticks before a FAILED path may be probed
+ *   holdoff   8     ticks before a FAILED path may be probed (kept as the tick count it started at, TS_W bits)
  *   entropy   16    UDP source port
  *
- * Critical paths (all from registers; iCE40 24.8 ns, the feedback one, docs/fpga.md): S1: s1_conn -> CONNS:1
- * mux of the connection's state and room bits (room = inflight < cwnd_int, kept per path beside the two fields
- * and written with them) -> class masks -> 2*PATHS-bit round-robin carry chain -> one-hot -> found -> s1_fire ->
- * per-path write enables, m_sel/rr/cred loads and s_req_ready; the quantum compare n >= quantum runs per path
- * in parallel and the one-hot selects it. Feedback:
- * s_fb_conn/path -> CONNS*PATHS:1 mux of the target's fields -> 13-bit cwnd add and cap / consec add and
+ * Critical paths (all from registers; iCE40 26.7 ns, the feedback one, docs/fpga.md): S1: s1_conn -> CONNS:1
+ * mux of the connection's state and room bits (room = inflight < cwnd_int, kept per path and written with the
+ * fields; the hold-off-over bits of s1_conn are a register computed a cycle ahead) -> class masks -> 2*PATHS-bit
+ * round-robin carry chain -> one-hot -> found -> s1_fire -> per-path write enables, m_sel/rr/cred loads and
+ * s_req_ready; the quantum compare n >= quantum runs per path in parallel and the one-hot selects it. Feedback:
+ * s_fb_conn/path -> lane read and PATHS:1 mux of the target's fields -> 13-bit cwnd add and cap / consec add and
  * compare -> fail -> entropy/inflight select (-> room compare) -> per-path write.
  */
 
@@ -154,8 +155,12 @@ localparam CW_W = 12;
 localparam IF_W = 8;
 localparam CS_W = 4;
 localparam GD_W = 8;
-localparam HO_W = 8;
 localparam EN_W = 16;
+// hold-off time stamp width: HOLDOFF_TICKS plus the ticks of one sweep (CONNS cycles) fit below 2^TS_W, so the
+// elapsed ticks of a FAILED path are exact until the sweeper has seen its hold-off over (docs/path_sel.md
+// "Hold-off as a time stamp")
+localparam SWEEP_TICKS = (CONNS + TICK_CYCLES - 1) / TICK_CYCLES;
+localparam TS_W = $clog2(HOLDOFF_TICKS + SWEEP_TICKS + 1);
 // rec_mem word: {consec, guard, entropy}
 localparam RC_W = CS_W + GD_W + EN_W;
 // per-connection round-robin credit width (docs: State)
@@ -184,7 +189,7 @@ localparam [CW_W-1:0] CWND_OPEN = CWND_INIT_32[CW_W-1:0];
 localparam [CW_W-1:0] CWND_CAP = CWND_CAP_32[CW_W-1:0];
 localparam [4:0] AI = AI_32[4:0];
 localparam [CS_W-1:0] FAIL_THR = FAIL_K_32[CS_W-1:0];
-localparam [HO_W-1:0] HOLDOFF = HOLDOFF_32[HO_W-1:0];
+localparam [TS_W-1:0] HOLDOFF = HOLDOFF_32[TS_W-1:0];
 localparam [15:0] LFSR_SEED = 16'hACE1;
 localparam [15:0] LFSR_TAPS = 16'hB400;
 localparam [CW_W-1:0] CWND_FLOOR = 12'd16;
@@ -256,11 +261,15 @@ integer k;
 // per (connection, path), flattened, entry {c, p} at [{c, p}*W +: W]; power-up values (the open state) are set
 // by the loop in the initial block below
 reg [NPATHS*ST_W-1:0]           state_reg, state_next;
-reg [NPATHS*IF_W-1:0]           inflight_reg, inflight_next;
-reg [NPATHS*HO_W-1:0]           holdoff_reg, holdoff_next;
+// inflight has two writers per cycle (the feedback's target and the decision's chosen path, on any lanes), so it is
+// kept in two sets of lanes, each with one writer: fb_lane (beside cwnd, the feedback's result) and fire_lane (the
+// fire's increment), CONNS words per path, and a live-value bit per (c, p) says which holds the current value:
+// 1 = fire_lane, 0 = fb_lane (read as 0 while rec_fresh is set). A fire sets it, a feedback alone clears it,
+// reset and control clear it (with rec_fresh set, inflight reads 0).
+reg [NPATHS-1:0]                if_lv_reg, if_lv_next;
 // per (connection, path), entry {c, p}: cwnd, consec, guard and entropy, written only by the feedback, in
 // distributed RAM (asynchronous read, one write per cycle each: the feedback's result, every feedback handshake).
-// cwnd is one memory per path ("lane", CONNS words, generate block cwnd_lane below), since the decision reads
+// cwnd is one memory per path ("lane", CONNS words, generate block fb_lane below), since the decision reads
 // every path of s1_conn at once; the others are one memory, rec_mem, word {consec, guard, entropy}, read by the
 // feedback (its entropy also by the fire and rd_*; one memory, not three: yosys 0.23 cannot map a single-port
 // LUTRAM deeper than 256 words on UltraScale, docs/fpga.md). A fresh bit per entry makes all four read as the
@@ -270,10 +279,32 @@ reg [NPATHS*HO_W-1:0]           holdoff_reg, holdoff_next;
 reg [RC_W-1:0]                  rec_mem [0:NPATHS-1];
 /*verilator coverage_on*/
 reg [NPATHS-1:0]                rec_fresh_reg, rec_fresh_next;
+// hold-off as a time stamp: a fail writes the tick count the path's hold-off starts at into its lane (generate
+// block ho_lane below, CONNS words per path, asynchronous read); the hold-off of a FAILED path is over when
+// tick count - stamp >= HOLDOFF_TICKS, or when its ho_over bit is set. The sweeper visits one connection per
+// cycle and sets the bit of every path whose hold-off it sees over, before the TS_W-bit difference can wrap; a
+// fail clears it (clear wins). Outside FAILED neither is used, so reset and control write neither.
+reg [NPATHS-1:0]                ho_over_reg, ho_over_next;
+// hold-off lane outputs, entry p at [p*TS_W +: TS_W]: word s_req_conn and s1_conn (the decision's next
+// connection: a new request or the one held), sweep_conn (the sweeper)
+wire [PATHS*TS_W-1:0]           ho_rq;
+wire [PATHS*TS_W-1:0]           ho_s1;
+wire [PATHS*TS_W-1:0]           ho_sw;
+// per path of s1_conn: hold-off over, computed in the previous cycle for the connection S1 holds now (the
+// request taken then, or the one held), from that cycle's end state, so the decision does not compare
+reg [PATHS-1:0]                 c_ho_over_reg = {PATHS{1'b0}}, c_ho_over_next;
 // cwnd lane outputs, entry p at [p*CW_W +: CW_W]: word s1_conn (the decision), s_fb_conn (the feedback), rd_conn
 wire [PATHS*CW_W-1:0]           cw_s1;
 wire [PATHS*CW_W-1:0]           cw_fb;
 wire [PATHS*CW_W-1:0]           cw_rd;
+// inflight lane outputs, entry p at [p*IF_W +: IF_W], of fb_lane (ifb_*) and fire_lane (ifs_*): word s1_conn,
+// s_fb_conn, rd_conn
+wire [PATHS*IF_W-1:0]           ifb_s1;
+wire [PATHS*IF_W-1:0]           ifb_fb;
+wire [PATHS*IF_W-1:0]           ifb_rd;
+wire [PATHS*IF_W-1:0]           ifs_s1;
+wire [PATHS*IF_W-1:0]           ifs_fb;
+wire [PATHS*IF_W-1:0]           ifs_rd;
 // per-path counters (16 bits, wrapping) in block RAM: decisions on the path (dec) and lost or timed-out packets
 // reported for it (loss). Fresh bit per (connection, path) and counter: the word reads as 0 (set by reset and
 // control, cleared by the word's write; set wins)
@@ -290,9 +321,9 @@ reg [CONNS*CR_W-1:0]            cred_reg, cred_next;
 initial begin
     for (k = 0; k < NPATHS; k = k + 1) begin
         state_reg[k*ST_W +: ST_W] = ST_ACTIVE;
-        inflight_reg[k*IF_W +: IF_W] = {IF_W{1'b0}};
-        holdoff_reg[k*HO_W +: HO_W] = {HO_W{1'b0}};
+        if_lv_reg[k] = 1'b0;
         rec_fresh_reg[k] = 1'b1;
+        ho_over_reg[k] = 1'b0;
         dec_fresh_reg[k] = 1'b1;
         loss_fresh_reg[k] = 1'b1;
         room_reg[k] = 1'b1;
@@ -306,6 +337,9 @@ end
 // global
 reg [15:0]                      lfsr_reg = LFSR_SEED, lfsr_next;
 reg [TICK_W-1:0]                tick_cnt_reg = {TICK_W{1'b0}}, tick_cnt_next;
+// ticks so far (wrapping): the hold-off time base; connection the sweeper visits in this cycle
+reg [TS_W-1:0]                  ticks_reg = {TS_W{1'b0}}, ticks_next;
+reg [CONN_W-1:0]                sweep_conn_reg = {CONN_W{1'b0}}, sweep_conn_next;
 
 // stage 1: the request taken in a previous cycle, waiting for its decision
 reg                             s1_valid_reg = 1'b0, s1_valid_next;
@@ -374,7 +408,9 @@ reg                             tick;
 reg [PATHS*ST_W-1:0]            c_state;
 reg [PATHS*CW_W-1:0]            c_cwnd;
 reg [PATHS*IF_W-1:0]            c_inflight;
-reg [PATHS*HO_W-1:0]            c_holdoff;
+reg [PATHS-1:0]                 sw_ho_over;
+reg [PATHS-1:0]                 rq_ho_over;
+reg [PATHS-1:0]                 s1_ho_over;
 reg [PIDX_W-1:0]                sidx;
 reg [PATHS-1:0]                 c_room;
 reg [PATH_W-1:0]                c_rr;
@@ -404,6 +440,7 @@ reg [CR_W-1:0]                  sel_n;
 reg [PATH_W-1:0]                rr_fire;
 reg [CR_W-1:0]                  cred_fire;
 reg [PATHS*IF_W-1:0]            c_inflight_inc;
+reg [PATHS*IF_W-1:0]            c_inflight_wr;
 reg [IF_W-1:0]                  f_inflight_inc;
 reg [PATHS-1:0]                 c_room_inc;
 reg                             f_room_new;
@@ -548,21 +585,68 @@ loss_copy_ram_inst (
 
 genvar g;
 generate
-    for (g = 0; g < PATHS; g = g + 1) begin : cwnd_lane
+    for (g = 0; g < PATHS; g = g + 1) begin : fb_lane
         localparam [31:0] LANE_32 = g;
         /*verilator coverage_off*/
-        reg [CW_W-1:0] mem [0:CONNS-1];
+        reg [IF_W+CW_W-1:0] mem [0:CONNS-1];
         /*verilator coverage_on*/
 
         always @(posedge clk) begin
             if (fb_hs && s_fb_path == LANE_32[PATH_W-1:0]) begin
-                mem[s_fb_conn] <= f_cwnd_new;
+                mem[s_fb_conn] <= {f_inflight_new, f_cwnd_new};
             end
         end
 
-        assign cw_s1[g*CW_W +: CW_W] = mem[s1_conn_reg];
-        assign cw_fb[g*CW_W +: CW_W] = mem[s_fb_conn];
-        assign cw_rd[g*CW_W +: CW_W] = mem[rd_conn];
+        assign {ifb_s1[g*IF_W +: IF_W], cw_s1[g*CW_W +: CW_W]} = mem[s1_conn_reg];
+        assign {ifb_fb[g*IF_W +: IF_W], cw_fb[g*CW_W +: CW_W]} = mem[s_fb_conn];
+        assign {ifb_rd[g*IF_W +: IF_W], cw_rd[g*CW_W +: CW_W]} = mem[rd_conn];
+    end
+endgenerate
+
+/*
+ * fire lanes: lane p holds inflight of (c, p) after the last decision on it, written when a decision fires on
+ * path p (on top of a feedback on the same path in that cycle)
+ */
+
+generate
+    for (g = 0; g < PATHS; g = g + 1) begin : fire_lane
+        /*verilator coverage_off*/
+        reg [IF_W-1:0] mem [0:CONNS-1];
+        /*verilator coverage_on*/
+
+        always @(posedge clk) begin
+            if (s1_fire && pick_onehot[g]) begin
+                mem[s1_conn_reg] <= c_inflight_wr[g*IF_W +: IF_W];
+            end
+        end
+
+        assign ifs_s1[g*IF_W +: IF_W] = mem[s1_conn_reg];
+        assign ifs_fb[g*IF_W +: IF_W] = mem[s_fb_conn];
+        assign ifs_rd[g*IF_W +: IF_W] = mem[rd_conn];
+    end
+endgenerate
+
+/*
+ * Hold-off lanes: lane p holds the hold-off start (the tick count after the fail's cycle) of (c, p) for every
+ * connection c, written by a feedback that fails path p
+ */
+
+generate
+    for (g = 0; g < PATHS; g = g + 1) begin : ho_lane
+        localparam [31:0] LANE_32 = g;
+        /*verilator coverage_off*/
+        reg [TS_W-1:0] mem [0:CONNS-1];
+        /*verilator coverage_on*/
+
+        always @(posedge clk) begin
+            if (fb_hs && f_fail && s_fb_path == LANE_32[PATH_W-1:0]) begin
+                mem[s_fb_conn] <= ticks_next;
+            end
+        end
+
+        assign ho_rq[g*TS_W +: TS_W] = mem[s_req_conn];
+        assign ho_s1[g*TS_W +: TS_W] = mem[s1_conn_reg];
+        assign ho_sw[g*TS_W +: TS_W] = mem[sweep_conn_reg];
     end
 endgenerate
 
@@ -572,17 +656,18 @@ endgenerate
 
 always @* begin
     state_next = state_reg;
-    inflight_next = inflight_reg;
+    if_lv_next = if_lv_reg;
     rec_fresh_next = rec_fresh_reg;
     dec_fresh_next = dec_fresh_reg;
     loss_fresh_next = loss_fresh_reg;
     room_next = room_reg;
-    holdoff_next = holdoff_reg;
+    ho_over_next = ho_over_reg;
     rr_next = rr_reg;
     cred_next = cred_reg;
 
     lfsr_next = lfsr_reg;
     tick_cnt_next = tick_cnt_reg;
+    ticks_next = ticks_reg;
 
     s1_valid_next = s1_valid_reg;
     s1_conn_next = s1_conn_reg;
@@ -621,13 +706,16 @@ always @* begin
     tick = tick_cnt_reg == TICK_LAST;
     if (tick) begin
         tick_cnt_next = {TICK_W{1'b0}};
+        ticks_next = ticks_reg + ONE[TS_W-1:0];
     end else begin
         tick_cnt_next = tick_cnt_reg + ONE[TICK_W-1:0];
     end
+    // the sweeper: every connection once per CONNS cycles (CONNS is a power of two)
+    sweep_conn_next = sweep_conn_reg + ONE[CONN_W-1:0];
 
     /*
      * Stage 1 decision, on the start-of-cycle state of the paths of s1_conn:
-     *   room = inflight < cwnd_int; act = ACTIVE && room; sus = SUSPECT && room; prb = FAILED && holdoff == 0
+     *   room = inflight < cwnd_int; act = ACTIVE && room; sus = SUSPECT && room; prb = FAILED && hold-off over
      *   usable = act | sus, without the avoided path for a retransmission if that leaves any
      *   probe on prb (a retransmission only when nothing is usable), else act & usable, else sus & usable,
      *   else, once the request has waited through a tick (s1_aged), the starvation guard: any path that is not
@@ -639,9 +727,19 @@ always @* begin
     for (i = 0; i < PATHS; i = i + 1) begin
         c_cwnd[i*CW_W +: CW_W] = rec_fresh_reg[s1_conn_reg*PATHS + i] ? CWND_OPEN : cw_s1[i*CW_W +: CW_W];
     end
-    c_inflight = inflight_reg[s1_conn_reg*(PATHS*IF_W) +: PATHS*IF_W];
-    c_holdoff = holdoff_reg[s1_conn_reg*(PATHS*HO_W) +: PATHS*HO_W];
+    for (i = 0; i < PATHS; i = i + 1) begin
+        if (if_lv_reg[s1_conn_reg*PATHS + i]) begin
+            c_inflight[i*IF_W +: IF_W] = ifs_s1[i*IF_W +: IF_W];
+        end else if (rec_fresh_reg[s1_conn_reg*PATHS + i]) begin
+            c_inflight[i*IF_W +: IF_W] = {IF_W{1'b0}};
+        end else begin
+            c_inflight[i*IF_W +: IF_W] = ifb_s1[i*IF_W +: IF_W];
+        end
+    end
     c_room = room_reg[s1_conn_reg*PATHS +: PATHS];
+    for (i = 0; i < PATHS; i = i + 1) begin
+        sw_ho_over[i] = ticks_reg - ho_sw[i*TS_W +: TS_W] >= HOLDOFF;
+    end
     c_rr = rr_reg[s1_conn_reg*PATH_W +: PATH_W];
     c_cred = cred_reg[s1_conn_reg*CR_W +: CR_W];
 
@@ -649,7 +747,7 @@ always @* begin
         p_state = c_state[i*ST_W +: ST_W];
         act[i] = p_state == ST_ACTIVE && c_room[i];
         sus[i] = p_state == ST_SUSPECT && c_room[i];
-        prb[i] = p_state == ST_FAILED && c_holdoff[i*HO_W +: HO_W] == {HO_W{1'b0}};
+        prb[i] = p_state == ST_FAILED && c_ho_over_reg[i];
         nfl[i] = p_state != ST_FAILED;
     end
 
@@ -769,19 +867,25 @@ always @* begin
     end
 
     /*
-     * Feedback on (s_fb_conn, s_fb_path), n = s_fb_count, from the start-of-cycle fields (the tick only
-     * touches holdoff, which feedback only sets, on a fail):
+     * Feedback on (s_fb_conn, s_fb_path), n = s_fb_count, from the start-of-cycle fields:
      *   delivered: inflight -= n, cwnd = min(cwnd + n*AI, CWND_MAX<<4), guard -= n (floors 0);
      *              n > 0: consec = 0, SUSPECT/PROBING -> ACTIVE (PROBING: a recovery)
      *   ECN:       n > 0 and guard == 0: guard = cwnd_int, cwnd = max(cwnd >> 1, 16)
      *   loss/tmo:  inflight -= n (floor 0); n > 0: ACTIVE/SUSPECT: consec = min(consec + n, 15), fail at
      *              FAIL_K else SUSPECT; PROBING: fail
-     *   fail:      FAILED, inflight = 0, consec = 0, holdoff = HOLDOFF_TICKS, entropy from the stepped LFSR
+     *   fail:      FAILED, inflight = 0, consec = 0, holdoff = HOLDOFF_TICKS (stamp = ticks_next), entropy from
+     *              the stepped LFSR
      */
     fidx = {s_fb_conn, s_fb_path};
     f_state = state_reg[fidx*ST_W +: ST_W];
     f_cwnd = rec_fresh_reg[fidx] ? CWND_OPEN : cw_fb[s_fb_path*CW_W +: CW_W];
-    f_inflight = inflight_reg[fidx*IF_W +: IF_W];
+    if (if_lv_reg[fidx]) begin
+        f_inflight = ifs_fb[s_fb_path*IF_W +: IF_W];
+    end else if (rec_fresh_reg[fidx]) begin
+        f_inflight = {IF_W{1'b0}};
+    end else begin
+        f_inflight = ifb_fb[s_fb_path*IF_W +: IF_W];
+    end
     f_consec = rec_fresh_reg[fidx] ? {CS_W{1'b0}} : rec_mem[fidx][EN_W+GD_W +: CS_W];
     f_guard = rec_fresh_reg[fidx] ? {GD_W{1'b0}} : rec_mem[fidx][EN_W +: GD_W];
     f_entropy = rec_fresh_reg[fidx] ? entropy_open(fidx) : rec_mem[fidx][EN_W-1:0];
@@ -881,6 +985,22 @@ always @* begin
     end
 
     /*
+     * Hold-off over, per path, at the start of the next cycle, of the connection S1 holds then: the sweeper saw
+     * it (ho_over, or its visit in this cycle), or ticks - stamp >= HOLDOFF_TICKS at the next cycle's tick count
+     * (exact until the sweeper sees it); a fail in this cycle restarts it (not over). Both candidates (a request
+     * taken in this cycle, the connection held) are computed, and req_hs picks one.
+     */
+    for (i = 0; i < PATHS; i = i + 1) begin
+        rq_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s_req_conn && s_fb_path == i[PATH_W-1:0])
+            && (ho_over_reg[s_req_conn*PATHS + i] || (sweep_conn_reg == s_req_conn && sw_ho_over[i])
+            || ticks_next - ho_rq[i*TS_W +: TS_W] >= HOLDOFF);
+        s1_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s1_conn_reg && s_fb_path == i[PATH_W-1:0])
+            && (ho_over_reg[s1_conn_reg*PATHS + i] || (sweep_conn_reg == s1_conn_reg && sw_ho_over[i])
+            || ticks_next - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);
+    end
+    c_ho_over_next = req_hs ? rq_ho_over : s1_ho_over;
+
+    /*
      * Stage-1 update of the chosen path, on top of the feedback result of the same cycle: inflight + 1
      * (saturating at 255), a probe turns a FAILED path PROBING. The increments are computed for every path of
      * s1_conn and for the feedback result, so the round-robin pick only drives the write enables.
@@ -903,6 +1023,14 @@ always @* begin
     end
     f_room_new = f_inflight_new < f_cwnd_new[CW_W-1:4];
     f_room_inc = f_inflight_inc < f_cwnd_new[CW_W-1:4];
+    // the fire lanes' write data, per path of s1_conn: on top of a feedback on the same path in this cycle
+    for (i = 0; i < PATHS; i = i + 1) begin
+        if (fb_hs && s_fb_conn == s1_conn_reg && s_fb_path == i[PATH_W-1:0]) begin
+            c_inflight_wr[i*IF_W +: IF_W] = f_inflight_inc;
+        end else begin
+            c_inflight_wr[i*IF_W +: IF_W] = c_inflight_inc[i*IF_W +: IF_W];
+        end
+    end
 
     /*
      * Per-path counters in block RAM. This cycle writes the increment whose word was read in the previous cycle,
@@ -940,21 +1068,21 @@ always @* begin
     loss_rmw_fwd_data_next = loss_wr_data;
 
     /*
-     * Per path, in order: tick, feedback, stage 1, control.
+     * Per path, in order: sweeper, feedback, stage 1, control.
      */
     for (i = 0; i < NPATHS; i = i + 1) begin
-        if (tick && state_reg[i*ST_W +: ST_W] == ST_FAILED && holdoff_reg[i*HO_W +: HO_W] != {HO_W{1'b0}}) begin
-            holdoff_next[i*HO_W +: HO_W] = holdoff_reg[i*HO_W +: HO_W] - {{HO_W-1{1'b0}}, 1'b1};
+        if (sweep_conn_reg == i[PIDX_W-1:PATH_W] && sw_ho_over[i % PATHS]) begin
+            ho_over_next[i] = 1'b1;
         end
         fb_hit = fb_hs && fidx == i[PIDX_W-1:0];
         s1_hit = s1_fire && s1_conn_reg == i[PIDX_W-1:PATH_W] && pick_onehot[i % PATHS];
         if (fb_hit) begin
             state_next[i*ST_W +: ST_W] = f_state_new;
-            inflight_next[i*IF_W +: IF_W] = f_inflight_new;
+            if_lv_next[i] = 1'b0;
             rec_fresh_next[i] = 1'b0;
             room_next[i] = f_room_new;
             if (f_fail) begin
-                holdoff_next[i*HO_W +: HO_W] = HOLDOFF;
+                ho_over_next[i] = 1'b0;
             end
         end
         if (dec_wr_en && dec_rmw_addr_reg == i[PIDX_W-1:0]) begin
@@ -964,13 +1092,13 @@ always @* begin
             loss_fresh_next[i] = 1'b0;
         end
         if (s1_hit && fb_hit) begin
-            inflight_next[i*IF_W +: IF_W] = f_inflight_inc;
+            if_lv_next[i] = 1'b1;
             room_next[i] = f_room_inc;
             if (sel_probe && f_state_new == ST_FAILED) begin
                 state_next[i*ST_W +: ST_W] = ST_PROBING;
             end
         end else if (s1_hit) begin
-            inflight_next[i*IF_W +: IF_W] = c_inflight_inc[(i % PATHS)*IF_W +: IF_W];
+            if_lv_next[i] = 1'b1;
             room_next[i] = c_room_inc[i % PATHS];
             if (sel_probe && c_state[(i % PATHS)*ST_W +: ST_W] == ST_FAILED) begin
                 state_next[i*ST_W +: ST_W] = ST_PROBING;
@@ -978,9 +1106,8 @@ always @* begin
         end
         if (ctl_hs && s_ctl_conn == i[PIDX_W-1:PATH_W]) begin
             state_next[i*ST_W +: ST_W] = ST_ACTIVE;
-            inflight_next[i*IF_W +: IF_W] = {IF_W{1'b0}};
+            if_lv_next[i] = 1'b0;
             rec_fresh_next[i] = 1'b1;
-            holdoff_next[i*HO_W +: HO_W] = {HO_W{1'b0}};
             dec_fresh_next[i] = 1'b1;
             loss_fresh_next[i] = 1'b1;
             room_next[i] = 1'b1;
@@ -1020,7 +1147,13 @@ always @* begin
     ridx = {rd_conn, rd_path};
     rd_state_next = state_reg[ridx*ST_W +: ST_W];
     rd_cwnd_next = rec_fresh_reg[ridx] ? CWND_OPEN : cw_rd[rd_path*CW_W +: CW_W];
-    rd_inflight_next = inflight_reg[ridx*IF_W +: IF_W];
+    if (if_lv_reg[ridx]) begin
+        rd_inflight_next = ifs_rd[rd_path*IF_W +: IF_W];
+    end else if (rec_fresh_reg[ridx]) begin
+        rd_inflight_next = {IF_W{1'b0}};
+    end else begin
+        rd_inflight_next = ifb_rd[rd_path*IF_W +: IF_W];
+    end
     rd_entropy_next = rec_fresh_reg[ridx] ? entropy_open(ridx) : rec_mem[ridx][EN_W-1:0];
     rd_all_failed_next = all_failed[rd_conn];
     rd_dec_fwd_next = dec_wr_en && dec_rmw_addr_reg == ridx;
@@ -1033,7 +1166,7 @@ end
 
 always @(posedge clk) begin
     state_reg <= state_next;
-    inflight_reg <= inflight_next;
+    if_lv_reg <= if_lv_next;
     rec_fresh_reg <= rec_fresh_next;
     if (fb_hs) begin
         rec_mem[fidx] <= {f_consec_new, f_guard_new, f_entropy_new};
@@ -1041,12 +1174,15 @@ always @(posedge clk) begin
     dec_fresh_reg <= dec_fresh_next;
     loss_fresh_reg <= loss_fresh_next;
     room_reg <= room_next;
-    holdoff_reg <= holdoff_next;
+    ho_over_reg <= ho_over_next;
+    c_ho_over_reg <= c_ho_over_next;
     rr_reg <= rr_next;
     cred_reg <= cred_next;
 
     lfsr_reg <= lfsr_next;
     tick_cnt_reg <= tick_cnt_next;
+    ticks_reg <= ticks_next;
+    sweep_conn_reg <= sweep_conn_next;
 
     s1_valid_reg <= s1_valid_next;
     s1_conn_reg <= s1_conn_next;
@@ -1092,9 +1228,8 @@ always @(posedge clk) begin
     if (rst) begin
         for (j = 0; j < NPATHS; j = j + 1) begin
             state_reg[j*ST_W +: ST_W] <= ST_ACTIVE;
-            inflight_reg[j*IF_W +: IF_W] <= {IF_W{1'b0}};
+            if_lv_reg[j] <= 1'b0;
             rec_fresh_reg[j] <= 1'b1;
-            holdoff_reg[j*HO_W +: HO_W] <= {HO_W{1'b0}};
             dec_fresh_reg[j] <= 1'b1;
             loss_fresh_reg[j] <= 1'b1;
             room_reg[j] <= 1'b1;
@@ -1105,6 +1240,8 @@ always @(posedge clk) begin
         end
         lfsr_reg <= LFSR_SEED;
         tick_cnt_reg <= {TICK_W{1'b0}};
+        ticks_reg <= {TS_W{1'b0}};
+        sweep_conn_reg <= {CONN_W{1'b0}};
         s1_valid_reg <= 1'b0;
         s1_aged_reg <= 1'b0;
         m_sel_valid_reg <= 1'b0;
