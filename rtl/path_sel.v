@@ -158,7 +158,7 @@ localparam GD_W = 8;
 localparam EN_W = 16;
 // hold-off time stamp width: HOLDOFF_TICKS plus the ticks of one sweep (CONNS cycles) fit below 2^TS_W, so the
 // elapsed ticks of a FAILED path are exact until the sweeper has seen its hold-off over (docs/path_sel.md
-// "Hold-off as a time stamp")
+// "In flight and hold-off out of flip-flops")
 localparam SWEEP_TICKS = (CONNS + TICK_CYCLES - 1) / TICK_CYCLES;
 localparam TS_W = $clog2(HOLDOFF_TICKS + SWEEP_TICKS + 1);
 // rec_mem word: {consec, guard, entropy}
