@@ -156,11 +156,11 @@ localparam IF_W = 8;
 localparam CS_W = 4;
 localparam GD_W = 8;
 localparam EN_W = 16;
-// hold-off time stamp width: HOLDOFF_TICKS plus the ticks of one sweep (CONNS cycles) fit below 2^TS_W, so the
-// elapsed ticks of a FAILED path are exact until the sweeper has seen its hold-off over (docs/path_sel.md
-// "In flight and hold-off out of flip-flops")
+// hold-off time stamp width: HOLDOFF_TICKS plus the ticks of one sweep (CONNS cycles) plus one fit below 2^TS_W,
+// so the elapsed ticks of a FAILED path are exact until the cycle after the sweeper has seen its hold-off over
+// (docs/path_sel.md "In flight and hold-off out of flip-flops")
 localparam SWEEP_TICKS = (CONNS + TICK_CYCLES - 1) / TICK_CYCLES;
-localparam TS_W = $clog2(HOLDOFF_TICKS + SWEEP_TICKS + 1);
+localparam TS_W = $clog2(HOLDOFF_TICKS + SWEEP_TICKS + 2);
 // rec_mem word: {consec, guard, entropy}
 localparam RC_W = CS_W + GD_W + EN_W;
 // per-connection round-robin credit width (docs: State)
@@ -986,17 +986,15 @@ always @* begin
 
     /*
      * Hold-off over, per path, at the start of the next cycle, of the connection S1 holds then: the sweeper saw
-     * it (ho_over, or its visit in this cycle), or ticks - stamp >= HOLDOFF_TICKS at the next cycle's tick count
-     * (exact until the sweeper sees it); a fail in this cycle restarts it (not over). Both candidates (a request
-     * taken in this cycle, the connection held) are computed, and req_hs picks one.
+     * it before this cycle (ho_over), or ticks - stamp >= HOLDOFF_TICKS at the next cycle's tick count (exact
+     * until the cycle after the sweeper sees it: TS_W); a fail in this cycle restarts it (not over). Both
+     * candidates (a request taken in this cycle, the connection held) are computed, and req_hs picks one.
      */
     for (i = 0; i < PATHS; i = i + 1) begin
         rq_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s_req_conn && s_fb_path == i[PATH_W-1:0])
-            && (ho_over_reg[s_req_conn*PATHS + i] || (sweep_conn_reg == s_req_conn && sw_ho_over[i])
-            || ticks_next - ho_rq[i*TS_W +: TS_W] >= HOLDOFF);
+            && (ho_over_reg[s_req_conn*PATHS + i] || ticks_next - ho_rq[i*TS_W +: TS_W] >= HOLDOFF);
         s1_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s1_conn_reg && s_fb_path == i[PATH_W-1:0])
-            && (ho_over_reg[s1_conn_reg*PATHS + i] || (sweep_conn_reg == s1_conn_reg && sw_ho_over[i])
-            || ticks_next - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);
+            && (ho_over_reg[s1_conn_reg*PATHS + i] || ticks_next - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);
     end
     c_ho_over_next = req_hs ? rq_ho_over : s1_ho_over;
 
