@@ -20,7 +20,7 @@
 module ram_sdp #(
     // Address width in bits; 1..24. Depth is 2^ADDR_WIDTH entries.
     parameter ADDR_WIDTH = 8,
-    // Data width in bits; 1..512.
+    // Data width in bits; 1..2048.
     parameter DATA_WIDTH = 16
 ) (
     input  wire                  clk,
@@ -47,8 +47,8 @@ initial begin
         $error("Error: ADDR_WIDTH must be 1..24 (instance %m)");
         $finish;
     end
-    if (DATA_WIDTH < 1 || DATA_WIDTH > 512) begin
-        $error("Error: DATA_WIDTH must be 1..512 (instance %m)");
+    if (DATA_WIDTH < 1 || DATA_WIDTH > 2048) begin
+        $error("Error: DATA_WIDTH must be 1..2048 (instance %m)");
         $finish;
     end
 end

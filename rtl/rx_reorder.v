@@ -146,6 +146,8 @@ localparam HRAM_AW = CONN_W + SLOT_W;
 localparam HRAM_DW = HANDLE_WIDTH + 2;
 // path RAM: {pnext, psack, pecn}
 localparam PRAM_DW = PSEQ_WIDTH + SACK_BITS + 1;
+// connection RAM: {cum, bitmap}
+localparam CRAM_DW = PSN_WIDTH + WINDOW;
 // ACK FIFO entry: {conn, psn, path, pseq, sack, ecn}
 localparam ACK_DW = CONN_W + PSN_WIDTH + PATH_W + PSEQ_WIDTH + SACK_BITS + 1;
 
@@ -211,10 +213,9 @@ integer k;
  */
 
 // per connection, flattened: entry c at [c*W +: W]. Power-up values are set by the loop in the initial block
-// below (a replication this wide trips lint); cum and bitmap have none (only read while open, set by open).
+// below (a replication this wide trips lint). cum and bitmap are in the connection RAM (conn_ram_inst): no reset
+// or power-up value, only read while open, and set by open.
 reg [CONNS-1:0]                 open_reg, open_next;
-reg [CONNS*PSN_WIDTH-1:0]       cum_reg, cum_next;
-reg [CONNS*WINDOW-1:0]          bitmap_reg, bitmap_next;
 reg [CONNS*LAG_W-1:0]           lag_reg, lag_next;
 reg [CONNS*ACKCNT_W-1:0]        ackcnt_reg, ackcnt_next;
 // next PSN to release, cum - lag (open sets it to the open PSN, an accept moves cum and lag alike, a release adds
@@ -246,12 +247,15 @@ reg                             s1_ack_req_reg = 1'b0, s1_ack_req_next;
 reg                             s1_ecn_reg = 1'b0, s1_ecn_next;
 reg [HANDLE_WIDTH-1:0]          s1_handle_reg = {HANDLE_WIDTH{1'b0}}, s1_handle_next;
 
-// stage 1 operands: open, cum and bitmap of s1_conn, read when the operation loads S1 (from the state, or from
-// S1's own result when the operation before it was on the same connection), so S1 starts from registers instead
-// of a CONNS:1 mux of the state. No power-up value: S1 reads them only when s1_valid, and every load of S1 loads them.
+// stage 1 operands: open of s1_conn, read when the operation loads S1 (from the state, or from S1's own result
+// when the operation before it was on the same connection), so S1 starts from a register instead of a CONNS:1
+// mux of the state. cum and bitmap come from the connection RAM's read register (read at the same edge), or, when
+// the operation before was on the same connection, from op_fwd_*: the RAM read at that edge missed S1's write.
+// No power-up value: S1 reads them only when s1_valid, and every load of S1 loads them.
 reg                             op_open_reg, op_open_next;
-reg [PSN_WIDTH-1:0]             op_cum_reg, op_cum_next;
-reg [WINDOW-1:0]                op_bitmap_reg, op_bitmap_next;
+reg                             op_fwd_reg, op_fwd_next;
+reg [PSN_WIDTH-1:0]             op_fwd_cum_reg, op_fwd_cum_next;
+reg [WINDOW-1:0]                op_fwd_bitmap_reg, op_fwd_bitmap_next;
 
 // path RAM write of last cycle, forwarded to S1
 reg                             fwd_valid_reg = 1'b0, fwd_valid_next;
@@ -328,6 +332,9 @@ reg [SACK_BITS-1:0]             p_sack_new;
 reg                             p_ecn_new;
 reg                             ack;
 
+// connection RAM ports
+wire [CRAM_DW-1:0]              cram_rd_data;
+
 // path RAM ports
 reg                             pram_wr_en;
 reg [PRAM_DW-1:0]               pram_wr_data;
@@ -379,6 +386,22 @@ assign cnt_closed = cnt_closed_reg;
  * Memories
  */
 
+// cum and bitmap of every connection: written by S1 at s1_conn (every operation, with S1's result), read every
+// cycle at the connection S1 holds next (the operation loading S1, else S1's own connection)
+ram_sdp #(
+    .ADDR_WIDTH(CONN_W),
+    .DATA_WIDTH(CRAM_DW)
+)
+conn_ram_inst (
+    .clk(clk),
+    .wr_en(s1_valid_reg),
+    .wr_addr(s1_conn_reg),
+    .wr_data({s1_cum_res, s1_bitmap_res}),
+    .rd_en(1'b1),
+    .rd_addr(s1_conn_next),
+    .rd_data(cram_rd_data)
+);
+
 ram_sdp #(
     .ADDR_WIDTH(PIDX_W),
     .DATA_WIDTH(PRAM_DW)
@@ -413,8 +436,6 @@ handle_ram_inst (
 
 always @* begin
     open_next = open_reg;
-    cum_next = cum_reg;
-    bitmap_next = bitmap_reg;
     lag_next = lag_reg;
     ackcnt_next = ackcnt_reg;
     head_next = head_reg;
@@ -495,8 +516,12 @@ always @* begin
     s1_ctl = s1_valid_reg && s1_is_ctl_reg;
 
     c_open = op_open_reg;
-    c_cum = op_cum_reg;
-    c_bitmap = op_bitmap_reg;
+    if (op_fwd_reg) begin
+        c_cum = op_fwd_cum_reg;
+        c_bitmap = op_fwd_bitmap_reg;
+    end else begin
+        {c_cum, c_bitmap} = cram_rd_data;
+    end
     c_lag = lag_reg[s1_conn_reg*LAG_W +: LAG_W];
     c_ackcnt = ackcnt_reg[s1_conn_reg*ACKCNT_W +: ACKCNT_W];
 
@@ -599,7 +624,8 @@ always @* begin
         pvalid_next[pidx] = 1'b1;
     end
 
-    // S1's connection after this cycle (what the loop below writes to open/cum/bitmap of s1_conn)
+    // S1's connection after this cycle (what the loop below writes to open of s1_conn, and the connection RAM
+    // to cum and bitmap)
     s1_open_res = s1_ctl ? s1_open_reg : c_open;
     if (s1_ctl) begin
         s1_cum_res = s1_open_reg ? s1_psn_reg : c_cum;
@@ -613,15 +639,16 @@ always @* begin
     end
 
     // next S1's operands: the state at the start of next cycle of s1_conn_next (the release does not write
-    // open, cum or bitmap, so only this cycle's S1 can have changed them)
-    if (s1_valid_reg && s1_conn_next == s1_conn_reg) begin
+    // open, cum or bitmap, so only this cycle's S1 can have changed them). The connection RAM reads cum and
+    // bitmap at s1_conn_next at the same edge; when this cycle's S1 writes that connection, the read returns
+    // the old contents and S1's result is taken from op_fwd_* instead.
+    op_fwd_next = s1_valid_reg && s1_conn_next == s1_conn_reg;
+    op_fwd_cum_next = s1_cum_res;
+    op_fwd_bitmap_next = s1_bitmap_res;
+    if (op_fwd_next) begin
         op_open_next = s1_open_res;
-        op_cum_next = s1_cum_res;
-        op_bitmap_next = s1_bitmap_res;
     end else begin
         op_open_next = open_reg[s1_conn_next];
-        op_cum_next = cum_reg[s1_conn_next*PSN_WIDTH +: PSN_WIDTH];
-        op_bitmap_next = bitmap_reg[s1_conn_next*WINDOW +: WINDOW];
     end
 
     for (i = 0; i < CONNS; i = i + 1) begin
@@ -638,8 +665,6 @@ always @* begin
             end
             if (s1_valid_reg) begin
                 open_next[i] = s1_open_res;
-                cum_next[i*PSN_WIDTH +: PSN_WIDTH] = s1_cum_res;
-                bitmap_next[i*WINDOW +: WINDOW] = s1_bitmap_res;
             end
             if (is_accept) begin
                 lag_next[i*LAG_W +: LAG_W] = c_lag + {{LAG_W-L_W{1'b0}}, run_len};
@@ -730,8 +755,6 @@ end
 
 always @(posedge clk) begin
     open_reg <= open_next;
-    cum_reg <= cum_next;
-    bitmap_reg <= bitmap_next;
     lag_reg <= lag_next;
     ackcnt_reg <= ackcnt_next;
     head_reg <= head_next;
@@ -751,8 +774,9 @@ always @(posedge clk) begin
     s1_handle_reg <= s1_handle_next;
 
     op_open_reg <= op_open_next;
-    op_cum_reg <= op_cum_next;
-    op_bitmap_reg <= op_bitmap_next;
+    op_fwd_reg <= op_fwd_next;
+    op_fwd_cum_reg <= op_fwd_cum_next;
+    op_fwd_bitmap_reg <= op_fwd_bitmap_next;
 
     fwd_valid_reg <= fwd_valid_next;
     fwd_idx_reg <= fwd_idx_next;
@@ -778,7 +802,6 @@ always @(posedge clk) begin
     if (rst) begin
         for (j = 0; j < CONNS; j = j + 1) begin
             open_reg[j] <= 1'b0;
-            bitmap_reg[j*WINDOW +: WINDOW] <= {WINDOW{1'b0}};
             lag_reg[j*LAG_W +: LAG_W] <= {LAG_W{1'b0}};
             ackcnt_reg[j*ACKCNT_W +: ACKCNT_W] <= {ACKCNT_W{1'b0}};
             pvalid_reg[j*PATHS +: PATHS] <= {PATHS{1'b0}};
