@@ -55,9 +55,11 @@ end
 
 // no_rw_check: the read-during-write result on one address is a don't care for every user (see above), so
 // synthesis need not add collision bypass logic around the block RAM (yosys: 24 FFs and 21 LUTs per ice40 RAM).
+// ram_style "block": block RAM even when the memory is shallow (rx_reorder's connection RAM is CONNS deep), where
+// yosys would otherwise choose LUTRAM or flip-flops; yosys and Vivado both read it.
 // Toggle coverage leaves the array's contents out (docs/coverage.md "Toggle coverage"): what enters and leaves it is
 // covered at wr_data and rd_data.
-(* no_rw_check *)
+(* no_rw_check, ram_style = "block" *)
 /*verilator coverage_off*/
 reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
 /*verilator coverage_on*/
