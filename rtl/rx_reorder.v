@@ -15,9 +15,9 @@
  *
  *   cycle t              cycle t+1                          cycle t+2                   cycle t+3
  *   s_pkt / s_ctl   -->  S1: classify, update conn     -->  release arbiter picks  -->  m_cpl_valid
- *   handshake,           (flip-flops) and path state,       a conn, reads handle        (held while
- *   path RAM read        write path RAM + handle RAM,       RAM                         !m_cpl_ready)
- *                        push ACK FIFO                 -->  m_ack_valid (FIFO head)
+ *   handshake, path      and path state, write conn        a conn, reads handle        (held while
+ *   RAM and conn RAM     RAM, path RAM + handle RAM,       RAM                         !m_cpl_ready)
+ *   read                 push ACK FIFO                 -->  m_ack_valid (FIFO head)
  *
  * Memories and hazards:
  *   - path RAM   (CONNS*PATHS x {pnext, psack, pecn}): read (registered) at the packet handshake (cycle t),
@@ -28,15 +28,21 @@
  *                accept, read (registered, read enable = release fire) by the release stage; the read data is
  *                m_cpl_first/last/handle directly. S1 writes PSNs at or after cum, the release reads cum-lag < cum
  *                and 4*WINDOW slots never alias (docs: "Storage bound"), so no hazard.
- *   - connection state (open, cum, bitmap, lag, ackcnt, head = cum - lag) is in flip-flops, written by S1 in
- *                one cycle; S1 reads open/cum/bitmap from op_* registers loaded with the operation (bypassed from
- *                S1's own result for back-to-back operations on one connection). The release stage reads head
- *                of its grant (one-hot AND-OR), increments it and decrements lag.
+ *   - conn RAM   (CONNS x {cum, bitmap}): read (registered) every cycle at the connection entering S1 (else
+ *                S1's own), written by S1 at its connection with every operation. When S1 writes the connection
+ *                read at the same edge, the read misses the write: S1 takes its own last result from
+ *                op_fwd_*_reg instead. Read only while open, written by open: no reset.
+ *   - connection state in flip-flops (open, lag, ackcnt, head = cum - lag), written by S1 in one cycle; S1
+ *                reads open from op_open_reg loaded with the operation (bypassed from S1's own result for
+ *                back-to-back operations on one connection). lag_ok and the release read lag of every
+ *                connection; the release reads head of its grant (one-hot AND-OR), increments it and
+ *                decrements lag.
  *   - ACK FIFO: register array, head read combinationally (m_ack_*).
  *
- * Critical paths (all from registers; iCE40 19.8 ns, docs/fpga.md): S1: op_bitmap -> first-zero search
- * (WINDOW-bit carry chain + one-hot encode) -> low bits of psn + L (carry select) -> cum/op_cum next; op_cum ->
- * d = psn - cum (24-bit carry chain) -> accept -> write enables; s1 path state -> pseq compare (PSEQ_WIDTH carry
+ * Critical paths (from registers or RAM read data; iCE40 21.6 ns, docs/fpga.md): S1: conn RAM read data or
+ * op_fwd_bitmap (2:1 select) -> first-zero search (WINDOW-bit carry chain + one-hot encode) -> low bits of
+ * psn + L (carry select) -> conn RAM write data; cum (same select) -> d = psn - cum (24-bit carry chain) ->
+ * accept -> write enables; s1 path state -> pseq compare (PSEQ_WIDTH carry
  * chain) -> SACK_BITS-bit barrel shift. Release: lag != 0 per conn -> 2*CONNS-bit round-robin carry chain ->
  * one-hot AND-OR of head -> handle RAM address. The first-zero search runs on the bitmap alone (off the
  * d = psn - cum path), see S1 below.
