@@ -8,9 +8,9 @@
  *
  * A read of the address written at the same edge returns the old contents (read-first, as the Verilog
  * non-blocking semantics give it). Users of this module never depend on that case: rx_reorder forwards the
- * path RAM around it and never reads a handle slot in the cycle it is written; path_sel forwards the write of
- * its per-path counter RAMs around it. The RAM contents and rd_data are
- * not reset and have no initial value (never read before written).
+ * path RAM and the connection RAM around it and never reads a handle slot in the cycle it is written; retx
+ * forwards the tx table and the path map; path_sel forwards the write of its per-path counter RAMs around it.
+ * The RAM contents and rd_data are not reset and have no initial value (never read before written).
  */
 
 `resetall
