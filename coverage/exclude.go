@@ -113,19 +113,23 @@ func signalBit(comment string) (string, int) {
 	return name, b
 }
 
+// appliesTo reports whether e holds for config cfg.
+func (e *Exclusion) appliesTo(cfg string) bool {
+	if len(e.Configs) == 0 {
+		return true
+	}
+	for _, c := range e.Configs {
+		if c == cfg {
+			return true
+		}
+	}
+	return false
+}
+
 // matches reports whether toggle point p of file f (as reported) under config cfg is excluded by e.
 func (e *Exclusion) matches(f, cfg string, p Point) bool {
-	if f != e.File {
+	if f != e.File || !e.appliesTo(cfg) {
 		return false
-	}
-	if len(e.Configs) > 0 {
-		ok := false
-		for _, c := range e.Configs {
-			ok = ok || c == cfg
-		}
-		if !ok {
-			return false
-		}
 	}
 	name, bit := signalBit(p.Comment)
 	if bit < 0 {
@@ -152,4 +156,36 @@ func (e *Exclusion) matches(f, cfg string, p Point) bool {
 		}
 	}
 	return false
+}
+
+// checkStale returns an error when an exclusion that holds for cfg names a file present in the points (toggleFiles:
+// the files with toggle points, as reported) but one of its signal patterns matches no signal of that file
+// (signals: the signal names seen per file), or it excludes no point at all (used[i]). Such an entry is stale: the
+// signal was renamed or removed, or its bits moved, and it would silently stop excluding anything.
+func checkStale(cfg string, ex []Exclusion, signals map[string]map[string]bool, used []bool) error {
+	for i := range ex {
+		e := &ex[i]
+		names, present := signals[e.File]
+		if !present || !e.appliesTo(cfg) {
+			continue
+		}
+		for _, pat := range e.Signals {
+			found := false
+			for n := range names {
+				if m, _ := path.Match(pat, n); m {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return fmt.Errorf("coverage exclusion for %s %v (config %s): signal pattern %q matches no toggle point of %s; "+
+					"the signal was renamed or removed: update coverage/exclusions.yaml", e.File, e.Signals, cfg, pat, e.File)
+			}
+		}
+		if !used[i] {
+			return fmt.Errorf("coverage exclusion for %s %v (config %s): bits %q (field %d) exclude no toggle point of %s; "+
+				"the signals' widths changed: update coverage/exclusions.yaml", e.File, e.Signals, cfg, e.Bits, e.Field, e.File)
+		}
+	}
+	return nil
 }

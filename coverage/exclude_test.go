@@ -102,3 +102,36 @@ func TestExclusionErrors(t *testing.T) {
 		require.ErrorContains(t, err, tc.want)
 	}
 }
+
+// TestExclusionStale: an entry whose signal pattern matches no toggle point of its file, or whose bits exclude
+// none, is an error when the file is in the points and the entry holds for the config; otherwise it is not checked.
+func TestExclusionStale(t *testing.T) {
+	load := func(body string) []Exclusion {
+		f := filepath.Join(t.TempDir(), "ex.yaml")
+		require.NoError(t, os.WriteFile(f, []byte(body), 0o644))
+		ex, err := LoadExclusions(f)
+		require.NoError(t, err)
+		return ex
+	}
+	pt := func(file, sig string) Point {
+		return Point{File: "/r/" + file, Kind: KindToggle, Comment: sig, Hier: "TOP.x", Key: file + sig}
+	}
+	pts := []Point{pt("rtl/a.v", "cnt_reg[0]"), pt("rtl/a.v", "cnt_reg[1]"), pt("rtl/a.v", "cnt_next[1]")}
+
+	renamed := load("exclusions:\n  - file: rtl/a.v\n    signals: [cnt_reg, old_name]\n    bits: \"1\"\n    configs: [default]\n    reason: r\n")
+	_, err := Summarize("a", "default", 1, pts, "/r", renamed)
+	require.ErrorContains(t, err, `signal pattern "old_name" matches no toggle point of rtl/a.v`)
+	_, err = Summarize("a", "ice40", 1, pts, "/r", renamed)
+	require.NoError(t, err, "the entry does not hold for ice40")
+	_, err = Summarize("b", "default", 1, []Point{pt("rtl/b.v", "x[0]")}, "/r", renamed)
+	require.NoError(t, err, "rtl/a.v is not in the points")
+
+	narrowed := load("exclusions:\n  - file: rtl/a.v\n    signals: [cnt_*]\n    bits: \"5-7\"\n    reason: r\n")
+	_, err = Summarize("a", "default", 1, pts, "/r", narrowed)
+	require.ErrorContains(t, err, `bits "5-7" (field 0) exclude no toggle point of rtl/a.v`)
+
+	good := load("exclusions:\n  - file: rtl/a.v\n    signals: [cnt_*]\n    bits: \"1\"\n    reason: r\n")
+	e, err := Summarize("a", "default", 1, pts, "/r", good)
+	require.NoError(t, err)
+	require.Equal(t, 2, e.ToggleExcluded)
+}

@@ -112,6 +112,9 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 		miss       map[int]bool
 	}
 	sigs := map[sigKey]*sigCount{}
+	// signal names per file (for the stale-exclusion check) and which exclusions excluded a point
+	names := map[string]map[string]bool{}
+	used := make([]bool, len(ex))
 	var netHit, netTotal, excluded int
 	for _, p := range pts {
 		f := relFile(p.File, root)
@@ -127,6 +130,11 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 				t[0]++
 			}
 			toggle[f] = t
+			if names[f] == nil {
+				names[f] = map[string]bool{}
+			}
+			sigName, _ := signalBit(p.Comment)
+			names[f][sigName] = true
 			out := false
 			for i := range ex {
 				if ex[i].matches(f, config, p) {
@@ -135,6 +143,7 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 							ex[i].File, ex[i].Signals, ex[i].Reason, p.Comment, p.Hier, p.Count)
 					}
 					out = true
+					used[i] = true
 				}
 			}
 			if out {
@@ -157,6 +166,9 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 				sg.miss[bit] = true
 			}
 		}
+	}
+	if err := checkStale(config, ex, names, used); err != nil {
+		return Entry{}, err
 	}
 	lines := map[lineKey]bool{} // covered?
 	for g, cnt := range groups {
