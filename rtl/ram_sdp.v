@@ -10,7 +10,7 @@
  * non-blocking semantics give it). Users of this module never depend on that case: rx_reorder forwards the
  * path RAM and the connection RAM around it and never reads a handle slot in the cycle it is written; retx
  * forwards the tx table and the path map; path_sel forwards the write of its per-path counter RAMs around it.
- * The RAM contents and rd_data are not reset and have no initial value (never read before written).
+ * The RAM contents and rd_data are not reset and have no initial value (never used before written).
  */
 
 `resetall
@@ -55,8 +55,8 @@ end
 
 // no_rw_check: the read-during-write result on one address is a don't care for every user (see above), so
 // synthesis need not add collision bypass logic around the block RAM (yosys: 24 FFs and 21 LUTs per ice40 RAM).
-// ram_style "block": block RAM even when the memory is shallow (rx_reorder's connection RAM is CONNS deep), where
-// yosys would otherwise choose LUTRAM or flip-flops; yosys and Vivado both read it.
+// ram_style "block": block RAM even when shallow (rx_reorder's connection RAM: CONNS deep, 24 + WINDOW wide, so
+// iCE40 spends an EBR per 16 bits of width), where yosys would choose LUTRAM or flip-flops; yosys, Vivado read it.
 // Toggle coverage leaves the array's contents out (docs/coverage.md "Toggle coverage"): what enters and leaves it is
 // covered at wr_data and rd_data.
 (* no_rw_check, ram_style = "block" *)

@@ -31,7 +31,7 @@
  *   - conn RAM   (CONNS x {cum, bitmap}): read (registered) every cycle at the connection entering S1 (else
  *                S1's own), written by S1 at its connection with every operation. When S1 writes the connection
  *                read at the same edge, the read misses the write: S1 takes its own last result from
- *                op_fwd_*_reg instead. Read only while open, written by open: no reset.
+ *                op_fwd_*_reg instead. Read data used only while open, written by open: no reset.
  *   - connection state in flip-flops (open, lag, ackcnt, head = cum - lag), written by S1 in one cycle; S1
  *                reads open from op_open_reg loaded with the operation (bypassed from S1's own result for
  *                back-to-back operations on one connection). lag_ok and the release read lag of every
@@ -220,7 +220,7 @@ integer k;
 
 // per connection, flattened: entry c at [c*W +: W]. Power-up values are set by the loop in the initial block
 // below (a replication this wide trips lint). cum and bitmap are in the connection RAM (conn_ram_inst): no reset
-// or power-up value, only read while open, and set by open.
+// or power-up value: its read data is used only while open, and open writes it.
 reg [CONNS-1:0]                 open_reg, open_next;
 reg [CONNS*LAG_W-1:0]           lag_reg, lag_next;
 reg [CONNS*ACKCNT_W-1:0]        ackcnt_reg, ackcnt_next;
