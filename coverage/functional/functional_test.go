@@ -225,6 +225,28 @@ func TestRxSampler(t *testing.T) {
 	// Reopen of connection 3.
 	step(rxreorder.In{CtlValid: true, CtlOpen: true, CtlConn: 3, CtlPSN: 100}, ready)
 	require.Equal(t, uint64(1), g.Find("ctl").Hits("reopen"))
+	// conn_gap: the open and the five packets before the reset were back to back on connection 3 (five gaps of
+	// 1); the reset forgot them, so the reopen is no gap. Now gaps of 2, 4 and 9 cycles, and a first handshake on
+	// connection 5 (no gap); a packet refused (not ready) is no handshake.
+	gap := g.Find("conn_gap")
+	require.Equal(t, uint64(5), gap.Hits("1"))
+	pkt := func(conn uint32) { step(rxreorder.In{PktValid: true, PktConn: conn, PktPSN: 100}, ready) }
+	idle := func(n int) {
+		for i := 0; i < n; i++ {
+			step(rxreorder.In{PktValid: true, PktConn: 3}, rxreorder.Out{CtlReady: true})
+		}
+	}
+	idle(1)
+	pkt(3)
+	idle(3)
+	pkt(3)
+	pkt(5)
+	idle(7)
+	pkt(3)
+	require.Equal(t, uint64(5), gap.Hits("1"))
+	require.Equal(t, uint64(1), gap.Hits("2"))
+	require.Equal(t, uint64(1), gap.Hits("3..7"))
+	require.Equal(t, uint64(1), gap.Hits("8+"))
 }
 
 func indexOf(p *Point, bin string) int {

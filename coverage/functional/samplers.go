@@ -92,18 +92,26 @@ type rxCov struct {
 	cfg                                                        config.Config
 	g                                                          *Group
 	drop, dist, pos, distPos, wrap, holes, bp, ecn, reset, ctl *Point
+	gap                                                        *Point
 	distN                                                      []string
 	distLo, distHi                                             []int
 	prev                                                       rxreorder.Out
 	cum, lastCpl                                               []uint32
 	known, haveCpl, opened                                     []bool
 	traffic                                                    bool
+	// cycle counts the cycles sampled since the last reset; lastOp is the cycle of each connection's last
+	// handshake (s_ctl or s_pkt), -1 for none since the last reset.
+	cycle  int64
+	lastOp []int64
 }
 
 func newRxCov(name string, cfg config.Config) *rxCov {
 	c := &rxCov{cfg: cfg, g: NewGroup(name, "rx_reorder: classification, reorder distance, window position, PSN wrap, SACK holes, back-pressure, ECN, control, reset"),
 		cum: make([]uint32, cfg.Conns), lastCpl: make([]uint32, cfg.Conns), known: make([]bool, cfg.Conns),
-		haveCpl: make([]bool, cfg.Conns), opened: make([]bool, cfg.Conns)}
+		haveCpl: make([]bool, cfg.Conns), opened: make([]bool, cfg.Conns), lastOp: make([]int64, cfg.Conns)}
+	for k := range c.lastOp {
+		c.lastOp[k] = -1
+	}
 	g, w := c.g, cfg.Window
 	c.drop = g.Point("verdict", "counter increments: cnt_accepted, cnt_duplicate, cnt_out_of_window, cnt_closed", "accepted", "duplicate", "out_of_window", "closed")
 	c.distN, c.distLo, c.distHi = log2Bins(w)
@@ -133,6 +141,9 @@ func newRxCov(name string, cfg config.Config) *rxCov {
 	c.ecn = g.Point("ecn", "s_pkt handshake with s_pkt_ecn; m_ack handshake echoing it (m_ack_ecn)", "pkt_ce", "ack_echo")
 	c.ctl = g.Point("ctl", "s_ctl handshake: open of a never-opened connection, close, open of a connection opened before (reopen)", "open", "close", "reopen")
 	c.reset = g.Point("reset", "rst high after packets were taken since the previous reset", "after_traffic")
+	c.gap = g.Point("conn_gap", "s_ctl or s_pkt handshake: cycles since the previous handshake on the same connection (1: back to back, "+
+		"stage 1 forwards its own result because the connection RAM's read missed its write; 2: the read follows that write by one edge)",
+		"1", "2", "3..7", "8+")
 	return c
 }
 
@@ -157,6 +168,7 @@ func (c *rxCov) sample(in *rxreorder.In, out *rxreorder.Out, nakShown bool) {
 		c.drop.Hit("closed")
 	}
 	c.prev = *out
+	c.cycle++
 	if in.Rst {
 		if c.traffic {
 			c.reset.Hit("after_traffic")
@@ -164,7 +176,15 @@ func (c *rxCov) sample(in *rxreorder.In, out *rxreorder.Out, nakShown bool) {
 		c.traffic = false
 		clear(c.known)
 		clear(c.haveCpl)
+		for k := range c.lastOp {
+			c.lastOp[k] = -1
+		}
 		return
+	}
+	if in.CtlValid && out.CtlReady && int(in.CtlConn) < c.cfg.Conns {
+		c.opGap(int(in.CtlConn))
+	} else if in.PktValid && out.PktReady && int(in.PktConn) < c.cfg.Conns {
+		c.opGap(int(in.PktConn))
 	}
 	if in.PktValid && !out.PktReady {
 		c.bp.Hit("s_pkt")
@@ -237,6 +257,23 @@ func (c *rxCov) sample(in *rxreorder.In, out *rxreorder.Out, nakShown bool) {
 		}
 		c.lastCpl[k], c.haveCpl[k] = psn, true
 	}
+}
+
+// opGap samples conn_gap for a handshake on connection k in this cycle.
+func (c *rxCov) opGap(k int) {
+	if last := c.lastOp[k]; last >= 0 {
+		switch d := c.cycle - last; {
+		case d == 1:
+			c.gap.Hit("1")
+		case d == 2:
+			c.gap.Hit("2")
+		case d < 8:
+			c.gap.Hit("3..7")
+		default:
+			c.gap.Hit("8+")
+		}
+	}
+	c.lastOp[k] = c.cycle
 }
 
 // holeBin bins the zero bits of v below its highest set bit.
