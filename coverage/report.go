@@ -130,11 +130,11 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 				t[0]++
 			}
 			toggle[f] = t
+			name, bit := signalBit(p.Comment)
 			if names[f] == nil {
 				names[f] = map[string]bool{}
 			}
-			sigName, _ := signalBit(p.Comment)
-			names[f][sigName] = true
+			names[f][name] = true
 			out := false
 			for i := range ex {
 				if ex[i].matches(f, config, p) {
@@ -151,7 +151,6 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 				continue
 			}
 			netTotal++
-			name, bit := signalBit(p.Comment)
 			sk := sigKey{f, name}
 			sg := sigs[sk]
 			if sg == nil {
