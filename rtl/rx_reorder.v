@@ -31,7 +31,7 @@
  *   - conn RAM   (CONNS x {cum, bitmap}): read (registered) every cycle at the connection entering S1 (else
  *                S1's own), written by S1 at its connection with every operation. When S1 writes the connection
  *                read at the same edge, the read misses the write: S1 takes its own last result from
- *                op_fwd_data_reg instead. Read data used only while open, written by open: no reset.
+ *                op_fwd_*_reg instead. Read data used only while open, written by open: no reset.
  *   - connection state in flip-flops (open, lag, ackcnt, head = cum - lag), written by S1 in one cycle; S1
  *                reads open from op_open_reg loaded with the operation (bypassed from S1's own result for
  *                back-to-back operations on one connection). lag_ok and the release read lag of every
@@ -40,7 +40,7 @@
  *   - ACK FIFO: register array, head read combinationally (m_ack_*).
  *
  * Critical paths (from registers or RAM read data; iCE40 21.6 ns, docs/fpga.md): S1: conn RAM read data or
- * op_fwd_data (2:1 select) -> first-zero search (WINDOW-bit carry chain + one-hot encode) -> low bits of
+ * op_fwd_bitmap (2:1 select) -> first-zero search (WINDOW-bit carry chain + one-hot encode) -> low bits of
  * psn + L (carry select) -> conn RAM write data; cum (same select) -> d = psn - cum (24-bit carry chain) ->
  * accept -> write enables; s1 path state -> pseq compare (PSEQ_WIDTH carry
  * chain) -> SACK_BITS-bit barrel shift. Release: lag != 0 per conn -> 2*CONNS-bit round-robin carry chain ->
@@ -256,11 +256,12 @@ reg [HANDLE_WIDTH-1:0]          s1_handle_reg = {HANDLE_WIDTH{1'b0}}, s1_handle_
 // stage 1 operands: open of s1_conn, read when the operation loads S1 (from the state, or from S1's own result
 // when the operation before it was on the same connection), so S1 starts from a register instead of a CONNS:1
 // mux of the state. cum and bitmap come from the connection RAM's read register (read at the same edge), or, when
-// the operation before was on the same connection, from op_fwd_data: the RAM read at that edge missed S1's write.
+// the operation before was on the same connection, from op_fwd_*: the RAM read at that edge missed S1's write.
 // No power-up value: S1 reads them only when s1_valid, and every load of S1 loads them.
 reg                             op_open_reg, op_open_next;
 reg                             op_fwd_reg, op_fwd_next;
-reg [CRAM_DW-1:0]               op_fwd_data_reg, op_fwd_data_next;
+reg [PSN_WIDTH-1:0]             op_fwd_cum_reg, op_fwd_cum_next;
+reg [WINDOW-1:0]                op_fwd_bitmap_reg, op_fwd_bitmap_next;
 
 // path RAM write of last cycle, forwarded to S1
 reg                             fwd_valid_reg = 1'b0, fwd_valid_next;
@@ -338,7 +339,6 @@ reg                             p_ecn_new;
 reg                             ack;
 
 // connection RAM ports
-reg [CRAM_DW-1:0]               cram_wr_data;
 wire [CRAM_DW-1:0]              cram_rd_data;
 
 // path RAM ports
@@ -402,7 +402,7 @@ conn_ram_inst (
     .clk(clk),
     .wr_en(s1_valid_reg),
     .wr_addr(s1_conn_reg),
-    .wr_data(cram_wr_data),
+    .wr_data({s1_cum_res, s1_bitmap_res}),
     .rd_en(1'b1),
     .rd_addr(s1_conn_next),
     .rd_data(cram_rd_data)
@@ -522,7 +522,12 @@ always @* begin
     s1_ctl = s1_valid_reg && s1_is_ctl_reg;
 
     c_open = op_open_reg;
-    {c_cum, c_bitmap} = op_fwd_reg ? op_fwd_data_reg : cram_rd_data;
+    if (op_fwd_reg) begin
+        c_cum = op_fwd_cum_reg;
+        c_bitmap = op_fwd_bitmap_reg;
+    end else begin
+        {c_cum, c_bitmap} = cram_rd_data;
+    end
     c_lag = lag_reg[s1_conn_reg*LAG_W +: LAG_W];
     c_ackcnt = ackcnt_reg[s1_conn_reg*ACKCNT_W +: ACKCNT_W];
 
@@ -642,10 +647,10 @@ always @* begin
     // next S1's operands: the state at the start of next cycle of s1_conn_next (the release does not write
     // open, cum or bitmap, so only this cycle's S1 can have changed them). The connection RAM reads cum and
     // bitmap at s1_conn_next at the same edge; when this cycle's S1 writes that connection, the read returns
-    // the old contents and S1's result is taken from op_fwd_data instead.
-    cram_wr_data = {s1_cum_res, s1_bitmap_res};
+    // the old contents and S1's result is taken from op_fwd_* instead.
     op_fwd_next = s1_valid_reg && s1_conn_next == s1_conn_reg;
-    op_fwd_data_next = cram_wr_data;
+    op_fwd_cum_next = s1_cum_res;
+    op_fwd_bitmap_next = s1_bitmap_res;
     if (op_fwd_next) begin
         op_open_next = s1_open_res;
     end else begin
@@ -776,7 +781,8 @@ always @(posedge clk) begin
 
     op_open_reg <= op_open_next;
     op_fwd_reg <= op_fwd_next;
-    op_fwd_data_reg <= op_fwd_data_next;
+    op_fwd_cum_reg <= op_fwd_cum_next;
+    op_fwd_bitmap_reg <= op_fwd_bitmap_next;
 
     fwd_valid_reg <= fwd_valid_next;
     fwd_idx_reg <= fwd_idx_next;
