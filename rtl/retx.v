@@ -816,7 +816,9 @@ always @* begin
     a_nak_upd = a_fire && a_live && nak_ok;
     // 5. ignored: closed/errored, or none of 2, 3, 4 applied
     a_ignored = a_fire && (!a_live || !(adv_ok || path_ok || nak_ok));
-    ev_load = a_path_upd && (a_deliv != 8'd0 || a_ecn_reg || a_loss != 8'd0);
+    // E loads when deliv, ecn or loss is non-zero (docs), which every path update meets: deliv + loss = r and
+    // path_ok means d >= 1, so r >= 1. Written as a_path_upd, the popcount stays off E's load enable.
+    ev_load = a_path_upd;
 
     // A: loads at the handshake, empties when processed; control invalidates it if it holds that connection
     a_valid_next = a_valid_reg;
@@ -1060,10 +1062,11 @@ always @* begin
     v_elig = v_hit && open_reg[v_conn] && !err_reg[v_conn] &&
         una_reg[v_conn*PSN_WIDTH +: PSN_WIDTH] != nxt_reg[v_conn*PSN_WIDTH +: PSN_WIDTH] &&
         !rto_pend_reg[v_conn] && !gbn_act_reg[v_conn];
-    // discarded: control for c, progress for c, a new transmission of c restarting the timer, an error of c
+    // discarded: control for c, progress for c, an error of c. The docs' third case, a new transmission of c
+    // restarting the timer, needs una == nxt, which v_elig excludes, so it is left out: new_send stays off the
+    // timer's path.
     v_discard = (ctl_hs && s_ctl_conn == v_conn) ||
         (a_progress && a_conn_reg == v_conn) ||
-        (new_send && s_tx_conn == v_conn && tx_una == tx_nxt) ||
         (l2_err && l2_conn_reg == v_conn);
     visit = v_elig && !v_discard;
     // expiry: rto_cnt + 1 >= rto_lim; rto_lim = min(2*rto_lim, RTO_MAX_TICKS)
