@@ -41,12 +41,12 @@
  * Same-cycle updates of one connection apply in the docs' order, a later one overriding an earlier one: timer
  * visit, ACK processing, lookup issue, transmission, error, control (the per-connection loop below).
  *
- * Critical paths (all from registers; iCE40 31.8 ns, the send slot, docs/fpga.md): send slot: L2 tx entry (RAM
- * or forward) and L2's una/nxt copies (l2_*_op) -> 24-bit window compares -> ok -> l2_send -> pnx RAM
- * read -> pnx + 1 write, m_pkt/RAM write data, and -> adv -> L2 forward compare; new packet: s_tx_conn -> CONNS:1
- * mux of una/nxt -> 24-bit span compare -> new_send -> timer restart / pnx and nxt writes; ACK: A's copies
+ * Critical paths (all from registers; iCE40 30.1 ns, the new packet, docs/fpga.md): new packet: s_tx_conn ->
+ * CONNS:1 mux of una/nxt -> 24-bit span compare -> new_send -> counters, timer restart / pnx and nxt writes; send
+ * slot: L2 tx entry (RAM or forward) and L2's una/nxt copies (l2_*_op) -> 24-bit window compares -> ok -> l2_send
+ * -> pnx RAM read -> pnx + 1 write, m_pkt/RAM write data, and -> adv -> L2 forward compare; ACK: A's copies
  * (a_*_op, registers that follow the entries' writes) -> d/sent and offset compares -> SACK_BITS-bit region mask
- * -> popcount -> loss -> E.
+ * -> popcount -> loss -> E's data (E's load enable is path_ok alone).
  */
 
 `resetall
@@ -1063,8 +1063,8 @@ always @* begin
         una_reg[v_conn*PSN_WIDTH +: PSN_WIDTH] != nxt_reg[v_conn*PSN_WIDTH +: PSN_WIDTH] &&
         !rto_pend_reg[v_conn] && !gbn_act_reg[v_conn];
     // discarded: control for c, progress for c, an error of c. The docs' third case, a new transmission of c
-    // restarting the timer, needs una == nxt, which v_elig excludes, so it is left out: new_send stays off the
-    // timer's path.
+    // restarting the timer, needs una == nxt, which v_elig excludes, so it is left out: new_send stays out of
+    // the visit and expiry logic (it still restarts the timer, below).
     v_discard = (ctl_hs && s_ctl_conn == v_conn) ||
         (a_progress && a_conn_reg == v_conn) ||
         (l2_err && l2_conn_reg == v_conn);
