@@ -36,7 +36,10 @@ type e2eScenario struct {
 	allConns bool
 	// cycles, when not 0, replaces e2eCycles (recoveries with RTO backoff and hold-off take longer).
 	cycles int64
-	opt    e2e.Options
+	// largeFabric, when above 1, multiplies the cycle budget, and with it the measured time, on fabrics of more
+	// than smallFabricPaths paths (u250: 16 paths share the traffic that 4 or 8 paths share on the others).
+	largeFabric int64
+	opt         e2e.Options
 	// smallFabric are failures added on fabrics of at most smallFabricPaths paths (default, ice40): on u250's 16
 	// paths the recovery from a total outage alone takes about 200 us, and one more outage would need a far larger
 	// cycle budget.
@@ -77,11 +80,11 @@ var e2eScenarios = []e2eScenario{
 	{name: "e2e_ecn", doc: "fabric path 0 at 1/16 of the port rate (both directions; 64 KiB queues marking above 16 KiB): its queue builds, the fabric ECN-marks and drops, path_sel moves traffic off it; 0.5% loss",
 		opt: e2e.Options{Loss: 0.005, Msg: "uniform:1000:40000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
 			Slow: []e2e.SlowPath{{Path: 0, Gbps: 25}}}},
-	{name: "e2e_bottleneck", doc: "one connection, all its paths on a single fabric path at 1/8 of the port rate (64 KiB queue marking above 1 KiB; MTU 1024, 200 ns delays): steady ECN marks halve every path's window down to 1 packet",
-		topOnly: true, cycles: 80000, opt: e2e.Options{Conns: 1, NetPaths: 1, PathGbps: 50, QueueKB: 64, ECNKB: 1, MTU: 1024,
+	{name: "e2e_bottleneck", doc: "one connection, all its paths on a single fabric path at 1/8 of the port rate (64 KiB queue marking above 1 KiB; MTU 1024, 200 ns delays): steady ECN marks halve every path's window down to 1 packet; on fabrics of more than 8 paths 5x as long (u250's 16 paths each halve from 32 packets, and a path at 1 packet rises again with its next delivery)",
+		topOnly: true, cycles: 80000, largeFabric: 5, opt: e2e.Options{Conns: 1, NetPaths: 1, PathGbps: 50, QueueKB: 64, ECNKB: 1, MTU: 1024,
 			DelayNS: 200, SkewNS: 20, JitterNS: 40, Msg: "uniform:1000:40000", DurationUS: 100}},
-	{name: "e2e_clean", doc: "one connection, no loss (MTU 1024, 200 ns delays): every path's window grows by AI per delivered packet up to CWND_MAX",
-		topOnly: true, cycles: 50000, opt: e2e.Options{Conns: 1, MTU: 1024, DelayNS: 200, SkewNS: 20, JitterNS: 40,
+	{name: "e2e_clean", doc: "one connection, no loss (MTU 1024, 200 ns delays): every path's window grows by AI per delivered packet up to CWND_MAX; on fabrics of more than 8 paths 4x as long (a u250 path needs 1,536 deliveries from 32 to 128 packets at AI 1/16, 24,576 packets over its 16 paths)",
+		topOnly: true, cycles: 50000, largeFabric: 4, opt: e2e.Options{Conns: 1, MTU: 1024, DelayNS: 200, SkewNS: 20, JitterNS: 40,
 			Msg: "uniform:1000:40000", DurationUS: 150}},
 	{name: "e2e_reset_a", doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us quiet time, so packets and ACKs of the old epoch still arrive; " +
 		"A's host learns of the reset 0.2 us late and hands packets the NIC drops meanwhile; the connection manager closes connection 1 at 40 us and reopens it 0.5 us later; 1% loss",
@@ -108,6 +111,15 @@ func (sc e2eScenario) baseCycles() int64 {
 		return sc.cycles
 	}
 	return e2eCycles
+}
+
+// cyclesFor is the cycle budget of sc under cfg at scale 1: baseCycles, times largeFabric on fabrics of more than
+// smallFabricPaths paths. scenarioOptions lengthens the measured time by the same factor.
+func (sc e2eScenario) cyclesFor(cfg config.Config) int64 {
+	if cfg.Paths > smallFabricPaths && sc.largeFabric > 1 {
+		return sc.baseCycles() * sc.largeFabric
+	}
+	return sc.baseCycles()
 }
 
 // scenarioOptions returns the simulation options of sc under r. A longer budget than the scenario's (the
@@ -213,7 +225,7 @@ func init() {
 			}
 			return cfg
 		}
-		cycles := func(config.Config) int64 { return sc.baseCycles() }
+		cycles := sc.cyclesFor
 		for side, name := range []string{"a", "b"} {
 			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
 				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),
