@@ -14,11 +14,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func goldenCov(t *testing.T, tests ...string) Report {
+func goldenCov(t *testing.T, tests ...string) Report { return goldenCovOn(t, "default", tests...) }
+
+// goldenCovOn is a golden-only smoke run (seeds 1, 2) of tests on the preset cfg.
+func goldenCovOn(t *testing.T, cfg string, tests ...string) Report {
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
 	out := t.TempDir()
-	rep, failed, err := Run(Options{Root: root, Out: out, Suite: cosim.Suites["smoke"], Configs: []string{"default"},
+	rep, failed, err := Run(Options{Root: root, Out: out, Suite: cosim.Suites["smoke"], Configs: []string{cfg},
 		FirstSeed: 1, Jobs: 2, Log: io.Discard, Tests: tests, Golden: true})
 	require.NoError(t, err)
 	require.Empty(t, failed)
@@ -71,6 +74,19 @@ func TestGoldenRunFindsHole(t *testing.T) {
 	one.PrintSummary(&buf, 10)
 	require.Contains(t, buf.String(), "rx_reorder     default      2 rx_reorder")
 	require.Contains(t, buf.String(), "holes: ")
+}
+
+// TestWindowEndsOnEveryPreset: the endpoint's e2e_clean and e2e_bottleneck runs of the smoke suite read a pair's
+// window at CWND_MAX and at 1 packet on every preset. On u250 (16 paths, CWND_INIT 32, CWND_MAX 128, AI 1/16)
+// they take 4x and 5x their base length for it; shorter, both bins were holes of the u250 smoke baseline.
+func TestWindowEndsOnEveryPreset(t *testing.T) {
+	for _, cfg := range config.PresetNames() {
+		r := goldenCovOn(t, cfg, "nic_e2e_clean_a", "nic_e2e_bottleneck_a")
+		g := coverGroup(t, r, "nic_transport", "nic_path_sel")
+		for _, bin := range []string{"min", "max"} {
+			require.NotZero(t, g.Find("cwnd").Hits(bin), "%s: nic_path_sel.cwnd.%s not hit by nic_e2e_clean_a and nic_e2e_bottleneck_a (seeds 1, 2)", cfg, bin)
+		}
+	}
 }
 
 // TestBaselineBackwardCompatible: the committed baseline loads; a baseline without a functional part (as written
