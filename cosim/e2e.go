@@ -37,7 +37,8 @@ type e2eScenario struct {
 	// cycles, when not 0, replaces e2eCycles (recoveries with RTO backoff and hold-off take longer).
 	cycles int64
 	// largeFabric, when above 1, multiplies the cycle budget, and with it the measured time, on fabrics of more
-	// than smallFabricPaths paths (u250: 16 paths share the traffic that 4 or 8 paths share on the others).
+	// than smallFabricPaths paths (u250: 16 paths share the traffic that 4 or 8 paths share on the others). A
+	// suite's cycle scale multiplies baseCycles, so the nightly suite's 5x is not multiplied again.
 	largeFabric int64
 	opt         e2e.Options
 	// smallFabric are failures added on fabrics of at most smallFabricPaths paths (default, ice40): on u250's 16
@@ -226,10 +227,11 @@ func init() {
 			return cfg
 		}
 		cycles := sc.cyclesFor
+		base := func(config.Config) int64 { return sc.baseCycles() }
 		for side, name := range []string{"a", "b"} {
 			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
 				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),
-				configure: configure, CyclesFor: cycles,
+				configure: configure, CyclesFor: cycles, scaleBase: base,
 				ports: endpointPorts,
 				run: func(r Request, dut *bridge.Model) (Result, error) {
 					ins, err := recordEndpoint(r, sc, side)
@@ -256,7 +258,7 @@ func init() {
 			continue
 		}
 		register(Test{Name: sc.name + "_retx", Block: "retx", Doc: "end-to-end traffic at the sender: " + sc.doc,
-			configure: configure, CyclesFor: cycles,
+			configure: configure, CyclesFor: cycles, scaleBase: base,
 			ports: retxPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				tx, _, _, err := recordE2E(r, sc)
@@ -277,7 +279,7 @@ func init() {
 					len(tx), sb.Retransmitted, sb.Acks, sb.Errors)}, err
 			}})
 		register(Test{Name: sc.name + "_rx", Block: "rx_reorder", Doc: "end-to-end traffic at the receiver: " + sc.doc,
-			configure: configure, CyclesFor: cycles,
+			configure: configure, CyclesFor: cycles, scaleBase: base,
 			ports: rxPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				_, _, rx, err := recordE2E(r, sc)
@@ -294,7 +296,7 @@ func init() {
 			continue // go-back-N does not ask path_sel
 		}
 		register(Test{Name: sc.name + "_path_sel", Block: "path_sel", Doc: "end-to-end traffic at the sender: " + sc.doc,
-			configure: configure, CyclesFor: cycles,
+			configure: configure, CyclesFor: cycles, scaleBase: base,
 			ports: pathPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				_, ps, _, err := recordE2E(r, sc)

@@ -189,10 +189,7 @@ func (s Suite) Expand(root string, firstSeed uint64) ([]Request, error) {
 			if !s.Selects(t.Name) {
 				continue
 			}
-			cycles := t.CyclesFor(cfg)
-			if !t.Directed {
-				cycles *= scale
-			}
+			cycles := t.Scaled(cfg, scale)
 			seeds := s.Seeds
 			if t.MaxSeeds > 0 {
 				seeds = min(seeds, t.MaxSeeds)

@@ -154,9 +154,30 @@ func TestDirectedNotScaled(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(12*cfg.Window+4*cfg.AckFifoDepth+1000), cycles["rx_dir_window_edge"])
 	require.Equal(t, int64(5*60000), cycles["nic_e2e_a"], "the end-to-end replays run 5x longer")
+	require.Equal(t, int64(5*50000), cycles["nic_e2e_clean_a"])
 	for _, tt := range Tests() {
 		require.Equal(t, strings.Contains(tt.Name, "_dir_"), tt.Directed, "%s: the directed tests are the *_dir_* ones", tt.Name)
 	}
+}
+
+// TestLargeFabricFloor: on u250 (16 paths) e2e_clean and e2e_bottleneck run 4x and 5x their base length on smoke,
+// and the nightly suite's 5x scale does not multiply that again; on default they keep the base length.
+func TestLargeFabricFloor(t *testing.T) {
+	cycles := map[string]int64{}
+	for _, s := range []string{"smoke", "nightly"} {
+		reqs, err := Suites[s].Expand("/repo", 1)
+		require.NoError(t, err)
+		for _, r := range reqs {
+			cycles[s+"/"+r.Config.Name+"/"+r.Test] = r.Cycles
+		}
+	}
+	require.Equal(t, int64(50000), cycles["smoke/default/nic_e2e_clean_a"])
+	require.Equal(t, int64(4*50000), cycles["smoke/u250/nic_e2e_clean_b"])
+	require.Equal(t, int64(5*50000), cycles["nightly/u250/nic_e2e_clean_a"])
+	require.Equal(t, int64(80000), cycles["smoke/ice40/nic_e2e_bottleneck_a"])
+	require.Equal(t, int64(5*80000), cycles["smoke/u250/nic_e2e_bottleneck_a"])
+	require.Equal(t, int64(5*80000), cycles["nightly/u250/nic_e2e_bottleneck_b"])
+	require.Equal(t, int64(5*60000), cycles["nightly/u250/nic_e2e_a"])
 }
 
 // TestMaxSeeds: a test with MaxSeeds runs with the suite's first MaxSeeds seeds, every other test with all of them.

@@ -24,6 +24,9 @@ type Test struct {
 	// Directed marks a scripted test that ends its stimulus within CyclesFor: a suite's cycle scale does not
 	// lengthen it (the extra cycles would only be idle).
 	Directed bool
+	// scaleBase, when set, is the length a suite's cycle scale multiplies, for a test whose default length is
+	// already a multiple of it on some configurations: the suite runs it max(CyclesFor, scale x scaleBase) cycles.
+	scaleBase func(cfg config.Config) int64
 	// MaxSeeds, when > 0, caps the seeds a suite runs the test with (the suite's first MaxSeeds): for a long
 	// directed test whose seed only moves where the script runs, more seeds cost much and find little.
 	MaxSeeds int
@@ -34,6 +37,19 @@ type Test struct {
 	// configure, when set, derives the configuration the test runs with from the one requested (a mode the
 	// test is about, e.g. go-back-N); the repro command stays the same.
 	configure func(cfg config.Config) config.Config
+}
+
+// Scaled is the test's length under cfg in a suite of cycle scale s: CyclesFor times s, but directed tests keep
+// their length and a test with scaleBase runs at least its default length.
+func (t Test) Scaled(cfg config.Config, s int64) int64 {
+	c := t.CyclesFor(cfg)
+	switch {
+	case t.Directed || s <= 1:
+		return c
+	case t.scaleBase != nil:
+		return max(c, s*t.scaleBase(cfg))
+	}
+	return c * s
 }
 
 // setup applies the test's configuration derivation and default length to r.
