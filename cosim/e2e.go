@@ -36,9 +36,9 @@ type e2eScenario struct {
 	allConns bool
 	// cycles, when not 0, replaces e2eCycles (recoveries with RTO backoff and hold-off take longer).
 	cycles int64
-	// largeFabric, when above 1, multiplies the cycle budget, and with it the measured time, on fabrics of more
-	// than smallFabricPaths paths (u250: 16 paths share the traffic that 4 or 8 paths share on the others). A
-	// suite's cycle scale multiplies baseCycles, so the nightly suite's 5x is not multiplied again.
+	// largeFabric, when above 1, is the least cycle scale on fabrics of more than smallFabricPaths paths (u250: 16
+	// paths share the traffic that 4 or 8 paths share on the others); the measured time grows with it. A suite's
+	// larger scale (the nightly suite's 5x) replaces it rather than multiplying it.
 	largeFabric int64
 	opt         e2e.Options
 	// smallFabric are failures added on fabrics of at most smallFabricPaths paths (default, ice40): on u250's 16
@@ -114,13 +114,13 @@ func (sc e2eScenario) baseCycles() int64 {
 	return e2eCycles
 }
 
-// cyclesFor is the cycle budget of sc under cfg at scale 1: baseCycles, times largeFabric on fabrics of more than
-// smallFabricPaths paths. scenarioOptions lengthens the measured time by the same factor.
-func (sc e2eScenario) cyclesFor(cfg config.Config) int64 {
-	if cfg.Paths > smallFabricPaths && sc.largeFabric > 1 {
-		return sc.baseCycles() * sc.largeFabric
+// minScale is the least cycle scale of sc under cfg: largeFabric on fabrics of more than smallFabricPaths paths,
+// else 1.
+func (sc e2eScenario) minScale(cfg config.Config) int64 {
+	if cfg.Paths > smallFabricPaths {
+		return max(1, sc.largeFabric)
 	}
-	return sc.baseCycles()
+	return 1
 }
 
 // scenarioOptions returns the simulation options of sc under r. A longer budget than the scenario's (the
@@ -226,12 +226,11 @@ func init() {
 			}
 			return cfg
 		}
-		cycles := sc.cyclesFor
-		base := func(config.Config) int64 { return sc.baseCycles() }
+		cycles := func(config.Config) int64 { return sc.baseCycles() }
 		for side, name := range []string{"a", "b"} {
 			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
 				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),
-				configure: configure, CyclesFor: cycles, scaleBase: base,
+				configure: configure, CyclesFor: cycles, minScale: sc.minScale,
 				ports: endpointPorts,
 				run: func(r Request, dut *bridge.Model) (Result, error) {
 					ins, err := recordEndpoint(r, sc, side)
@@ -258,7 +257,7 @@ func init() {
 			continue
 		}
 		register(Test{Name: sc.name + "_retx", Block: "retx", Doc: "end-to-end traffic at the sender: " + sc.doc,
-			configure: configure, CyclesFor: cycles, scaleBase: base,
+			configure: configure, CyclesFor: cycles, minScale: sc.minScale,
 			ports: retxPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				tx, _, _, err := recordE2E(r, sc)
@@ -279,7 +278,7 @@ func init() {
 					len(tx), sb.Retransmitted, sb.Acks, sb.Errors)}, err
 			}})
 		register(Test{Name: sc.name + "_rx", Block: "rx_reorder", Doc: "end-to-end traffic at the receiver: " + sc.doc,
-			configure: configure, CyclesFor: cycles, scaleBase: base,
+			configure: configure, CyclesFor: cycles, minScale: sc.minScale,
 			ports: rxPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				_, _, rx, err := recordE2E(r, sc)
@@ -296,7 +295,7 @@ func init() {
 			continue // go-back-N does not ask path_sel
 		}
 		register(Test{Name: sc.name + "_path_sel", Block: "path_sel", Doc: "end-to-end traffic at the sender: " + sc.doc,
-			configure: configure, CyclesFor: cycles, scaleBase: base,
+			configure: configure, CyclesFor: cycles, minScale: sc.minScale,
 			ports: pathPorts,
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				_, ps, _, err := recordE2E(r, sc)

@@ -19,14 +19,14 @@ import (
 type Test struct {
 	// Name is what --test takes; Block the RTL top it runs on; Doc says what it exercises.
 	Name, Block, Doc string
-	// CyclesFor is the default run length under a configuration.
+	// CyclesFor is the run length under a configuration at cycle scale 1 (Scaled gives the default length).
 	CyclesFor func(cfg config.Config) int64
 	// Directed marks a scripted test that ends its stimulus within CyclesFor: a suite's cycle scale does not
 	// lengthen it (the extra cycles would only be idle).
 	Directed bool
-	// scaleBase, when set, is the length a suite's cycle scale multiplies, for a test whose default length is
-	// already a multiple of it on some configurations: the suite runs it max(CyclesFor, scale x scaleBase) cycles.
-	scaleBase func(cfg config.Config) int64
+	// minScale, when set, is the least cycle scale the test runs with under a configuration (its default length
+	// is CyclesFor times it): a suite's scale s runs it CyclesFor x max(s, minScale) cycles.
+	minScale func(cfg config.Config) int64
 	// MaxSeeds, when > 0, caps the seeds a suite runs the test with (the suite's first MaxSeeds): for a long
 	// directed test whose seed only moves where the script runs, more seeds cost much and find little.
 	MaxSeeds int
@@ -39,17 +39,17 @@ type Test struct {
 	configure func(cfg config.Config) config.Config
 }
 
-// Scaled is the test's length under cfg in a suite of cycle scale s: CyclesFor times s, but directed tests keep
-// their length and a test with scaleBase runs at least its default length.
+// Scaled is the test's length under cfg in a suite of cycle scale s (1: the default length): CyclesFor times s,
+// but directed tests keep their length and a test with minScale runs at least that scale.
 func (t Test) Scaled(cfg config.Config, s int64) int64 {
 	c := t.CyclesFor(cfg)
-	switch {
-	case t.Directed || s <= 1:
+	if t.Directed {
 		return c
-	case t.scaleBase != nil:
-		return max(c, s*t.scaleBase(cfg))
 	}
-	return c * s
+	if t.minScale != nil {
+		s = max(s, t.minScale(cfg))
+	}
+	return c * max(s, 1)
 }
 
 // setup applies the test's configuration derivation and default length to r.
@@ -58,7 +58,7 @@ func (t Test) setup(r *Request) {
 		r.Config = t.configure(r.Config)
 	}
 	if r.Cycles <= 0 {
-		r.Cycles = t.CyclesFor(r.Config)
+		r.Cycles = t.Scaled(r.Config, 1)
 	}
 }
 

@@ -19,7 +19,7 @@ func testsCommand() *cli.Command {
 				return err
 			}
 			for _, t := range cosim.Tests() {
-				fmt.Fprintf(c.App.Writer, "%-22s %-12s %7d  %s\n", t.Name, t.Block, t.CyclesFor(cfg), t.Doc)
+				fmt.Fprintf(c.App.Writer, "%-22s %-12s %7d  %s\n", t.Name, t.Block, t.Scaled(cfg, 1), t.Doc)
 			}
 			return nil
 		},
