@@ -111,6 +111,9 @@ func RunJobs(ctx context.Context, o Options, jobs []Job, parallel int) []Result 
 				logf("synth: %s %s FAILED after %.0fs: %v\n", j.Board.Name, j.Top.Name, time.Since(start).Seconds(), err)
 			case cached:
 				logf("synth: %s %s: unchanged inputs, report reused (--force reruns)\n", j.Board.Name, j.Top.Name)
+			case r.Packing != nil:
+				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s after packing (nextpnr stopped before placement)\n",
+					j.Board.Name, j.Top.Name, time.Since(start).Seconds(), j.Board.Device)
 			case !r.Fits:
 				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s (place-and-route skipped)\n", j.Board.Name, j.Top.Name,
 					time.Since(start).Seconds(), j.Board.Device)
@@ -234,12 +237,20 @@ func runJob(ctx context.Context, o Options, j Job, dir string) (Report, bool, er
 			return r, false, err
 		}
 		p, err := placeAndRoute(ctx, b, dir, rtlDir)
-		if err != nil {
+		var packed *packedOverError
+		switch {
+		case errors.As(err, &packed):
+			// Within the device by yosys's count, over it after packing: a result like any other does-not-fit.
+			r.Fits = false
+			r.OverDevice = OverAfterPacking(packed.util)
+			r.Packing = &Packing{Tool: tools["nextpnr"], Utilization: packed.util, Harness: harness}
+		case err != nil:
 			return r, false, err
+		default:
+			p.Tool = tools["nextpnr"]
+			p.Harness = harness
+			r.PnR = &p
 		}
-		p.Tool = tools["nextpnr"]
-		p.Harness = harness
-		r.PnR = &p
 		r.Seconds["pnr"] = secs(t0)
 	}
 
@@ -351,6 +362,11 @@ func placeAndRoute(ctx context.Context, b Board, dir, rtlDir string) (PnR, error
 		"--seed", strconv.Itoa(b.Seed), "--freq", strconv.FormatFloat(b.TargetMHz, 'f', -1, 64),
 		"--timing-allow-fail", "--report", "pnr.json", "-l", logPath, "-q"}
 	if err := run(ctx, dir, nil, "nextpnr-ice40", args...); err != nil {
+		if log, rerr := os.ReadFile(logPath); rerr == nil {
+			if util, uerr := ParseUtilisation(log); uerr == nil && len(OverAfterPacking(util)) > 0 {
+				return p, &packedOverError{util: util}
+			}
+		}
 		return p, fmt.Errorf("nextpnr-ice40 (%s): %w%s", b.Name, err, firstError(logPath, "ERROR:"))
 	}
 	rep, err := os.ReadFile(filepath.Join(dir, "pnr.json"))
@@ -374,6 +390,18 @@ func placeAndRoute(ctx context.Context, b Board, dir, rtlDir string) (PnR, error
 	}
 	p.Bitstream = "design.bin"
 	return p, nil
+}
+
+// packedOverError is nextpnr stopping because the packed design (block and I/O harness) needs more of a bel type
+// than the device has.
+type packedOverError struct{ util map[string]Use }
+
+func (e *packedOverError) Error() string {
+	var ds []string
+	for _, o := range OverAfterPacking(e.util) {
+		ds = append(ds, fmt.Sprintf("%s %s of %s", o.Kind, formatCount(o.Used), formatCount(o.Available)))
+	}
+	return "nextpnr-ice40: over the device after packing: " + strings.Join(ds, ", ")
 }
 
 // annotate appends the source line's text to each "file:line" location.

@@ -198,3 +198,40 @@ func TestNextpnrVersion(t *testing.T) {
 		fpga.NextpnrVersion("nextpnr-ice40 -- Next Generation Place and Route (Version 0.4-1+b1)\n"))
 	assert.Equal(t, "something else", fpga.NextpnrVersion(" something else\n"), "unknown banner kept as is")
 }
+
+func TestParseUtilisation(t *testing.T) {
+	data, err := os.ReadFile("testdata/nextpnr_over_after_packing.log")
+	require.NoError(t, err)
+	fits := []byte("Info: Device utilisation:\nInfo: \t         ICESTORM_LC:  3177/ 7680    41%\n" +
+		"Info: \t        ICESTORM_RAM:     9/   32    28%\n\nInfo: Placed 0 cells based on constraints.\n" +
+		"Info: \t        SB_IO:     3/  256     1%\n")
+	tests := []struct {
+		name    string
+		log     []byte
+		want    map[string]fpga.Use
+		over    []fpga.Overage
+		wantErr string
+	}{
+		{name: "nic_transport (conns 2, paths 2) with its I/O harness: over the HX8K after packing", log: data,
+			want: map[string]fpga.Use{"ICESTORM_LC": {Used: 8374, Available: 7680}, "ICESTORM_RAM": {Used: 17, Available: 32},
+				"SB_IO": {Used: 3, Available: 256}, "SB_GB": {Used: 8, Available: 8}, "ICESTORM_PLL": {Available: 2},
+				"SB_WARMBOOT": {Available: 1}},
+			over: []fpga.Overage{{Kind: "ICESTORM_LC", Used: 8374, Available: 7680, Excess: 694, Percent: 109.04}}},
+		{name: "within the device; the table ends at its blank line", log: fits,
+			want: map[string]fpga.Use{"ICESTORM_LC": {Used: 3177, Available: 7680}, "ICESTORM_RAM": {Used: 9, Available: 32}}},
+		{name: "no table", log: []byte("Info: Packing constants..\nERROR: something else\n"), wantErr: "no \"Device utilisation\" table"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := fpga.ParseUtilisation(tt.log)
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.over, fpga.OverAfterPacking(got))
+		})
+	}
+}

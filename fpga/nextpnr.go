@@ -56,6 +56,17 @@ type PnR struct {
 	Bitstream string `json:"bitstream,omitempty"`
 }
 
+// Packing is what nextpnr reported for a block it packed but could not place because the packed design (the
+// block and its I/O harness) needs more of a bel type than the device has.
+type Packing struct {
+	// Tool is the place-and-route tool's version line.
+	Tool string `json:"tool"`
+	// Utilization is nextpnr's table after packing, for the block and its I/O harness.
+	Utilization map[string]Use `json:"utilization"`
+	// Harness is the yosys count of the I/O harness, included in Utilization.
+	Harness Resources `json:"harness"`
+}
+
 // nextpnrReport is the part of nextpnr's --report JSON the flow reads.
 type nextpnrReport struct {
 	// Fmax maps a clock net to its achieved and constrained frequency (MHz).
@@ -95,6 +106,10 @@ var (
 	cpSplitRe = regexp.MustCompile(`^Info: ([\d.]+) ns logic, ([\d.]+) ns routing$`)
 	// srcRe is a "Defined in" location.
 	srcRe = regexp.MustCompile(`^Info:\s+(\S+\.s?v):(\d+)\.\d+-\d+\.\d+$`)
+	// utilHeadRe starts nextpnr's device utilisation table (printed after packing, before placement).
+	utilHeadRe = regexp.MustCompile(`^Info: Device utilisation:$`)
+	// utilRowRe is one row of it: bel type, used, available.
+	utilRowRe = regexp.MustCompile(`^Info:\s+(\S+):\s+(\d+)/\s*(\d+)\s+\d+%$`)
 	// nextpnrVersionRe is the version banner nextpnr prints with --version.
 	nextpnrVersionRe = regexp.MustCompile(`(nextpnr-\S+) -- .*\(Version ([^)]+)\)`)
 )
@@ -148,6 +163,64 @@ func ParseCriticalPath(log []byte, rtlDir string) (CriticalPath, error) {
 		return cp, fmt.Errorf("nextpnr log: critical path report not terminated by the \"ns logic, ns routing\" line")
 	}
 	return cp, fmt.Errorf("nextpnr log: no clock critical path report")
+}
+
+// ParseUtilisation reads the last "Device utilisation" table of a nextpnr log (nextpnr -l): what the packed
+// design takes of each bel type. nextpnr prints it after packing, also when placement then fails. It is an error
+// when the log has no such table.
+func ParseUtilisation(log []byte) (map[string]Use, error) {
+	var util map[string]Use
+	in := false
+	sc := bufio.NewScanner(bytes.NewReader(log))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if utilHeadRe.MatchString(line) {
+			util, in = map[string]Use{}, true
+			continue
+		}
+		if !in {
+			continue
+		}
+		m := utilRowRe.FindStringSubmatch(line)
+		if m == nil {
+			in = false
+			continue
+		}
+		used, err := strconv.Atoi(m[2])
+		if err != nil {
+			return nil, fmt.Errorf("nextpnr log: utilisation of %s: %w", m[1], err)
+		}
+		avail, err := strconv.Atoi(m[3])
+		if err != nil {
+			return nil, fmt.Errorf("nextpnr log: utilisation of %s: %w", m[1], err)
+		}
+		util[m[1]] = Use{Used: used, Available: avail}
+	}
+	if len(util) == 0 {
+		return nil, fmt.Errorf("nextpnr log: no \"Device utilisation\" table")
+	}
+	return util, nil
+}
+
+// OverAfterPacking returns the bel types a packed design uses beyond the device, sorted by name: nextpnr cannot
+// place it. Kind is the bel type (ICESTORM_LC: a LUT4, a flip-flop and a carry; a flip-flop that cannot share a
+// cell with the LUT driving it takes a cell of its own, so a design within the device by yosys's LUT and FF
+// counts can still need more cells than the device has).
+func OverAfterPacking(util map[string]Use) []Overage {
+	var out []Overage
+	for _, k := range sortedKeys(util) {
+		u := util[k]
+		if u.Used <= u.Available {
+			continue
+		}
+		o := Overage{Kind: k, Used: float64(u.Used), Available: float64(u.Available), Excess: float64(u.Used - u.Available)}
+		if u.Available > 0 {
+			o.Percent = math.Round(float64(u.Used)/float64(u.Available)*10000) / 100
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // NextpnrVersion turns `nextpnr-ice40 --version` output into "nextpnr-ice40 0.4-1+b1".

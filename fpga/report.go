@@ -63,6 +63,10 @@ type Report struct {
 	LibraryResizes int `json:"library_resize_warnings"`
 	// PnR is the place-and-route result (boards with PnR only): Fmax, critical path, utilisation.
 	PnR *PnR `json:"pnr,omitempty"`
+	// Packing is set instead of PnR when the block fits by yosys's count but nextpnr's packing of it with its I/O
+	// harness needs more than the device has: nextpnr stopped before placement, Fits is false, OverDevice names
+	// the bel types, and there is no Fmax.
+	Packing *Packing `json:"packing,omitempty"`
 	// Vivado lists the generated Vivado files (relative to the report), for boards that have them.
 	Vivado []string `json:"vivado,omitempty"`
 	// Seconds is the wall time of each step.
@@ -133,6 +137,9 @@ func Summary(r Report, reportPath string) string {
 		if len(over) > 0 {
 			w(": %s of the device", strings.Join(over, ", "))
 		}
+		if r.Packing != nil {
+			w(" after packing, with its I/O harness (yosys's counts are within it)")
+		}
 		w("\n")
 	}
 	if len(r.OverDevice) > 0 {
@@ -154,7 +161,16 @@ func Summary(r Report, reportPath string) string {
 		}
 		w("  memories: %s\n", strings.Join(ms, "; "))
 	}
-	if _, pnrBoard := r.Tools["nextpnr"]; r.PnR == nil && pnrBoard && !r.Fits {
+	if k := r.Packing; k != nil {
+		var us []string
+		for _, b := range sortedKeys(k.Utilization) {
+			if u := k.Utilization[b]; u.Used > 0 {
+				us = append(us, fmt.Sprintf("%s %d/%d", b, u.Used, u.Available))
+			}
+		}
+		w("  packed with I/O harness: %s (harness: %d LUT, %d FF)\n", strings.Join(us, ", "), k.Harness.LUT, k.Harness.FF)
+		w("  place-and-route stopped after packing: the packed design does not fit the device (no Fmax)\n")
+	} else if _, pnrBoard := r.Tools["nextpnr"]; r.PnR == nil && pnrBoard && !r.Fits {
 		w("  place-and-route skipped: the block does not fit the device (resources are yosys's, no Fmax)\n")
 	} else if r.PnR == nil {
 		w("  no place-and-route for this board: resources are yosys's, no Fmax\n")
