@@ -123,7 +123,7 @@ FORCE ?=
 DEPS_FPGA := yosys:yosys nextpnr-ice40:nextpnr-ice40 icepack:fpga-icestorm tclsh:tcl verilator:verilator
 FPGA_FLAGS = --jobs $(JOBS) $(if $(FORCE),--force)
 
-.PHONY: deps-fpga synth synth-all fpga-baseline fpga-check
+.PHONY: deps-fpga synth synth-all fpga-baseline fpga-check fpga-bounds
 
 # the CLI also embeds fpga/ (an extra prerequisite; the rule above stays as it is)
 $(BIN): $(wildcard fpga/*.go fpga/*.tcl)
@@ -142,3 +142,16 @@ fpga-baseline: deps deps-fpga $(BIN) ## the one command that rewrites fpga/basel
 
 fpga-check: deps deps-fpga $(BIN) ## compare the open-source boards with fpga/baseline.json (>5% worse fails)
 	$(SPRAYNIC) synth --check $(FPGA_FLAGS)
+
+# The one-connection recurrences of the three blocks alone (fpga/bounds/, docs/fpga.md "Targets"): Fmax on the
+# HX8K with the flow's nextpnr options, seeds 1-4. Measurement fixtures, not design: not in the manifest.
+BOUNDS_DIR := build/fpga-bounds
+fpga-bounds: deps deps-fpga ## Fmax of each block's bare recurrence on the iCE40 HX8K (fpga/bounds/*.v, seeds 1-4)
+	@set -e; mkdir -p $(BOUNDS_DIR); for f in fpga/bounds/*.v; do m=$$(basename $$f .v); \
+	  verilator --lint-only -Wall $$f; \
+	  yosys -q -l $(BOUNDS_DIR)/$$m.yosys.log -p "read_verilog $$f; synth_ice40 -top $$m; write_json $(BOUNDS_DIR)/$$m.json" >/dev/null 2>&1; \
+	  line="$$m:"; for s in 1 2 3 4; do \
+	    nextpnr-ice40 --hx8k --package ct256 --json $(BOUNDS_DIR)/$$m.json --seed $$s --freq 100 --timing-allow-fail \
+	      --report $(BOUNDS_DIR)/$$m.$$s.json -l $(BOUNDS_DIR)/$$m.$$s.log -q >/dev/null 2>&1; \
+	    line="$$line $$(sed -n 's/.*"achieved": *\([0-9.]*\).*/\1/p' $(BOUNDS_DIR)/$$m.$$s.json | xargs printf '%.2f')"; done; \
+	  echo "$$line MHz (nextpnr-ice40 --hx8k --package ct256 --seeds 1-4)"; done
