@@ -146,10 +146,12 @@ fpga-check: deps deps-fpga $(BIN) ## compare the open-source boards with fpga/ba
 # The one-connection recurrences of the three blocks alone (fpga/bounds/, docs/fpga.md "Targets"): Fmax on the
 # HX8K with the flow's nextpnr options, seeds 1-4. Measurement fixtures, not design: not in the manifest.
 BOUNDS_DIR := build/fpga-bounds
+# modules the fixtures share (fpga/bounds/lib/), read with each fixture, not measured alone
+BOUNDS_LIB := $(wildcard fpga/bounds/lib/*.v)
 fpga-bounds: deps deps-fpga ## Fmax of each block's bare recurrence on the iCE40 HX8K (fpga/bounds/*.v, seeds 1-4)
 	@set -e; mkdir -p $(BOUNDS_DIR); for f in fpga/bounds/*.v; do m=$$(basename $$f .v); \
-	  verilator --lint-only -Wall $$f; \
-	  yosys -q -l $(BOUNDS_DIR)/$$m.yosys.log -p "read_verilog $$f; synth_ice40 -top $$m; write_json $(BOUNDS_DIR)/$$m.json" >/dev/null 2>&1; \
+	  verilator --lint-only -Wall $$f $(BOUNDS_LIB) --top-module $$m; \
+	  yosys -q -l $(BOUNDS_DIR)/$$m.yosys.log -p "read_verilog $$f $(BOUNDS_LIB); synth_ice40 -top $$m; write_json $(BOUNDS_DIR)/$$m.json" >/dev/null 2>&1; \
 	  line="$$m:"; for s in 1 2 3 4; do \
 	    nextpnr-ice40 --hx8k --package ct256 --json $(BOUNDS_DIR)/$$m.json --seed $$s --freq 100 --timing-allow-fail \
 	      --report $(BOUNDS_DIR)/$$m.$$s.json -l $(BOUNDS_DIR)/$$m.$$s.log -q >/dev/null 2>&1; \

@@ -237,18 +237,16 @@ func runJob(ctx context.Context, o Options, j Job, dir string) (Report, bool, er
 			return r, false, err
 		}
 		p, err := placeAndRoute(ctx, b, dir, rtlDir)
-		var packed *packedOverError
+		p.Tool, p.Harness = tools["nextpnr"], harness
 		switch {
-		case errors.As(err, &packed):
+		case errors.Is(err, errPackedOver):
 			// Within the device by yosys's count, over it after packing: a result like any other does-not-fit.
 			r.Fits = false
-			r.OverDevice = OverAfterPacking(packed.util)
-			r.Packing = &Packing{Tool: tools["nextpnr"], Utilization: packed.util, Harness: harness}
+			r.OverDevice = OverAfterPacking(p.Utilization)
+			r.Packing = &p.Packing
 		case err != nil:
 			return r, false, err
 		default:
-			p.Tool = tools["nextpnr"]
-			p.Harness = harness
 			r.PnR = &p
 		}
 		r.Seconds["pnr"] = secs(t0)
@@ -353,7 +351,8 @@ func harnessFor(ctx context.Context, top Top, dir string) (string, error) {
 }
 
 // placeAndRoute runs nextpnr-ice40 (fixed seed, --timing-allow-fail: a missed target is reported, not fatal)
-// and icepack in dir.
+// and icepack in dir. When nextpnr stops because the packed design is over the device, the error wraps
+// errPackedOver and the PnR holds nextpnr's utilisation table.
 func placeAndRoute(ctx context.Context, b Board, dir, rtlDir string) (PnR, error) {
 	p := PnR{Package: b.Package, Seed: b.Seed}
 	logPath := filepath.Join(dir, "pnr.log")
@@ -364,7 +363,8 @@ func placeAndRoute(ctx context.Context, b Board, dir, rtlDir string) (PnR, error
 	if err := run(ctx, dir, nil, "nextpnr-ice40", args...); err != nil {
 		if log, rerr := os.ReadFile(logPath); rerr == nil {
 			if util, uerr := ParseUtilisation(log); uerr == nil && len(OverAfterPacking(util)) > 0 {
-				return p, &packedOverError{util: util}
+				p.Utilization = util
+				return p, fmt.Errorf("nextpnr-ice40 (%s): %w", b.Name, errPackedOver)
 			}
 		}
 		return p, fmt.Errorf("nextpnr-ice40 (%s): %w%s", b.Name, err, firstError(logPath, "ERROR:"))
@@ -392,17 +392,9 @@ func placeAndRoute(ctx context.Context, b Board, dir, rtlDir string) (PnR, error
 	return p, nil
 }
 
-// packedOverError is nextpnr stopping because the packed design (block and I/O harness) needs more of a bel type
-// than the device has.
-type packedOverError struct{ util map[string]Use }
-
-func (e *packedOverError) Error() string {
-	var ds []string
-	for _, o := range OverAfterPacking(e.util) {
-		ds = append(ds, fmt.Sprintf("%s %s of %s", o.Kind, formatCount(o.Used), formatCount(o.Available)))
-	}
-	return "nextpnr-ice40: over the device after packing: " + strings.Join(ds, ", ")
-}
+// errPackedOver is nextpnr stopping because the packed design (block and I/O harness) needs more of a bel type
+// than the device has; placeAndRoute then returns the utilisation table in its PnR.
+var errPackedOver = errors.New("the packed design does not fit the device")
 
 // annotate appends the source line's text to each "file:line" location.
 func annotate(locs []string, rtlDir string) []string {

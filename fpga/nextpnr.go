@@ -35,10 +35,33 @@ type CriticalPath struct {
 	Through []string `json:"through"`
 }
 
-// PnR is what the place-and-route step found.
-type PnR struct {
+// Packing is what nextpnr's packing of a block and its I/O harness used. PnR embeds it; Report.Packing holds it
+// alone when the packed design needs more of a bel type than the device has (nextpnr then stops before placement).
+type Packing struct {
 	// Tool is the place-and-route tool's version line.
 	Tool string `json:"tool"`
+	// Utilization is nextpnr's table for the whole packed design (the block and its I/O harness).
+	Utilization map[string]Use `json:"utilization"`
+	// Harness is the yosys count of the I/O harness around the block (see harness.go), included in Utilization.
+	Harness Resources `json:"harness"`
+}
+
+// summaryLine is the one-screen summary's utilisation line ("placed" or "packed" with the I/O harness).
+func (k Packing) summaryLine(verb string) string {
+	var us []string
+	for _, b := range sortedKeys(k.Utilization) {
+		if u := k.Utilization[b]; u.Used > 0 {
+			us = append(us, fmt.Sprintf("%s %d/%d", b, u.Used, u.Available))
+		}
+	}
+	return fmt.Sprintf("  %s with I/O harness: %s (harness: %d LUT, %d FF)\n", verb, strings.Join(us, ", "),
+		k.Harness.LUT, k.Harness.FF)
+}
+
+// PnR is what the place-and-route step found.
+type PnR struct {
+	// Packing is the tool and the utilisation of the placed design.
+	Packing
 	// Package and Seed are the nextpnr options used.
 	Package string `json:"package"`
 	Seed    int    `json:"seed"`
@@ -46,25 +69,10 @@ type PnR struct {
 	TargetMHz float64 `json:"target_mhz"`
 	FmaxMHz   float64 `json:"fmax_mhz"`
 	TimingMet bool    `json:"timing_met"`
-	// Utilization is nextpnr's table for the whole placed design (the block and its I/O harness).
-	Utilization map[string]Use `json:"utilization"`
-	// Harness is the yosys count of the I/O harness around the block (see harness.go), included in Utilization.
-	Harness Resources `json:"harness"`
 	// CriticalPath is the slowest path of the clock.
 	CriticalPath CriticalPath `json:"critical_path"`
 	// Bitstream is the icepack output, relative to the report's directory.
 	Bitstream string `json:"bitstream,omitempty"`
-}
-
-// Packing is what nextpnr reported for a block it packed but could not place because the packed design (the
-// block and its I/O harness) needs more of a bel type than the device has.
-type Packing struct {
-	// Tool is the place-and-route tool's version line.
-	Tool string `json:"tool"`
-	// Utilization is nextpnr's table after packing, for the block and its I/O harness.
-	Utilization map[string]Use `json:"utilization"`
-	// Harness is the yosys count of the I/O harness, included in Utilization.
-	Harness Resources `json:"harness"`
 }
 
 // nextpnrReport is the part of nextpnr's --report JSON the flow reads.
@@ -214,11 +222,7 @@ func OverAfterPacking(util map[string]Use) []Overage {
 		if u.Used <= u.Available {
 			continue
 		}
-		o := Overage{Kind: k, Used: float64(u.Used), Available: float64(u.Available), Excess: float64(u.Used - u.Available)}
-		if u.Available > 0 {
-			o.Percent = math.Round(float64(u.Used)/float64(u.Available)*10000) / 100
-		}
-		out = append(out, o)
+		out = append(out, newOverage(k, float64(u.Used), float64(u.Available)))
 	}
 	return out
 }

@@ -162,13 +162,7 @@ func Summary(r Report, reportPath string) string {
 		w("  memories: %s\n", strings.Join(ms, "; "))
 	}
 	if k := r.Packing; k != nil {
-		var us []string
-		for _, b := range sortedKeys(k.Utilization) {
-			if u := k.Utilization[b]; u.Used > 0 {
-				us = append(us, fmt.Sprintf("%s %d/%d", b, u.Used, u.Available))
-			}
-		}
-		w("  packed with I/O harness: %s (harness: %d LUT, %d FF)\n", strings.Join(us, ", "), k.Harness.LUT, k.Harness.FF)
+		w("%s", k.summaryLine("packed"))
 		w("  place-and-route stopped after packing: the packed design does not fit the device (no Fmax)\n")
 	} else if _, pnrBoard := r.Tools["nextpnr"]; r.PnR == nil && pnrBoard && !r.Fits {
 		w("  place-and-route skipped: the block does not fit the device (resources are yosys's, no Fmax)\n")
@@ -181,14 +175,7 @@ func Summary(r Report, reportPath string) string {
 			verdict = "FAILED (reported, --timing-allow-fail)"
 		}
 		w("  nextpnr (seed %d, %s): Fmax %.2f MHz, target %.0f MHz %s\n", p.Seed, p.Package, p.FmaxMHz, p.TargetMHz, verdict)
-		var us []string
-		for _, k := range sortedKeys(p.Utilization) {
-			u := p.Utilization[k]
-			if u.Used > 0 {
-				us = append(us, fmt.Sprintf("%s %d/%d", k, u.Used, u.Available))
-			}
-		}
-		w("  placed with I/O harness: %s (harness: %d LUT, %d FF)\n", strings.Join(us, ", "), p.Harness.LUT, p.Harness.FF)
+		w("%s", p.summaryLine("placed"))
 		cp := p.CriticalPath
 		w("  critical path %.1f ns (%.1f logic, %.1f routing): %s -> %s\n", cp.DelayNS, cp.LogicNS, cp.RoutingNS, cp.From, cp.To)
 		for _, t := range cp.Through {

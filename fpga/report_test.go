@@ -19,7 +19,7 @@ func TestSummary(t *testing.T) {
 	ice40 := fpga.Report{Board: "ice40-hx8k", Top: "rx_reorder", Resources: fpga.Resources{LUT: 2101, FF: 1164, BRAM: 5},
 		Percent: map[string]float64{"lut": 27.36, "ff": 15.16, "bram": 15.63},
 		PnR: &fpga.PnR{Seed: 1, Package: "ct256", FmaxMHz: 35.72, TargetMHz: 100,
-			Utilization:  map[string]fpga.Use{"ICESTORM_LC": {Used: 3409, Available: 7680}, "ICESTORM_PLL": {Available: 2}},
+			Packing:      fpga.Packing{Utilization: map[string]fpga.Use{"ICESTORM_LC": {Used: 3409, Available: 7680}, "ICESTORM_PLL": {Available: 2}}},
 			CriticalPath: fpga.CriticalPath{From: "a", To: "b", DelayNS: 28, Through: []string{"rx_reorder.v:487  d = s1_psn_reg - c_cum;"}}}}
 	tests := []struct {
 		name    string

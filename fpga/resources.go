@@ -103,13 +103,18 @@ func OverDevice(used, capacity Resources) []Overage {
 		if u <= c {
 			continue
 		}
-		o := Overage{Kind: k.Name, Used: u, Available: c, Excess: u - c}
-		if c > 0 {
-			o.Percent = math.Round(u/c*10000) / 100
-		}
-		out = append(out, o)
+		out = append(out, newOverage(k.Name, u, c))
 	}
 	return out
+}
+
+// newOverage is kind used beyond available, with the excess and the use as % of available (none when 0).
+func newOverage(kind string, used, available float64) Overage {
+	o := Overage{Kind: kind, Used: used, Available: available, Excess: used - available}
+	if available > 0 {
+		o.Percent = math.Round(used/available*10000) / 100
+	}
+	return o
 }
 
 // xilinxLUTRAM is the LUTs each Xilinx distributed-RAM or shift-register primitive occupies.

@@ -13,15 +13,8 @@ module rx_recurrence (
     wire [23:0] d   = psn - cum;
     wire        hit = psn == cum;                     // the expected packet
     wire        inw = d[23:5] == 19'd0;               // 0 < d < 32 when !hit
-    wire [31:0] t   = ~{1'b0, bm[31:1]};
-    wire [31:0] oh  = t & (~t + 32'd1);               // lowest clear bit above bit 0, one-hot
-    reg  [5:0]  run;                                  // cum advances by run
-    integer     i;
-    always @(*) begin
-        run = 6'd0;
-        for (i = 0; i < 32; i = i + 1)
-            if (oh[i]) run = run | (i[5:0] + 6'd1);
-    end
+    wire [5:0]  run;                                  // cum advances by run when the expected PSN arrives
+    first_zero_run search (.above(bm[31:1]), .run(run));
     always @(posedge clk) begin
         psn <= {psn[22:0], din};                     // a new PSN every cycle
         if (hit) begin
