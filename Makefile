@@ -40,7 +40,7 @@ deps: ## install missing tools (apt-get as root), else name the packages to inst
 	@command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install Go >= 1.22 (https://go.dev/dl) and retry" >&2; exit 1; }
 	$(call install_missing,deps,$(DEPS),$(DEPS_HEADERS))
 
-$(BIN): $(shell find cmd cosim config golden stimulus coverage fpga -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
+$(BIN): $(shell find cmd bench config cosim coverage fpga golden regress scoreboard stimulus system tops -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
 	@mkdir -p $(dir $@)
 	$(GO) build -o $@ ./cmd/spraynic
 
@@ -107,7 +107,7 @@ slurm-up: ## start a local single-node Slurm (root; installs slurm-wlm and munge
 	slurm/start-local.sh
 
 slurm-test: deps $(BIN) slurm-up ## submit a sharded regression to the local Slurm, merge, compare with a local run
-	set -o pipefail; SPRAYNIC_REQUIRE_SLURM=1 $(GO) test -count=1 -run TestSlurmArray -v ./cosim/ | grep -E '^(=== RUN|--- |ok|FAIL|PASS)'
+	set -o pipefail; SPRAYNIC_REQUIRE_SLURM=1 $(GO) test -count=1 -run TestSlurmArray -v ./regress/ | grep -E '^(=== RUN|--- |ok|FAIL|PASS)'
 
 clean: ## remove build outputs and cached models
 	rm -rf build

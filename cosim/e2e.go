@@ -10,21 +10,21 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
-	"github.com/spraynic/spraynic/cosim/scoreboard"
-	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/nictransport"
 	"github.com/spraynic/spraynic/golden/pathsel"
 	"github.com/spraynic/spraynic/golden/retx"
 	"github.com/spraynic/spraynic/golden/rxreorder"
-	"github.com/spraynic/spraynic/stimulus/e2e"
+	"github.com/spraynic/spraynic/scoreboard"
+	"github.com/spraynic/spraynic/system"
 )
 
-// Block tests under end-to-end traffic: an end-to-end simulation (stimulus/e2e, golden endpoints over the
+// Block tests under end-to-end traffic: an end-to-end simulation (system, golden endpoints over the
 // network model) records the inputs one block of one endpoint got every cycle; the block's RTL then replays them
 // in lockstep with a fresh golden model (which, being deterministic, reproduces the simulation's outputs) and
 // the block's own scoreboard. So the RTL blocks are checked on the traffic the end-to-end figures come from.
 
-// e2eScenario is one end-to-end traffic pattern.
-type e2eScenario struct {
+// Scenario is one end-to-end traffic pattern.
+type Scenario struct {
 	// name and doc describe it; gbn selects the go-back-N mode; opt are the simulation options (Config and Seed
 	// are filled in per run).
 	name, doc string
@@ -40,74 +40,106 @@ type e2eScenario struct {
 	// paths share the traffic that 4 or 8 paths share on the others); the measured time grows with it. A suite's
 	// larger scale (the nightly suite's 5x) replaces it rather than multiplying it.
 	largeFabric int64
-	opt         e2e.Options
+	opt         system.Options
 	// smallFabric are failures added on fabrics of at most smallFabricPaths paths (default, ice40): on u250's 16
 	// paths the recovery from a total outage alone takes about 200 us, and one more outage would need a far larger
 	// cycle budget.
-	smallFabric []e2e.Failure
+	smallFabric []system.Failure
 }
 
-// smallFabricPaths bounds the fabrics e2eScenario.smallFabric applies to.
+// Name is the scenario's name: its tests are <name>_<block> and nic_<name>_a/_b.
+func (sc Scenario) Name() string { return sc.name }
+
+// NicScenario returns the request of the nic test (configuration derived, cycles = its default: the recording's
+// bound), its end-to-end scenario and the endpoint side it replays (nic_<scenario>_a: 0, _b: 1).
+func NicScenario(r Request) (Request, Scenario, int, error) {
+	t, err := Lookup(r.Test)
+	if err != nil {
+		return r, Scenario{}, 0, err
+	}
+	name := strings.TrimPrefix(r.Test, "nic_")
+	side := -1
+	switch {
+	case strings.HasSuffix(name, "_a"):
+		side = 0
+	case strings.HasSuffix(name, "_b"):
+		side = 1
+	}
+	if t.Block != "nic_transport" || name == r.Test || side < 0 {
+		return r, Scenario{}, 0, fmt.Errorf("%s is not a nic_<scenario>_a/_b test", r.Test)
+	}
+	name = name[:len(name)-2]
+	rr := Request{Test: r.Test, Config: r.Config, Seed: r.Seed, Root: r.Root, Log: r.Log}
+	t.setup(&rr)
+	for _, sc := range Scenarios {
+		if sc.name == name {
+			return rr, sc, side, nil
+		}
+	}
+	return r, Scenario{}, 0, fmt.Errorf("test %s: no end-to-end scenario %q", r.Test, name)
+}
+
+// smallFabricPaths bounds the fabrics Scenario.smallFabric applies to.
 const smallFabricPaths = 8
 
-// e2eScenarios are the patterns each block is checked under.
-var e2eScenarios = []e2eScenario{
+// Scenarios are the patterns each block is checked under.
+var Scenarios = []Scenario{
 	{name: "e2e", doc: "spray mode, 2% loss, 1% ACK loss, one path down for 20 us, mixed message sizes",
-		opt: e2e.Options{Loss: 0.02, AckLoss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60,
-			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
+		opt: system.Options{Loss: 0.02, AckLoss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60,
+			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_heavy", doc: "spray mode, 10% loss, 5% ACK loss: paths fail and are probed often",
-		opt: e2e.Options{Loss: 0.10, AckLoss: 0.05, Msg: "uniform:1000:40000", DurationUS: 60}},
+		opt: system.Options{Loss: 0.10, AckLoss: 0.05, Msg: "uniform:1000:40000", DurationUS: 60}},
 	{name: "e2e_gbn", doc: "go-back-N mode, 1% loss, 2% ACK loss, mixed message sizes; fabric path 1 down from 20 to 40 us: the connections hashed onto it time out and rewind", gbn: true,
-		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.01, AckLoss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
-			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
+		opt: system.Options{Mode: system.ModeGBN, Loss: 0.01, AckLoss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
+			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_gbn_all", doc: "go-back-N mode on every connection of the preset: 2% loss, 2% ACK loss, fabric path 1 down from 20 to 40 us; every connection's receive filter NAKs, drops out-of-order packets and its sender rewinds",
 		gbn: true, topOnly: true, allConns: true,
-		opt: e2e.Options{Mode: e2e.ModeGBN, Loss: 0.02, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60,
-			Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
+		opt: system.Options{Mode: system.ModeGBN, Loss: 0.02, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60,
+			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_allfail", doc: "every path down from 20 to 60 us, then healed: the paths whose losses the first ACKs reveal fail, probes bring them back; " +
 		"on fabrics of up to 8 paths every path down again from 95 to 125 us: probes are lost (probing -> failed) and a connection's last paths time out (all failed, m_status); " +
 		"the connection manager reconnects a connection shown all-failed for 5 us (close, reopen with paths failed); 1% loss", topOnly: true, cycles: 150000,
-		opt:         e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 150, Failures: allPaths(20, 60), AllFailedReconnectUS: 5},
+		opt:         system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 150, Failures: allPaths(20, 60), AllFailedReconnectUS: 5},
 		smallFabric: allPaths(95, 125)},
 	{name: "e2e_many", doc: "every connection of the preset, bursty (Gilbert-Elliott) 2% loss, 2% ACK loss", topOnly: true, allConns: true,
-		opt: e2e.Options{Loss: 0.02, LossModel: "gilbert", Burst: 4, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60}},
+		opt: system.Options{Loss: 0.02, LossModel: "gilbert", Burst: 4, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60}},
 	{name: "e2e_all", doc: "every connection of the preset under everything at once: 2% loss, 1% ACK loss, fabric path 0 at 1/16 of the port rate (ECN marks above 16 KiB), path 1 down from 20 to 40 us",
 		topOnly: true, allConns: true,
-		opt: e2e.Options{Loss: 0.02, AckLoss: 0.01, Msg: "uniform:1000:20000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
-			Slow: []e2e.SlowPath{{Path: 0, Gbps: 25}}, Failures: []e2e.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
+		opt: system.Options{Loss: 0.02, AckLoss: 0.01, Msg: "uniform:1000:20000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
+			Slow: []system.SlowPath{{Path: 0, Gbps: 25}}, Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_bidir", doc: "both endpoints send, 2% loss, one path down for 20 us; the hosts hold m_cpl_ready low in half the cycles (random)", topOnly: true,
-		opt: e2e.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60, CplStall: 0.5,
-			Failures: []e2e.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}}},
+		opt: system.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60, CplStall: 0.5,
+			Failures: []system.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_ecn", doc: "fabric path 0 at 1/16 of the port rate (both directions; 64 KiB queues marking above 16 KiB): its queue builds, the fabric ECN-marks and drops, path_sel moves traffic off it; 0.5% loss",
-		opt: e2e.Options{Loss: 0.005, Msg: "uniform:1000:40000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
-			Slow: []e2e.SlowPath{{Path: 0, Gbps: 25}}}},
+		opt: system.Options{Loss: 0.005, Msg: "uniform:1000:40000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
+			Slow: []system.SlowPath{{Path: 0, Gbps: 25}}}},
 	{name: "e2e_bottleneck", doc: "one connection, all its paths on a single fabric path at 1/8 of the port rate (64 KiB queue marking above 1 KiB; MTU 1024, 200 ns delays): steady ECN marks halve every path's window down to 1 packet; on fabrics of more than 8 paths 5x as long (u250's 16 paths each halve from 32 packets, and a path at 1 packet rises again with its next delivery)",
-		topOnly: true, cycles: 80000, largeFabric: 5, opt: e2e.Options{Conns: 1, NetPaths: 1, PathGbps: 50, QueueKB: 64, ECNKB: 1, MTU: 1024,
+		topOnly: true, cycles: 80000, largeFabric: 5, opt: system.Options{Conns: 1, NetPaths: 1, PathGbps: 50, QueueKB: 64, ECNKB: 1, MTU: 1024,
 			DelayNS: 200, SkewNS: 20, JitterNS: 40, Msg: "uniform:1000:40000", DurationUS: 100}},
 	{name: "e2e_clean", doc: "one connection, no loss (MTU 1024, 200 ns delays): every path's window grows by AI per delivered packet up to CWND_MAX; on fabrics of more than 8 paths 4x as long (a u250 path needs 1,536 deliveries from 32 to 128 packets at AI 1/16, 24,576 packets over its 16 paths)",
-		topOnly: true, cycles: 50000, largeFabric: 4, opt: e2e.Options{Conns: 1, MTU: 1024, DelayNS: 200, SkewNS: 20, JitterNS: 40,
+		topOnly: true, cycles: 50000, largeFabric: 4, opt: system.Options{Conns: 1, MTU: 1024, DelayNS: 200, SkewNS: 20, JitterNS: 40,
 			Msg: "uniform:1000:40000", DurationUS: 150}},
 	{name: "e2e_reset_a", doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us quiet time, so packets and ACKs of the old epoch still arrive; " +
 		"A's host learns of the reset 0.2 us late and hands packets the NIC drops meanwhile; the connection manager closes connection 1 at 40 us and reopens it 0.5 us later; 1% loss",
-		topOnly: true, opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, QuietUS: 0.5, HostLagUS: 0.2,
-			Resets: []e2e.Reset{{Side: 0, AtUS: 20}}, Reconnects: []e2e.Reconnect{{Conn: 1, AtUS: 40}}}},
+		topOnly: true, opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, QuietUS: 0.5, HostLagUS: 0.2,
+			Resets: []system.Reset{{Side: 0, AtUS: 20}}, Reconnects: []system.Reconnect{{Conn: 1, AtUS: 40}}}},
 	{name: "e2e_reset_b", doc: "endpoint B (the receiver) reset at 10 us: A's connections go to error after MAX_RETRIES, then reopen and carry messages; 1% loss",
-		topOnly: true, cycles: 140000, opt: e2e.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 500, QuietUS: 10,
-			Resets: []e2e.Reset{{Side: 1, AtUS: 10}}}},
+		topOnly: true, cycles: 140000, opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 500, QuietUS: 10,
+			Resets: []system.Reset{{Side: 1, AtUS: 10}}}},
 }
 
 // allPaths takes every fabric path of the largest preset (16) down from at to until microseconds; paths beyond
-// the run's fabric are dropped by scenarioOptions.
-func allPaths(at, until float64) []e2e.Failure {
-	var fs []e2e.Failure
+// the run's fabric are dropped by ScenarioOptions.
+func allPaths(at, until float64) []system.Failure {
+	var fs []system.Failure
 	for p := 0; p < 16; p++ {
-		fs = append(fs, e2e.Failure{Path: p, AtUS: at, UntilUS: until})
+		fs = append(fs, system.Failure{Path: p, AtUS: at, UntilUS: until})
 	}
 	return fs
 }
 
 // baseCycles is the cycle budget of sc at scale 1.
-func (sc e2eScenario) baseCycles() int64 {
+func (sc Scenario) baseCycles() int64 {
 	if sc.cycles != 0 {
 		return sc.cycles
 	}
@@ -116,16 +148,16 @@ func (sc e2eScenario) baseCycles() int64 {
 
 // minScale is the least cycle scale of sc under cfg: largeFabric on fabrics of more than smallFabricPaths paths,
 // else 1.
-func (sc e2eScenario) minScale(cfg config.Config) int64 {
+func (sc Scenario) minScale(cfg config.Config) int64 {
 	if cfg.Paths > smallFabricPaths {
 		return max(1, sc.largeFabric)
 	}
 	return 1
 }
 
-// scenarioOptions returns the simulation options of sc under r. A longer budget than the scenario's (the
+// ScenarioOptions returns the simulation options of sc under r. A longer budget than the scenario's (the
 // nightly suite's cycle scale, or --cycles) lengthens the measured time by the same whole factor.
-func scenarioOptions(r Request, sc e2eScenario) e2e.Options {
+func ScenarioOptions(r Request, sc Scenario) system.Options {
 	o := sc.opt
 	o.Config, o.Seed = r.Config, r.Seed
 	if scale := r.Cycles / sc.baseCycles(); scale > 1 {
@@ -138,7 +170,7 @@ func scenarioOptions(r Request, sc e2eScenario) e2e.Options {
 	if r.Config.Paths <= smallFabricPaths {
 		all = append(slices.Clip(all), sc.smallFabric...)
 	}
-	var fs []e2e.Failure
+	var fs []system.Failure
 	for _, f := range all {
 		if f.Path < r.Config.Paths {
 			fs = append(fs, f)
@@ -152,9 +184,9 @@ func scenarioOptions(r Request, sc e2eScenario) e2e.Options {
 // default it is 15,000 cycles plus the opens and the drain.
 const e2eCycles = 60000
 
-// replay drives a block with recorded inputs, then with its last recorded input made idle (every valid low,
+// Recorded drives a block with recorded inputs, then with its last recorded input made idle (every valid low,
 // every ready as it was: the block drains what it still holds).
-type replay[I, O any] struct {
+type Recorded[I, O any] struct {
 	// ins holds one input per cycle; idle is the input after them.
 	ins  []I
 	idle I
@@ -162,34 +194,34 @@ type replay[I, O any] struct {
 	last O
 }
 
-// newReplay returns a replay of ins whose tail input is quiet(last input).
-func newReplay[I, O any](ins []I, quiet func(I) I) *replay[I, O] {
-	d := &replay[I, O]{ins: ins}
+// NewReplay returns a replay of ins whose tail input is quiet(last input).
+func NewReplay[I, O any](ins []I, quiet func(I) I) *Recorded[I, O] {
+	d := &Recorded[I, O]{ins: ins}
 	if len(ins) > 0 {
 		d.idle = quiet(ins[len(ins)-1])
 	}
 	return d
 }
 
-func (d *replay[I, O]) Drive(cycle int64, in *I) {
+func (d *Recorded[I, O]) Drive(cycle int64, in *I) {
 	*in = d.idle
 	if cycle < int64(len(d.ins)) {
 		*in = d.ins[cycle]
 	}
 }
 
-func (d *replay[I, O]) Observe(_ int64, _ *I, out *O) { d.last = *out }
+func (d *Recorded[I, O]) Observe(_ int64, _ *I, out *O) { d.last = *out }
 
 // recordE2E runs the scenario under r and returns endpoint A's retx and path_sel inputs and endpoint B's
 // rx_reorder inputs, one per cycle.
-func recordE2E(r Request, sc e2eScenario) (tx []retx.In, ps []pathsel.In, rx []rxreorder.In, err error) {
-	o := scenarioOptions(r, sc)
+func recordE2E(r Request, sc Scenario) (tx []retx.In, ps []pathsel.In, rx []rxreorder.In, err error) {
+	o := ScenarioOptions(r, sc)
 	o.Taps[0] = func(t *retx.In, p *pathsel.In, _ *rxreorder.In) {
 		tx = append(tx, *t)
 		ps = append(ps, *p)
 	}
 	o.Taps[1] = func(_ *retx.In, _ *pathsel.In, x *rxreorder.In) { rx = append(rx, *x) }
-	if _, err := e2e.Run(o); err != nil {
+	if _, err := system.Run(o); err != nil {
 		return nil, nil, nil, fmt.Errorf("end-to-end simulation (seed %d): %w", r.Seed, err)
 	}
 	if int64(len(tx)) > r.Cycles {
@@ -198,17 +230,17 @@ func recordE2E(r Request, sc e2eScenario) (tx []retx.In, ps []pathsel.In, rx []r
 	return tx, ps, rx, nil
 }
 
-// recordEndpoint runs the scenario under r and returns the inputs of endpoint side (0: A, 1: B), one per cycle,
+// RecordEndpoint runs the scenario under r and returns the inputs of endpoint side (0: A, 1: B), one per cycle,
 // as the nic_transport top's ports.
-func recordEndpoint(r Request, sc e2eScenario, side int) ([]endpoint.TopIn, error) {
-	o := scenarioOptions(r, sc)
-	var ins []endpoint.TopIn
-	o.Inputs[side] = func(in *endpoint.In) {
-		var p endpoint.TopIn
-		endpoint.FromIn(in, &p)
+func RecordEndpoint(r Request, sc Scenario, side int) ([]nictransport.TopIn, error) {
+	o := ScenarioOptions(r, sc)
+	var ins []nictransport.TopIn
+	o.Inputs[side] = func(in *nictransport.In) {
+		var p nictransport.TopIn
+		nictransport.FromIn(in, &p)
 		ins = append(ins, p)
 	}
-	if _, err := e2e.Run(o); err != nil {
+	if _, err := system.Run(o); err != nil {
 		return nil, fmt.Errorf("end-to-end simulation (seed %d): %w", r.Seed, err)
 	}
 	if int64(len(ins)) > r.Cycles {
@@ -218,7 +250,7 @@ func recordEndpoint(r Request, sc e2eScenario, side int) ([]endpoint.TopIn, erro
 }
 
 func init() {
-	for _, sc := range e2eScenarios {
+	for _, sc := range Scenarios {
 		configure := func(cfg config.Config) config.Config {
 			cfg.GBN = 0
 			if sc.gbn {
@@ -231,21 +263,21 @@ func init() {
 			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
 				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),
 				configure: configure, CyclesFor: cycles, minScale: sc.minScale,
-				ports: endpointPorts,
+				ports: NicTransportPorts,
 				run: func(r Request, dut *bridge.Model) (Result, error) {
-					ins, err := recordEndpoint(r, sc, side)
+					ins, err := RecordEndpoint(r, sc, side)
 					if err != nil {
 						return Result{}, err
 					}
-					g, err := endpoint.NewTop(r.Config)
+					g, err := nictransport.NewTop(r.Config)
 					if err != nil {
 						return Result{}, err
 					}
-					drv := newReplay[endpoint.TopIn, endpoint.TopOut](ins, func(in endpoint.TopIn) endpoint.TopIn {
+					drv := NewReplay[nictransport.TopIn, nictransport.TopOut](ins, func(in nictransport.TopIn) nictransport.TopIn {
 						in.TxValid, in.CtlValid, in.RxValid, in.AckValid = false, false, false, false
 						return in
 					})
-					st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
+					st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, Options{
 						Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
 					o := &drv.last
 					return Result{Cycles: st.Cycles, Packets: int64(o.CntSent + o.CntAccepted),
@@ -269,7 +301,7 @@ func init() {
 					return Result{}, err
 				}
 				sb := scoreboard.NewRetx(r.Config)
-				st, err := Lockstep[retx.In, retx.Out](dut, g, newReplay[retx.In, retx.Out](tx, func(in retx.In) retx.In {
+				st, err := Lockstep[retx.In, retx.Out](dut, g, NewReplay[retx.In, retx.Out](tx, func(in retx.In) retx.In {
 					in.TxValid, in.PathValid, in.AckValid, in.CtlValid = false, false, false, false
 					return in
 				}), sb, retx.Valid, Options{
@@ -285,7 +317,7 @@ func init() {
 				if err != nil {
 					return Result{}, err
 				}
-				drv := newReplay[rxreorder.In, rxreorder.Out](rx, func(in rxreorder.In) rxreorder.In {
+				drv := NewReplay[rxreorder.In, rxreorder.Out](rx, func(in rxreorder.In) rxreorder.In {
 					in.PktValid, in.CtlValid = false, false
 					return in
 				})
@@ -307,7 +339,7 @@ func init() {
 					return Result{}, err
 				}
 				sb := scoreboard.NewPathSel(r.Config, false)
-				drv := newReplay[pathsel.In, pathsel.Out](ps, func(in pathsel.In) pathsel.In {
+				drv := NewReplay[pathsel.In, pathsel.Out](ps, func(in pathsel.In) pathsel.In {
 					in.ReqValid, in.FbValid, in.CtlValid = false, false, false
 					return in
 				})
@@ -331,23 +363,23 @@ type EndpointRTL struct {
 // records every input of each endpoint; then two nic_transport RTL instances (Verilator) replay them, each in
 // lockstep with its golden twin on every output port of every cycle. Any difference is an error; when there is
 // none, the simulation's figures are the RTL's. repro is the command line printed with a failure.
-func SimRTL(root string, o e2e.Options, repro string, log io.Writer) (*e2e.Result, []EndpointRTL, error) {
+func SimRTL(root string, o system.Options, repro string, log io.Writer) (*system.Result, []EndpointRTL, error) {
 	o = o.Defaults()
 	cfg := o.Config
 	cfg.GBN = 0
-	if o.Mode == e2e.ModeGBN {
+	if o.Mode == system.ModeGBN {
 		cfg.GBN = 1
 	}
-	var ins [2][]endpoint.TopIn
+	var ins [2][]nictransport.TopIn
 	for side := range ins {
-		o.Inputs[side] = func(in *endpoint.In) {
-			var p endpoint.TopIn
-			endpoint.FromIn(in, &p)
+		o.Inputs[side] = func(in *nictransport.In) {
+			var p nictransport.TopIn
+			nictransport.FromIn(in, &p)
 			ins[side] = append(ins[side], p)
 		}
 	}
-	res, runErr := e2e.Run(o)
-	var lost *e2e.ConnLostError
+	res, runErr := system.Run(o)
+	var lost *system.ConnLostError
 	if runErr != nil && !errors.As(runErr, &lost) {
 		return nil, nil, runErr
 	}
@@ -355,24 +387,24 @@ func SimRTL(root string, o e2e.Options, repro string, log io.Writer) (*e2e.Resul
 	if err != nil {
 		return nil, nil, err
 	}
-	want, _, err := endpointPorts(cfg)
+	want, _, err := NicTransportPorts(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	var sides []EndpointRTL
 	for side, name := range []string{"A", "B"} {
-		dut, err := openChecked(lib, "nic_transport", want)
+		dut, err := OpenChecked(lib, "nic_transport", want)
 		if err != nil {
 			return nil, nil, err
 		}
-		g, err := endpoint.NewTop(cfg)
+		g, err := nictransport.NewTop(cfg)
 		if err != nil {
 			dut.Close()
 			return nil, nil, err
 		}
-		drv := newReplay[endpoint.TopIn, endpoint.TopOut](ins[side], func(in endpoint.TopIn) endpoint.TopIn { return in })
+		drv := NewReplay[nictransport.TopIn, nictransport.TopOut](ins[side], func(in nictransport.TopIn) nictransport.TopIn { return in })
 		start := time.Now()
-		st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
+		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, Options{
 			Cycles: int64(len(ins[side])), Batch: 1024, Repro: repro, History: 8})
 		dut.Close()
 		if err != nil {

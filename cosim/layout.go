@@ -1,4 +1,3 @@
-// Package cosim runs RTL blocks under Verilator in lockstep with their Go golden models.
 package cosim
 
 import (

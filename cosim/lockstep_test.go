@@ -10,6 +10,7 @@ import (
 	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/golden/rxreorder"
 	"github.com/spraynic/spraynic/stimulus/rxtraffic"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,7 +33,7 @@ func (c *corrupt) Step(in *rxreorder.In, out *rxreorder.Out) {
 func TestLockstepCatchesEveryKindOfPort(t *testing.T) {
 	cfg, err := config.Preset("default")
 	require.NoError(t, err)
-	root, err := Root()
+	root, err := tops.Root()
 	require.NoError(t, err)
 	lib, err := BuildTop(root, "rx_reorder", cfg, bridge.Plain, os.Stderr)
 	require.NoError(t, err)
@@ -80,7 +81,7 @@ func TestLockstepCatchesEveryKindOfPort(t *testing.T) {
 func TestPortCheckRefusesMismatch(t *testing.T) {
 	cfg, err := config.Preset("default")
 	require.NoError(t, err)
-	root, err := Root()
+	root, err := tops.Root()
 	require.NoError(t, err)
 	lib, err := BuildTop(root, "rx_reorder", cfg, bridge.Plain, os.Stderr)
 	require.NoError(t, err)

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/nictransport"
 )
 
 // counterEvents is how many events of each kind nic_dir_counters drives: bit 17 of a counter goes up at 2^17
@@ -46,7 +46,7 @@ type counterDriver struct {
 	// tx and ack count the refused TX packets and ignored ACKs of b.
 	tx, ack uint32
 	// last is the latest output observed; end is the cycle the last event was taken.
-	last endpoint.TopOut
+	last nictransport.TopOut
 	end  int64
 }
 
@@ -59,8 +59,8 @@ func newCounterDriver(cfg config.Config, seed uint64, n uint32) *counterDriver {
 		handleMask: 1<<cfg.HandleWidth - 1}
 }
 
-func (d *counterDriver) Drive(cycle int64, in *endpoint.TopIn) {
-	*in = endpoint.TopIn{Rst: cycle < 2, CplReady: true, PktReady: true, AckOutReady: true}
+func (d *counterDriver) Drive(cycle int64, in *nictransport.TopIn) {
+	*in = nictransport.TopIn{Rst: cycle < 2, CplReady: true, PktReady: true, AckOutReady: true}
 	if in.Rst {
 		return
 	}
@@ -92,7 +92,7 @@ func (d *counterDriver) Drive(cycle int64, in *endpoint.TopIn) {
 	}
 }
 
-func (d *counterDriver) Observe(cycle int64, in *endpoint.TopIn, out *endpoint.TopOut) {
+func (d *counterDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictransport.TopOut) {
 	d.last = *out
 	if in.Rst {
 		return

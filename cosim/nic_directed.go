@@ -5,7 +5,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
-	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/nictransport"
 )
 
 // nicStep is one step of a directed nic_transport script.
@@ -38,7 +38,7 @@ type nicScript struct {
 	at, left int
 	ackReady bool
 	// last is the latest output observed; want the counters the script must end with.
-	last endpoint.TopOut
+	last nictransport.TopOut
 	want nicCounts
 }
 
@@ -82,8 +82,8 @@ func gbnConnsScript(cfg config.Config) ([]nicStep, nicCounts) {
 	return append(s, nicStep{idle: 10}), nicCounts{naks: n, dropped: 2 * n, accepted: 4 * n}
 }
 
-func (d *nicScript) Drive(cycle int64, in *endpoint.TopIn) {
-	*in = endpoint.TopIn{Rst: cycle < 2, CplReady: true, PktReady: true, AckOutReady: d.ackReady}
+func (d *nicScript) Drive(cycle int64, in *nictransport.TopIn) {
+	*in = nictransport.TopIn{Rst: cycle < 2, CplReady: true, PktReady: true, AckOutReady: d.ackReady}
 	if in.Rst {
 		return
 	}
@@ -110,7 +110,7 @@ func (d *nicScript) Drive(cycle int64, in *endpoint.TopIn) {
 	}
 }
 
-func (d *nicScript) Observe(cycle int64, in *endpoint.TopIn, out *endpoint.TopOut) {
+func (d *nicScript) Observe(cycle int64, in *nictransport.TopIn, out *nictransport.TopOut) {
 	d.last = *out
 	if in.Rst || d.at >= len(d.steps) {
 		return
@@ -155,7 +155,7 @@ func (d *nicScript) result() (int64, string) {
 // nicDirected is the driver of a directed go-back-N test of the top: it follows the handshakes, then says whether
 // the run ended as it must and what it did.
 type nicDirected interface {
-	Driver[endpoint.TopIn, endpoint.TopOut]
+	Driver[nictransport.TopIn, nictransport.TopOut]
 	check() error
 	result() (packets int64, detail string)
 }
@@ -165,14 +165,14 @@ type nicDirected interface {
 func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
 	t.Block, t.Directed = "nic_transport", true
 	t.configure = func(cfg config.Config) config.Config { cfg.GBN = 1; return cfg }
-	t.ports = endpointPorts
+	t.ports = NicTransportPorts
 	t.run = func(r Request, dut *bridge.Model) (Result, error) {
-		g, err := endpoint.NewTop(r.Config)
+		g, err := nictransport.NewTop(r.Config)
 		if err != nil {
 			return Result{}, err
 		}
 		drv := newDrv(r)
-		st, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, drv, nil, endpoint.Valid, Options{
+		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, Options{
 			Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
 		res := Result{Cycles: st.Cycles}
 		res.Packets, res.Detail = drv.result()

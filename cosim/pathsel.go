@@ -5,8 +5,8 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
-	"github.com/spraynic/spraynic/cosim/scoreboard"
 	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/scoreboard"
 	"github.com/spraynic/spraynic/stimulus/pathtraffic"
 )
 

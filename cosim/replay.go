@@ -7,9 +7,9 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
-	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/nictransport"
 	"github.com/spraynic/spraynic/golden/wide"
-	"github.com/spraynic/spraynic/stimulus/roce"
+	"github.com/spraynic/spraynic/system/roce"
 )
 
 // ReplayResult is what one RTL endpoint did with a capture (spraynic replay).
@@ -21,7 +21,7 @@ type ReplayResult struct {
 	// with the reason: not RoCEv2 of our format, malformed, or a connection beyond the configuration.
 	Rejected []Rejected
 	// Out is the endpoint's last output (its counters: completions, duplicates, drops, ACKs).
-	Out endpoint.TopOut
+	Out nictransport.TopOut
 	// Completions and AcksSent count m_cpl and m_ack handshakes.
 	Completions, AcksSent int64
 }
@@ -55,8 +55,8 @@ type replayOpen struct {
 // replayReset is the reset at the start of a replay.
 const replayReset = 2
 
-func (d *replayDriver) Drive(cycle int64, in *endpoint.TopIn) {
-	*in = endpoint.TopIn{Rst: cycle < replayReset, CplReady: true, PktReady: true, AckOutReady: true}
+func (d *replayDriver) Drive(cycle int64, in *nictransport.TopIn) {
+	*in = nictransport.TopIn{Rst: cycle < replayReset, CplReady: true, PktReady: true, AckOutReady: true}
 	if in.Rst {
 		return
 	}
@@ -86,7 +86,7 @@ func (d *replayDriver) Drive(cycle int64, in *endpoint.TopIn) {
 	in.RxFirst, in.RxLast, in.RxAckReq, in.RxECN, in.RxHandle = x.First, x.Last, x.AckReq, x.ECN == roce.ECNCE, x.PSN&d.handleMask
 }
 
-func (d *replayDriver) Observe(cycle int64, in *endpoint.TopIn, out *endpoint.TopOut) {
+func (d *replayDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictransport.TopOut) {
 	d.res.Out = *out
 	if out.CplValid && in.CplReady {
 		d.res.Completions++
@@ -144,20 +144,20 @@ func Replay(root string, cfg config.Config, frames [][]byte, repro string, log i
 	if err != nil {
 		return nil, err
 	}
-	want, _, err := endpointPorts(cfg)
+	want, _, err := NicTransportPorts(cfg)
 	if err != nil {
 		return nil, err
 	}
-	dut, err := openChecked(lib, "nic_transport", want)
+	dut, err := OpenChecked(lib, "nic_transport", want)
 	if err != nil {
 		return nil, err
 	}
 	defer dut.Close()
-	g, err := endpoint.NewTop(cfg)
+	g, err := nictransport.NewTop(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := Lockstep[endpoint.TopIn, endpoint.TopOut](dut, g, d, nil, endpoint.Valid, Options{
+	if _, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, d, nil, nictransport.Valid, Options{
 		Cycles: cycles, Batch: 1024, Repro: repro, History: 8}); err != nil {
 		return nil, err
 	}

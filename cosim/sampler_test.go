@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/nictransport"
 	"github.com/spraynic/spraynic/golden/pathsel"
 	"github.com/spraynic/spraynic/golden/retx"
 	"github.com/spraynic/spraynic/golden/rxreorder"
@@ -58,7 +58,7 @@ func TestEveryTestFeedsTheSampler(t *testing.T) {
 					n = func() int64 { return s.n }
 					return s, nil
 				case "nic_transport":
-					s := &cycleCount[endpoint.TopIn, endpoint.TopOut]{}
+					s := &cycleCount[nictransport.TopIn, nictransport.TopOut]{}
 					n = func() int64 { return s.n }
 					return s, nil
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -25,7 +26,7 @@ func seed(t *testing.T) uint64 {
 }
 
 func root(t *testing.T) string {
-	r, err := cosim.Root()
+	r, err := tops.Root()
 	require.NoError(t, err)
 	return r
 }

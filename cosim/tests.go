@@ -9,7 +9,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
-	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/nictransport"
 	"github.com/spraynic/spraynic/golden/pathsel"
 	"github.com/spraynic/spraynic/golden/retx"
 	"github.com/spraynic/spraynic/golden/rxreorder"
@@ -150,7 +150,7 @@ func Run(r Request) (Result, error) {
 	if r.Waves != "" && r.Coverage != "" {
 		return Result{}, fmt.Errorf("a run takes --waves or --coverage, not both (each is its own model variant)")
 	}
-	dut, err := t.open(r, r.variant())
+	dut, err := t.open(r, r.Variant())
 	if err != nil {
 		return Result{}, err
 	}
@@ -178,10 +178,10 @@ func blockPorts[I, O any](widths func(config.Config) map[string]int, valid func(
 }
 
 var (
-	rxPorts       = blockPorts[rxreorder.In, rxreorder.Out](rxreorder.Widths, rxreorder.Valid)
-	retxPorts     = blockPorts[retx.In, retx.Out](retx.Widths, retx.Valid)
-	pathPorts     = blockPorts[pathsel.In, pathsel.Out](pathsel.Widths, pathsel.Valid)
-	endpointPorts = blockPorts[endpoint.TopIn, endpoint.TopOut](endpoint.Widths, endpoint.Valid)
+	rxPorts           = blockPorts[rxreorder.In, rxreorder.Out](rxreorder.Widths, rxreorder.Valid)
+	retxPorts         = blockPorts[retx.In, retx.Out](retx.Widths, retx.Valid)
+	pathPorts         = blockPorts[pathsel.In, pathsel.Out](pathsel.Widths, pathsel.Valid)
+	NicTransportPorts = blockPorts[nictransport.TopIn, nictransport.TopOut](nictransport.Widths, nictransport.Valid)
 )
 
 // batchOf is the request's cycles per call into Verilator (default 1024).
@@ -192,8 +192,8 @@ func batchOf(r Request) int {
 	return r.Batch
 }
 
-// variant is the model variant a request runs on: traced with Waves, coverage with Coverage, else plain.
-func (r Request) variant() bridge.Variant {
+// Variant is the model variant a request runs on: traced with Waves, coverage with Coverage, else plain.
+func (r Request) Variant() bridge.Variant {
 	switch {
 	case r.Waves != "":
 		return bridge.Trace
@@ -214,12 +214,12 @@ func (t Test) open(r Request, v bridge.Variant) (*bridge.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openChecked(lib, t.Block, want)
+	return OpenChecked(lib, t.Block, want)
 }
 
-// openChecked loads the model library lib of RTL top block and checks its ports against want, the golden
+// OpenChecked loads the model library lib of RTL top block and checks its ports against want, the golden
 // model's; the caller closes it.
-func openChecked(lib, block string, want []bridge.Port) (*bridge.Model, error) {
+func OpenChecked(lib, block string, want []bridge.Port) (*bridge.Model, error) {
 	dut, err := bridge.Open(lib)
 	if err != nil {
 		return nil, err
@@ -231,8 +231,8 @@ func openChecked(lib, block string, want []bridge.Port) (*bridge.Model, error) {
 	return dut, nil
 }
 
-// plainDUT opens the plain model of a registered test, with r.Cycles defaulted to the test's length.
-func plainDUT(r *Request) (*bridge.Model, error) {
+// OpenPlain opens the plain model of a registered test, with r.Cycles defaulted to the test's length.
+func OpenPlain(r *Request) (*bridge.Model, error) {
 	t, err := Lookup(r.Test)
 	if err != nil {
 		return nil, err

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/coverage/functional"
+	"github.com/spraynic/spraynic/regress"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,7 +21,7 @@ func goldenCovOn(t *testing.T, cfg string, tests ...string) Report {
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
 	out := t.TempDir()
-	rep, failed, err := Run(Options{Root: root, Out: out, Suite: cosim.Suites["smoke"], Configs: []string{cfg},
+	rep, failed, err := Run(Options{Root: root, Out: out, Suite: regress.Suites["smoke"], Configs: []string{cfg},
 		FirstSeed: 1, Jobs: 2, Log: io.Discard, Tests: tests, Golden: true})
 	require.NoError(t, err)
 	require.Empty(t, failed)

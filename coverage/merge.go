@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/coverage/functional"
+	"github.com/spraynic/spraynic/regress"
 )
 
 // Merge combines the output directories of several coverage runs of one suite (typically 'cov run --shard i/n'
@@ -123,7 +123,7 @@ func mergedShard(dirs []string, label func(int) string) (string, error) {
 		if l == "" {
 			continue
 		}
-		si, sn, err := cosim.ParseShard(l)
+		si, sn, err := regress.ParseShard(l)
 		if err != nil {
 			return "", fmt.Errorf("%s: field shard: %q: %w", filepath.Join(d, "coverage.json"), l, err)
 		}

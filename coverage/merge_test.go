@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/regress"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,7 +19,7 @@ func TestMergeShardsEqualsWholeRun(t *testing.T) {
 	tests := []string{"rx_inorder", "rx_dup_oow", "path_flap"}
 	run := func(shard, shards int) string {
 		out := t.TempDir()
-		_, failed, err := Run(Options{Root: root, Out: out, Suite: cosim.Suites["smoke"], Configs: []string{"default"},
+		_, failed, err := Run(Options{Root: root, Out: out, Suite: regress.Suites["smoke"], Configs: []string{"default"},
 			FirstSeed: 1, Jobs: 2, Log: io.Discard, Tests: tests, Golden: true, Shard: shard, Shards: shards})
 		require.NoError(t, err)
 		require.Empty(t, failed)

@@ -13,6 +13,7 @@ import (
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/coverage/functional"
+	"github.com/spraynic/spraynic/regress"
 )
 
 // Options steer a coverage run.
@@ -20,7 +21,7 @@ type Options struct {
 	// Root is the repository; Out the output directory (dat/, merged/, info/, html/, coverage.json).
 	Root, Out string
 	// Suite is expanded from FirstSeed; Configs, when set, keeps only these configs of the suite.
-	Suite     cosim.Suite
+	Suite     regress.Suite
 	Configs   []string
 	FirstSeed uint64
 	// Tests, when set, keeps only the suite's tests matching these path.Match patterns.
@@ -34,7 +35,7 @@ type Options struct {
 	Golden bool
 	// Exclusions take toggle points out of the net toggle figure (coverage/exclusions.yaml).
 	Exclusions []Exclusion
-	// Shard and Shards, when Shards > 0, run only shard Shard/Shards of the suite (cosim.Shard); 'cov merge'
+	// Shard and Shards, when Shards > 0, run only shard Shard/Shards of the suite (regress.Shard); 'cov merge'
 	// combines the shards' output directories.
 	Shard, Shards int
 	// Log receives progress and tool output.
@@ -86,7 +87,7 @@ func Run(o Options) (Report, []string, error) {
 	}
 	shard := ""
 	if o.Shards > 0 {
-		reqs = cosim.Shard(reqs, o.Shard, o.Shards)
+		reqs = regress.Shard(reqs, o.Shard, o.Shards)
 		shard = fmt.Sprintf("%d/%d", o.Shard, o.Shards)
 		if len(reqs) == 0 {
 			return Report{}, nil, fmt.Errorf("shard %s of suite %s has no runs (fewer runs than shards)", shard, s.Name)
@@ -130,7 +131,7 @@ func Run(o Options) (Report, []string, error) {
 		}
 		groups[k].dats = append(groups[k].dats, r.Coverage)
 	}
-	// Build each coverage model once, one at a time, before the parallel runs (cosim.Regress prebuilds only the
+	// Build each coverage model once, one at a time, before the parallel runs (regress.Regress prebuilds only the
 	// plain variant; without this, parallel workers would build the same coverage model side by side).
 	built := map[string]bool{}
 	for _, r := range reqs {
@@ -146,14 +147,14 @@ func Run(o Options) (Report, []string, error) {
 		}
 	}
 	var failed []string
-	outs, err := cosim.Regress(reqs, o.Jobs, func(done, total int, oc cosim.Outcome) {
+	outs, err := regress.Regress(reqs, o.Jobs, func(done, total int, oc regress.Outcome) {
 		fmt.Fprintf(o.Log, "[%d/%d] %-5s %s config=%s seed=%d %.1fs\n", done, total, oc.Verdict(), oc.Req.Test, oc.Req.Config.Name, oc.Req.Seed, oc.Elapsed.Seconds())
 	})
 	if err != nil {
 		return Report{}, nil, err
 	}
 	for _, oc := range outs {
-		if oc.Verdict() != cosim.StatusPass {
+		if oc.Verdict() != regress.StatusPass {
 			failed = append(failed, fmt.Sprintf("%s: %v", oc.Req.Repro(), oc.Err))
 		}
 	}

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spraynic/spraynic/cosim"
-	"github.com/spraynic/spraynic/stimulus/e2e"
+	"github.com/spraynic/spraynic/bench"
+	"github.com/spraynic/spraynic/regress"
+	"github.com/spraynic/spraynic/system"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,9 +19,9 @@ import (
 type benchReport struct {
 	// Blocks are the per-block speeds (the nic_transport top included); System the two-endpoint system in
 	// lockstep beside both Verilator models stepped alone; Rx the rx_reorder lockstep modes (limit, batches, golden).
-	Blocks []cosim.BlockBench `json:"blocks"`
-	System *cosim.SystemBench `json:"system,omitempty"`
-	Rx     []cosim.Speed      `json:"rx_modes"`
+	Blocks []bench.BlockBench `json:"blocks"`
+	System *bench.SystemBench `json:"system,omitempty"`
+	Rx     []bench.Speed      `json:"rx_modes"`
 	// SeedsPerMinute is the smoke suite's throughput on one config with Jobs workers over Runs runs.
 	SeedsPerMinute float64 `json:"seeds_per_minute"`
 	ThroughputCfg  string  `json:"throughput_config"`
@@ -63,7 +64,7 @@ func benchCommand() *cli.Command {
 			var rep benchReport
 			fmt.Fprintf(w, "bench per block: config=%s seed=%d cycles=%d, every mode on the same RTL and recorded stimulus\n",
 				req.Config.Name, req.Seed, c.Int64("block-cycles"))
-			blocks, err := cosim.BenchBlocks(req.Root, req.Config, req.Seed, c.Int64("block-cycles"), c.Int64("icarus-cycles"), filepath.Join(req.Root, "build", "bench"), os.Stderr)
+			blocks, err := bench.BenchBlocks(req.Root, req.Config, req.Seed, c.Int64("block-cycles"), c.Int64("icarus-cycles"), filepath.Join(req.Root, "build", "bench"), os.Stderr)
 			if err != nil {
 				return err
 			}
@@ -76,7 +77,7 @@ func benchCommand() *cli.Command {
 					if n := b.Cycles / b.Reps; n < b.Recorded {
 						what = fmt.Sprintf("the first %d of %d recorded inputs", n, b.Recorded)
 					}
-					fmt.Fprintf(w, "  %s: %s of endpoint %s replayed %dx (%d cycles, a fresh model each time); golden = endpoint.NewTop alone\n",
+					fmt.Fprintf(w, "  %s: %s of endpoint %s replayed %dx (%d cycles, a fresh model each time); golden = nictransport.NewTop alone\n",
 						b.Block, what, strings.ToUpper(b.Test[len(b.Test)-1:]), b.Reps, b.Cycles)
 					fmt.Fprintf(w, "  %s: the golden two-endpoint simulation that records them (both endpoints, network, hosts, transfer scoreboard), timed alone: %.0f cycles/s\n",
 						b.Block, b.E2EGolden)
@@ -85,7 +86,7 @@ func benchCommand() *cli.Command {
 					fmt.Fprintf(w, "  %s: %s\n", b.Block, b.Note)
 				}
 			}
-			sys, err := cosim.BenchSystem(req.Root, req.Config, req.Seed, c.Int64("block-cycles"), os.Stderr)
+			sys, err := bench.BenchSystem(req.Root, req.Config, req.Seed, c.Int64("block-cycles"), os.Stderr)
 			if err != nil {
 				return fmt.Errorf("bench two-endpoint system: %w", err)
 			}
@@ -96,7 +97,7 @@ func benchCommand() *cli.Command {
 			fmt.Fprintf(w, "  2 endpoints: (2) = cycles / (golden run + lockstep A + lockstep B): the closed loop of two RTL endpoints (spraynic sim --rtl); (1) = cycles / (raw A + raw B); golden = the run alone\n")
 			fmt.Fprintf(w, "cycles/s; (1) Verilator model from its C++ loop, (2) Go lockstep RTL+golden+scoreboard, (3) Icarus vvp (incl. $readmemh load) over the first %d cycles\n", blocks[0].IcarusCycles)
 			start := time.Now()
-			er, err := e2e.Run(e2e.Options{Config: req.Config, Loss: 0.01, DurationUS: 1000, Seed: req.Seed})
+			er, err := system.Run(system.Options{Config: req.Config, Loss: 0.01, DurationUS: 1000, Seed: req.Seed})
 			if err != nil {
 				return fmt.Errorf("end-to-end bench: %w", err)
 			}
@@ -108,14 +109,14 @@ func benchCommand() *cli.Command {
 				if jobs <= 0 {
 					jobs = runtime.NumCPU()
 				}
-				spm, runs, err := cosim.SeedsPerMinute(req.Root, cosim.Suites["smoke"], req.Config.Name, jobs)
+				spm, runs, err := bench.SeedsPerMinute(req.Root, regress.Suites["smoke"], req.Config.Name, jobs)
 				if err != nil {
 					return err
 				}
 				rep.SeedsPerMinute, rep.ThroughputCfg, rep.Runs, rep.Jobs = spm, req.Config.Name, runs, jobs
 				fmt.Fprintf(w, "\nregression throughput: smoke suite on config %s, %d runs on %d workers: %.0f seeds/minute\n", req.Config.Name, runs, jobs, spm)
 
-				speeds, err := cosim.BenchRx(req)
+				speeds, err := bench.BenchRx(req)
 				if err != nil {
 					return err
 				}
@@ -126,10 +127,10 @@ func benchCommand() *cli.Command {
 					fmt.Fprintf(w, "%-52s %14.0f %8.2f\n", s.Mode, s.CyclesPerSec, s.CyclesPerSec/speeds[0].CyclesPerSec)
 				}
 				fmt.Fprintf(w, "\nrx_reorder throughput and release latency (lockstep-checked runs, seed %d)\n", req.Seed)
-				for _, t := range cosim.MeasureTests {
+				for _, t := range bench.MeasureTests {
 					r := req
 					r.Test, r.Cycles = t, 0
-					f, err := cosim.MeasureRx(r)
+					f, err := bench.MeasureRx(r)
 					if err != nil {
 						return err
 					}
@@ -137,17 +138,17 @@ func benchCommand() *cli.Command {
 					fmt.Fprintln(w, f)
 				}
 				fmt.Fprintf(w, "\npath_sel decisions per cycle and traffic on an ECN-congested link (lockstep-checked, seed %d)\n", req.Seed)
-				pf, err := cosim.MeasurePathSel(req)
+				pf, err := bench.MeasurePathSel(req)
 				if err != nil {
 					return err
 				}
 				rep.Figures = append(rep.Figures, pf.String())
 				fmt.Fprintln(w, pf)
 				fmt.Fprintf(w, "\nretx new packets per cycle and SACK-to-retransmission latency (lockstep-checked, seed %d)\n", req.Seed)
-				for _, t := range cosim.RetxMeasureTests {
+				for _, t := range bench.RetxMeasureTests {
 					r := req
 					r.Test, r.Cycles = t, 0
-					f, err := cosim.MeasureRetx(r)
+					f, err := bench.MeasureRetx(r)
 					if err != nil {
 						return err
 					}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -57,11 +57,11 @@ func configCommand() *cli.Command {
 					}
 					params := cfg.Params()
 					if top := c.String("top"); top != "" {
-						root, err := cosim.Root()
+						root, err := tops.Root()
 						if err != nil {
 							return err
 						}
-						if params, err = cosim.TopParams(root, top, cfg); err != nil {
+						if params, err = tops.Params(root, top, cfg); err != nil {
 							return err
 						}
 					}

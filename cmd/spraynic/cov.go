@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/coverage"
+	"github.com/spraynic/spraynic/regress"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -24,7 +25,7 @@ const (
 func covCommand() *cli.Command {
 	exclusionsFlag := &cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml", Usage: "toggle exclusions (each with its reason), relative to the repository"}
 	runFlags := []cli.Flag{
-		&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(cosim.SuiteNames(), ", ")},
+		&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(regress.SuiteNames(), ", ")},
 		&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs of the suite (repeatable)"},
 		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
 		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
@@ -83,7 +84,7 @@ func covCommand() *cli.Command {
 					&cli.BoolFlag{Name: "run", Usage: "run 'cov run' first (default suite smoke; use --config default for the committed baseline)"},
 					&cli.StringFlag{Name: "file", Value: baselineFile, Usage: "the baseline to write, relative to the repository (`make cov-baseline CONFIG=ice40` writes coverage/baseline-ice40.json)"}),
 				Action: func(c *cli.Context) error {
-					root, err := cosim.Root()
+					root, err := tops.Root()
 					if err != nil {
 						return err
 					}
@@ -119,13 +120,13 @@ func covRunAction(c *cli.Context) error {
 	if c.Int("jobs") < 0 {
 		return fmt.Errorf("--jobs %d: must be >= 0", c.Int("jobs"))
 	}
-	root, err := cosim.Root()
+	root, err := tops.Root()
 	if err != nil {
 		return err
 	}
-	s, ok := cosim.Suites[c.String("suite")]
+	s, ok := regress.Suites[c.String("suite")]
 	if !ok {
-		return fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(cosim.SuiteNames(), ", "))
+		return fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(regress.SuiteNames(), ", "))
 	}
 	out, err := filepath.Abs(c.String("out"))
 	if err != nil {
@@ -137,7 +138,7 @@ func covRunAction(c *cli.Context) error {
 	}
 	var shard, shards int
 	if sh := c.String("shard"); sh != "" {
-		if shard, shards, err = cosim.ParseShard(sh); err != nil {
+		if shard, shards, err = regress.ParseShard(sh); err != nil {
 			return fmt.Errorf("--shard: %w", err)
 		}
 	}
@@ -222,7 +223,7 @@ func covCheckAction(c *cli.Context) error {
 	if err := t.Validate(); err != nil {
 		return err
 	}
-	root, err := cosim.Root()
+	root, err := tops.Root()
 	if err != nil {
 		return err
 	}
@@ -250,7 +251,7 @@ func covMergeAction(c *cli.Context) error {
 	if len(dirs) == 0 {
 		return fmt.Errorf("cov merge: no directories given (usage: spraynic cov merge DIR DIR ... [--out DIR])")
 	}
-	root, err := cosim.Root()
+	root, err := tops.Root()
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,3 @@
-// Command spraynic runs spraynic's co-simulations, regressions and configuration checks.
 package main
 
 import (

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spraynic/spraynic/bench"
 	"github.com/urfave/cli/v2"
-
-	"github.com/spraynic/spraynic/cosim"
 )
 
 func measureCommand() *cli.Command {
@@ -27,11 +26,11 @@ func measureCommand() *cli.Command {
 			var fig fmt.Stringer
 			switch t := req.Test; {
 			case strings.HasPrefix(t, "retx_") && !strings.HasPrefix(t, "retx_dir_"):
-				fig, err = cosim.MeasureRetx(req)
+				fig, err = bench.MeasureRetx(req)
 			case strings.HasPrefix(t, "rx_") && !strings.HasPrefix(t, "rx_dir_"):
-				fig, err = cosim.MeasureRx(req)
+				fig, err = bench.MeasureRx(req)
 			case t == "path_congested":
-				fig, err = cosim.MeasurePathSel(req)
+				fig, err = bench.MeasurePathSel(req)
 			default:
 				return fmt.Errorf("--test %s: no figures for it (rx_<profile>, retx_<profile>, path_congested)", t)
 			}

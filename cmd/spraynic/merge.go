@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/regress"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,15 +26,15 @@ func mergeCommand() *cli.Command {
 			if len(files) == 0 {
 				return fmt.Errorf("merge: no results files given (usage: spraynic merge A.json B.json ... [--junit F] [--json F])")
 			}
-			var parts []cosim.Results
+			var parts []regress.Results
 			for _, f := range files {
-				rs, err := cosim.ReadResults(f)
+				rs, err := regress.ReadResults(f)
 				if err != nil {
 					return err
 				}
 				parts = append(parts, rs)
 			}
-			rs, err := cosim.Merge(parts, files)
+			rs, err := regress.Merge(parts, files)
 			if err != nil {
 				return err
 			}

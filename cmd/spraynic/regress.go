@@ -10,6 +10,8 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/regress"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -25,7 +27,7 @@ func regressCommand() *cli.Command {
 		Name:  "regress",
 		Usage: "run a regression suite in parallel and print a table; exit 1 on any failure",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(cosim.SuiteNames(), ", ") + ", or one from --suite-file", EnvVars: []string{"SPRAYNIC_SUITE"}},
+			&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(regress.SuiteNames(), ", ") + ", or one from --suite-file", EnvVars: []string{"SPRAYNIC_SUITE"}},
 			&cli.StringFlag{Name: "suite-file", Usage: "JSON file of user suites: {\"suites\": [{\"name\", \"configs\", \"seeds\", \"cycle_scale\", \"tests\"}]}", EnvVars: []string{"SPRAYNIC_SUITE_FILE"}},
 			&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
 			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
@@ -55,7 +57,7 @@ func regressAction(c *cli.Context) error {
 	if c.Duration("timeout") < 0 {
 		return fmt.Errorf("--timeout %s: must be >= 0", c.Duration("timeout"))
 	}
-	root, err := cosim.Root()
+	root, err := tops.Root()
 	if err != nil {
 		return err
 	}
@@ -66,13 +68,13 @@ func regressAction(c *cli.Context) error {
 	if c.Bool("slurm") {
 		return regressSlurm(c, root, s, reqs)
 	}
-	rs := cosim.Results{Suite: s.Name, FirstSeed: c.Uint64("seed"), Total: len(reqs)}
+	rs := regress.Results{Suite: s.Name, FirstSeed: c.Uint64("seed"), Total: len(reqs)}
 	if sh := c.String("shard"); sh != "" {
-		i, n, err := cosim.ParseShard(sh)
+		i, n, err := regress.ParseShard(sh)
 		if err != nil {
 			return fmt.Errorf("--shard: %w", err)
 		}
-		reqs = cosim.Shard(reqs, i, n)
+		reqs = regress.Shard(reqs, i, n)
 		rs.Shard = fmt.Sprintf("%d/%d", i, n)
 	}
 	for i := range reqs {
@@ -85,14 +87,14 @@ func regressAction(c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "regress suite=%s%s runs=%d first seed=%d jobs=%d timeout=%s\n", s.Name, shard, len(reqs), rs.FirstSeed, c.Int("jobs"), c.Duration("timeout"))
 	prog := newProgress(w, len(reqs))
-	outs, err := cosim.RegressWith(reqs, cosim.RegressOptions{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
+	outs, err := regress.RegressWith(reqs, regress.RegressOptions{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
 		StopOnFailure: c.Bool("stop-on-failure"), Progress: prog.update})
 	prog.finish()
 	if err != nil {
 		return err
 	}
 	for _, o := range outs {
-		rs.Runs = append(rs.Runs, cosim.RecordOf(o))
+		rs.Runs = append(rs.Runs, regress.RecordOf(o))
 	}
 	if len(outs) < len(reqs) {
 		fmt.Fprintf(w, "stopped on failure: %d of %d runs not started\n", len(reqs)-len(outs), len(reqs))
@@ -101,40 +103,40 @@ func regressAction(c *cli.Context) error {
 }
 
 // selectRuns resolves the suite (built-in, from --suite-file, or the failures of --rerun-failed) and expands it.
-func selectRuns(c *cli.Context, root string) (cosim.Suite, []cosim.Request, error) {
+func selectRuns(c *cli.Context, root string) (regress.Suite, []cosim.Request, error) {
 	if f := c.String("rerun-failed"); f != "" {
-		prev, err := cosim.ReadResults(f)
+		prev, err := regress.ReadResults(f)
 		if err != nil {
-			return cosim.Suite{}, nil, fmt.Errorf("--rerun-failed: %w", err)
+			return regress.Suite{}, nil, fmt.Errorf("--rerun-failed: %w", err)
 		}
 		var reqs []cosim.Request
 		for _, r := range prev.Runs {
-			if r.Status == cosim.StatusPass {
+			if r.Status == regress.StatusPass {
 				continue
 			}
 			cfg, err := config.Resolve(r.Config)
 			if err != nil {
-				return cosim.Suite{}, nil, fmt.Errorf("--rerun-failed %s: run %s: %w", f, r.Key(), err)
+				return regress.Suite{}, nil, fmt.Errorf("--rerun-failed %s: run %s: %w", f, r.Key(), err)
 			}
 			if _, err := cosim.Lookup(r.Test); err != nil {
-				return cosim.Suite{}, nil, fmt.Errorf("--rerun-failed %s: %w", f, err)
+				return regress.Suite{}, nil, fmt.Errorf("--rerun-failed %s: %w", f, err)
 			}
 			reqs = append(reqs, cosim.Request{Test: r.Test, Config: cfg, Seed: r.Seed, Cycles: r.RequestedCycles, Root: root})
 		}
 		if len(reqs) == 0 {
-			return cosim.Suite{}, nil, fmt.Errorf("--rerun-failed %s: no failed runs to re-run (%d runs, all PASS)", f, len(prev.Runs))
+			return regress.Suite{}, nil, fmt.Errorf("--rerun-failed %s: no failed runs to re-run (%d runs, all PASS)", f, len(prev.Runs))
 		}
-		return cosim.Suite{Name: prev.Suite + "-rerun"}, reqs, nil
+		return regress.Suite{Name: prev.Suite + "-rerun"}, reqs, nil
 	}
-	suites := cosim.Suites
-	names := cosim.SuiteNames()
+	suites := regress.Suites
+	names := regress.SuiteNames()
 	if f := c.String("suite-file"); f != "" {
-		user, err := cosim.LoadSuites(f)
+		user, err := regress.LoadSuites(f)
 		if err != nil {
-			return cosim.Suite{}, nil, err
+			return regress.Suite{}, nil, err
 		}
-		suites = map[string]cosim.Suite{}
-		for k, v := range cosim.Suites {
+		suites = map[string]regress.Suite{}
+		for k, v := range regress.Suites {
 			suites[k] = v
 		}
 		for _, u := range user {
@@ -143,45 +145,45 @@ func selectRuns(c *cli.Context, root string) (cosim.Suite, []cosim.Request, erro
 		}
 		if !c.IsSet("suite") && len(user) == 1 {
 			if err := c.Set("suite", user[0].Name); err != nil {
-				return cosim.Suite{}, nil, err
+				return regress.Suite{}, nil, err
 			}
 		}
 	}
 	s, ok := suites[c.String("suite")]
 	if !ok {
-		return cosim.Suite{}, nil, fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(names, ", "))
+		return regress.Suite{}, nil, fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(names, ", "))
 	}
 	if cs := c.StringSlice("config"); len(cs) > 0 {
 		s.Configs = cs
 	}
 	reqs, err := s.Expand(root, c.Uint64("seed"))
 	if err != nil {
-		return cosim.Suite{}, nil, err
+		return regress.Suite{}, nil, err
 	}
 	if len(reqs) == 0 {
-		return cosim.Suite{}, nil, fmt.Errorf("suite %s selects no runs", s.Name)
+		return regress.Suite{}, nil, fmt.Errorf("suite %s selects no runs", s.Name)
 	}
 	return s, reqs, nil
 }
 
 // report prints failures and the table, writes --json and --junit, and returns an error on any failure.
-func report(c *cli.Context, rs cosim.Results) error {
+func report(c *cli.Context, rs regress.Results) error {
 	w := c.App.Writer
 	for _, r := range rs.Runs {
-		if r.Status != cosim.StatusPass {
+		if r.Status != regress.StatusPass {
 			fmt.Fprintf(w, "\n%s %s config=%s seed=%d\n%s\n", r.Status, r.Test, r.Config, r.Seed, r.Error)
 		}
 	}
-	table, failed := cosim.Table(rs.Outcomes())
+	table, failed := regress.Table(rs.Outcomes())
 	fmt.Fprint(w, "\n"+table)
 	if f := c.String("json"); f != "" {
-		if err := cosim.WriteResults(f, rs); err != nil {
+		if err := regress.WriteResults(f, rs); err != nil {
 			return fmt.Errorf("--json: %w", err)
 		}
 		fmt.Fprintf(w, "results: %s\n", f)
 	}
 	if f := c.String("junit"); f != "" {
-		if err := cosim.WriteJUnitFile(f, rs); err != nil {
+		if err := regress.WriteJUnitFile(f, rs); err != nil {
 			return fmt.Errorf("--junit: %w", err)
 		}
 		fmt.Fprintf(w, "junit: %s\n", f)
@@ -212,16 +214,16 @@ func newProgress(w io.Writer, total int) *progress {
 	return &progress{w: w, live: live, total: total, start: time.Now()}
 }
 
-func (p *progress) update(done, total int, o cosim.Outcome) {
+func (p *progress) update(done, total int, o regress.Outcome) {
 	v := o.Verdict()
-	if v != cosim.StatusPass {
+	if v != regress.StatusPass {
 		p.failed++
 	}
 	if !p.live {
 		fmt.Fprintf(p.w, "[%d/%d] %s %s config=%s seed=%d %.1fs\n", done, total, v, o.Req.Test, o.Req.Config.Name, o.Req.Seed, o.Elapsed.Seconds())
 		return
 	}
-	if v != cosim.StatusPass {
+	if v != regress.StatusPass {
 		fmt.Fprintf(p.w, "\r\033[K%s %s config=%s seed=%d\n", v, o.Req.Test, o.Req.Config.Name, o.Req.Seed)
 	}
 	el := time.Since(p.start)
@@ -238,13 +240,13 @@ func (p *progress) finish() {
 
 // regressSlurm runs the suite as a Slurm job array: one task per shard, each writing shared-dir/shard-<i>.json;
 // it waits for the job and merges the shards.
-func regressSlurm(c *cli.Context, root string, s cosim.Suite, reqs []cosim.Request) error {
+func regressSlurm(c *cli.Context, root string, s regress.Suite, reqs []cosim.Request) error {
 	if c.String("shard") != "" || c.String("rerun-failed") != "" {
 		return fmt.Errorf("--slurm: cannot be combined with --shard or --rerun-failed")
 	}
 	n := c.Int("shards")
-	if n < 1 || n > cosim.MaxShards {
-		return fmt.Errorf("--shards %d: must be in 1..%d", n, cosim.MaxShards)
+	if n < 1 || n > regress.MaxShards {
+		return fmt.Errorf("--shards %d: must be in 1..%d", n, regress.MaxShards)
 	}
 	n = min(n, len(reqs))
 	dir := c.String("shared-dir")
@@ -274,13 +276,13 @@ func regressSlurm(c *cli.Context, root string, s cosim.Suite, reqs []cosim.Reque
 	if c.Bool("stop-on-failure") {
 		args = append(args, "--stop-on-failure")
 	}
-	job := cosim.SlurmJob{Name: "spraynic-" + s.Name, Partition: c.String("partition"), Account: c.String("account"),
+	job := regress.SlurmJob{Name: "spraynic-" + s.Name, Partition: c.String("partition"), Account: c.String("account"),
 		Time: c.String("time"), Shards: n, Dir: dir, Root: root, Command: append([]string{bin}, args...), CPUs: c.Int("jobs")}
 	// Build every model once here, so the array tasks only load them (the cache lives under the shared root).
 	for i := range reqs {
 		reqs[i].Log = os.Stderr
 	}
-	if err := cosim.BuildModels(reqs); err != nil {
+	if err := regress.BuildModels(reqs); err != nil {
 		return err
 	}
 	w := c.App.Writer
@@ -288,7 +290,7 @@ func regressSlurm(c *cli.Context, root string, s cosim.Suite, reqs []cosim.Reque
 	if err != nil {
 		return err
 	}
-	rs, err := cosim.Merge(parts, names)
+	rs, err := regress.Merge(parts, names)
 	if err != nil {
 		return err
 	}

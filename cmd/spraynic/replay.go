@@ -9,7 +9,8 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
-	"github.com/spraynic/spraynic/stimulus/roce"
+	"github.com/spraynic/spraynic/system/roce"
+	"github.com/spraynic/spraynic/tops"
 )
 
 func replayCommand() *cli.Command {
@@ -48,7 +49,7 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			root, err := cosim.Root()
+			root, err := tops.Root()
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -55,7 +56,7 @@ func request(test, cfgName string, seed uint64, cycles int64) (cosim.Request, er
 	if _, err := cosim.Lookup(test); err != nil {
 		return cosim.Request{}, err
 	}
-	root, err := cosim.Root()
+	root, err := tops.Root()
 	if err != nil {
 		return cosim.Request{}, err
 	}

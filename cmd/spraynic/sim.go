@@ -15,8 +15,9 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
-	"github.com/spraynic/spraynic/stimulus/e2e"
-	"github.com/spraynic/spraynic/stimulus/sweepplot"
+	"github.com/spraynic/spraynic/system"
+	sweep "github.com/spraynic/spraynic/system/sweep"
+	"github.com/spraynic/spraynic/tops"
 )
 
 // simFlags are the options of one end-to-end run (docs/e2e.md), shared by sim, sim sweep and gen.
@@ -60,19 +61,19 @@ func simFlags() []cli.Flag {
 }
 
 // simOptions reads the flags of simFlags.
-func simOptions(c *cli.Context) (e2e.Options, error) {
+func simOptions(c *cli.Context) (system.Options, error) {
 	cfg, err := config.Resolve(c.String("config"))
 	if err != nil {
-		return e2e.Options{}, err
+		return system.Options{}, err
 	}
 	if p := c.Int("paths"); p != 0 {
 		cfg.Paths = p
 		if err := cfg.Validate(); err != nil {
-			return e2e.Options{}, fmt.Errorf("--paths %d: %w", p, err)
+			return system.Options{}, fmt.Errorf("--paths %d: %w", p, err)
 		}
 	}
-	o := e2e.Options{
-		Config: cfg, Mode: e2e.Mode(c.String("mode")), NetPaths: c.Int("net-paths"), Conns: c.Int("conns"),
+	o := system.Options{
+		Config: cfg, Mode: system.Mode(c.String("mode")), NetPaths: c.Int("net-paths"), Conns: c.Int("conns"),
 		Msg: c.String("msg"), Backlog: c.Int("backlog"), MTU: c.Int("mtu"), ClockMHz: c.Int("clock-mhz"),
 		PortGbps: c.Int("port-gbps"), PathGbps: c.Int("path-gbps"), DelayNS: c.Float64("delay-ns"),
 		SkewNS: c.Float64("skew-ns"), JitterNS: c.Float64("jitter-ns"), Loss: c.Float64("loss"),
@@ -83,39 +84,39 @@ func simOptions(c *cli.Context) (e2e.Options, error) {
 	}
 	for _, v := range c.StringSlice("reconnect") {
 		conn, at, ok := strings.Cut(v, "@")
-		var r e2e.Reconnect
+		var r system.Reconnect
 		var err1, err2 error
 		r.Conn, err1 = strconv.Atoi(conn)
 		r.AtUS, err2 = strconv.ParseFloat(at, 64)
 		if !ok || err1 != nil || err2 != nil {
-			return e2e.Options{}, fmt.Errorf("--reconnect %q: want CONN@AT_US, e.g. 3@100", v)
+			return system.Options{}, fmt.Errorf("--reconnect %q: want CONN@AT_US, e.g. 3@100", v)
 		}
 		o.Reconnects = append(o.Reconnects, r)
 	}
 	for _, v := range c.StringSlice("slow") {
 		p, g, ok := strings.Cut(v, ":")
-		sp := e2e.SlowPath{}
+		sp := system.SlowPath{}
 		var err1, err2 error
 		sp.Path, err1 = strconv.Atoi(p)
 		sp.Gbps, err2 = strconv.Atoi(g)
 		if !ok || err1 != nil || err2 != nil {
-			return e2e.Options{}, fmt.Errorf("--slow %q: want PATH:GBPS, e.g. 0:50", v)
+			return system.Options{}, fmt.Errorf("--slow %q: want PATH:GBPS, e.g. 0:50", v)
 		}
 		o.Slow = append(o.Slow, sp)
 	}
 	for _, v := range c.StringSlice("reset") {
 		side, at, ok := strings.Cut(v, "@")
-		r := e2e.Reset{Side: strings.Index("AB", strings.ToUpper(side))}
+		r := system.Reset{Side: strings.Index("AB", strings.ToUpper(side))}
 		var err error
 		if r.AtUS, err = strconv.ParseFloat(at, 64); !ok || err != nil || len(side) != 1 || r.Side < 0 {
-			return e2e.Options{}, fmt.Errorf("--reset %q: want SIDE@AT_US with SIDE A or B, e.g. B@100", v)
+			return system.Options{}, fmt.Errorf("--reset %q: want SIDE@AT_US with SIDE A or B, e.g. B@100", v)
 		}
 		o.Resets = append(o.Resets, r)
 	}
 	for _, f := range c.StringSlice("fail") {
 		fl, err := parseFailure(f)
 		if err != nil {
-			return e2e.Options{}, err
+			return system.Options{}, err
 		}
 		o.Failures = append(o.Failures, fl)
 	}
@@ -124,38 +125,38 @@ func simOptions(c *cli.Context) (e2e.Options, error) {
 }
 
 // parseFailure parses PATH@AT_US[-UNTIL_US].
-func parseFailure(s string) (e2e.Failure, error) {
+func parseFailure(s string) (system.Failure, error) {
 	bad := fmt.Errorf("--fail %q: want PATH@AT_US or PATH@AT_US-UNTIL_US, e.g. 3@100 or 3@100-250", s)
 	path, when, ok := strings.Cut(s, "@")
 	if !ok {
-		return e2e.Failure{}, bad
+		return system.Failure{}, bad
 	}
 	p, err := strconv.Atoi(path)
 	if err != nil {
-		return e2e.Failure{}, bad
+		return system.Failure{}, bad
 	}
 	at, until, healed := strings.Cut(when, "-")
-	f := e2e.Failure{Path: p}
+	f := system.Failure{Path: p}
 	if f.AtUS, err = strconv.ParseFloat(at, 64); err != nil {
-		return e2e.Failure{}, bad
+		return system.Failure{}, bad
 	}
 	if healed {
 		if f.UntilUS, err = strconv.ParseFloat(until, 64); err != nil {
-			return e2e.Failure{}, bad
+			return system.Failure{}, bad
 		}
 	}
 	return f, nil
 }
 
 // progressTo returns a progress printer for w when it is a terminal and not quiet, else nil.
-func progressTo(w *os.File, quiet bool, clockMHz int) func(e2e.Progress) {
+func progressTo(w *os.File, quiet bool, clockMHz int) func(system.Progress) {
 	if quiet {
 		return nil
 	}
 	if st, err := w.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
 		return nil
 	}
-	return func(p e2e.Progress) {
+	return func(p system.Progress) {
 		fmt.Fprintf(w, "\r%8.1f of %.1f us simulated, %d data packets, goodput so far %.2f%%   ",
 			float64(p.Cycle)/float64(clockMHz), float64(p.Cycles)/float64(clockMHz), p.Packets, 100*p.Goodput)
 	}
@@ -195,10 +196,10 @@ func simCommand() *cli.Command {
 			}
 			o.Progress = progressTo(os.Stderr, c.Bool("quiet"), o.ClockMHz)
 			fmt.Fprintf(c.App.Writer, "seed %d (--seed N or SEED=N to reproduce)\n", o.Seed)
-			var r *e2e.Result
+			var r *system.Result
 			var runErr error
 			if c.Bool("rtl") {
-				root, err := cosim.Root()
+				root, err := tops.Root()
 				if err != nil {
 					return err
 				}
@@ -212,13 +213,13 @@ func simCommand() *cli.Command {
 					fmt.Fprintln(c.App.Writer, "the figures below are the RTL's")
 				}
 			} else {
-				r, runErr = e2e.Run(o)
+				r, runErr = system.Run(o)
 			}
 			if o.Progress != nil {
 				fmt.Fprintln(os.Stderr)
 			}
 			if r != nil {
-				if err := e2e.WriteTable(c.App.Writer, []*e2e.Result{r}); err != nil {
+				if err := system.WriteTable(c.App.Writer, []*system.Result{r}); err != nil {
 					return err
 				}
 				if p := c.String("json"); p != "" {
@@ -278,11 +279,11 @@ func simSweepCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			modes, err := parseList("modes", c.String("modes"), func(s string) (e2e.Mode, error) { return e2e.Mode(s), nil })
+			modes, err := parseList("modes", c.String("modes"), func(s string) (system.Mode, error) { return system.Mode(s), nil })
 			if err != nil {
 				return err
 			}
-			var runs []e2e.Options
+			var runs []system.Options
 			for _, m := range modes {
 				for _, n := range counts {
 					for _, l := range losses {
@@ -305,12 +306,12 @@ func simSweepCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := e2e.WriteRows(c.App.Writer, results); err != nil {
+			if err := system.WriteRows(c.App.Writer, results); err != nil {
 				return err
 			}
-			pts := make([]sweepplot.Point, len(results))
+			pts := make([]sweep.Point, len(results))
 			for i, r := range results {
-				pts[i] = sweepplot.Point{Mode: r.Mode, Paths: r.Paths, Loss: r.Loss, Goodput: min(1, r.Goodput), P99US: r.MCTP99US, Retx: r.Retransmissions}
+				pts[i] = sweep.Point{Mode: r.Mode, Paths: r.Paths, Loss: r.Loss, Goodput: min(1, r.Goodput), P99US: r.MCTP99US, Retx: r.Retransmissions}
 			}
 			return writeSweep(c, pts, results)
 		},
@@ -318,8 +319,8 @@ func simSweepCommand() *cli.Command {
 }
 
 // runSweep runs every option set on jobs goroutines and returns the results in order; the first error wins.
-func runSweep(runs []e2e.Options, jobs int, log io.Writer, quiet bool) ([]*e2e.Result, error) {
-	results := make([]*e2e.Result, len(runs))
+func runSweep(runs []system.Options, jobs int, log io.Writer, quiet bool) ([]*system.Result, error) {
+	results := make([]*system.Result, len(runs))
 	errs := make([]error, len(runs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -330,7 +331,7 @@ func runSweep(runs []e2e.Options, jobs int, log io.Writer, quiet bool) ([]*e2e.R
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i], errs[i] = e2e.Run(runs[i])
+				results[i], errs[i] = system.Run(runs[i])
 				mu.Lock()
 				done++
 				if !quiet {
@@ -348,10 +349,10 @@ func runSweep(runs []e2e.Options, jobs int, log io.Writer, quiet bool) ([]*e2e.R
 	wg.Wait()
 	for i, err := range errs {
 		o := runs[i]
-		var lost *e2e.ConnLostError
+		var lost *system.ConnLostError
 		switch {
 		case err == nil:
-		case errors.As(err, &lost) && o.Mode == e2e.ModeGBN && results[i] != nil:
+		case errors.As(err, &lost) && o.Mode == system.ModeGBN && results[i] != nil:
 			// The baseline giving up is a figure of the baseline (docs/retx.md, go-back-N retries), kept.
 			fmt.Fprintf(log, "sweep: note: gbn, %d paths, loss %g: %v\n", o.NetPaths, o.Loss, err)
 		default:
@@ -362,7 +363,7 @@ func runSweep(runs []e2e.Options, jobs int, log io.Writer, quiet bool) ([]*e2e.R
 }
 
 // writeSweep writes the CSV, chart and JSON of a sweep, creating their directories.
-func writeSweep(c *cli.Context, pts []sweepplot.Point, results []*e2e.Result) error {
+func writeSweep(c *cli.Context, pts []sweep.Point, results []*system.Result) error {
 	for _, p := range []string{c.String("csv"), c.String("plot"), c.String("json")} {
 		if p == "" {
 			continue
@@ -376,7 +377,7 @@ func writeSweep(c *cli.Context, pts []sweepplot.Point, results []*e2e.Result) er
 		if err != nil {
 			return err
 		}
-		if err := sweepplot.WriteCSV(f, pts); err != nil {
+		if err := sweep.WriteCSV(f, pts); err != nil {
 			f.Close()
 			return err
 		}
@@ -385,7 +386,7 @@ func writeSweep(c *cli.Context, pts []sweepplot.Point, results []*e2e.Result) er
 		}
 	}
 	if p := c.String("plot"); p != "" {
-		if err := sweepplot.WriteChart(p, "spraynic: goodput versus random loss", pts); err != nil {
+		if err := sweep.WriteChart(p, "spraynic: goodput versus random loss", pts); err != nil {
 			return err
 		}
 	}
@@ -430,7 +431,7 @@ func genCommand() *cli.Command {
 			}
 			o.Arrivals = f
 			fmt.Fprintf(c.App.Writer, "seed %d\n", o.Seed)
-			r, err := e2e.Run(o)
+			r, err := system.Run(o)
 			if err != nil {
 				f.Close()
 				return err

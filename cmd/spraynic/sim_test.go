@@ -9,9 +9,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/spraynic/spraynic/stimulus/e2e"
-	"github.com/spraynic/spraynic/stimulus/roce"
-	"github.com/spraynic/spraynic/stimulus/sweepplot"
+	"github.com/spraynic/spraynic/system"
+	"github.com/spraynic/spraynic/system/roce"
+	sweep "github.com/spraynic/spraynic/system/sweep"
 )
 
 // TestSimCommands: sim writes its table and JSON, sim sweep its CSV, chart and JSON, gen its capture; bad flags
@@ -24,7 +24,7 @@ func TestSimCommands(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "seed 1 (--seed N")
 	require.Contains(t, out, "goodput (% of port)")
-	var r e2e.Result
+	var r system.Result
 	b, err := os.ReadFile(js)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &r))
@@ -40,7 +40,7 @@ func TestSimCommands(t *testing.T) {
 	f, err := os.Open(csv)
 	require.NoError(t, err)
 	defer f.Close()
-	pts, err := sweepplot.ReadCSV(f)
+	pts, err := sweep.ReadCSV(f)
 	require.NoError(t, err)
 	require.Len(t, pts, 4, "2 modes x 1 path count x 2 losses")
 	st, err := os.Stat(svg)

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/fpga"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -146,20 +146,20 @@ type synthEnv struct {
 	// root is the repository root.
 	root string
 	// manifest is rtl/manifest.json.
-	manifest cosim.Manifest
+	manifest tops.Manifest
 	// tops are the selected top names.
 	tops []string
 }
 
 func newSynthEnv(c *cli.Context) (*synthEnv, error) {
-	root, err := cosim.Root()
+	root, err := tops.Root()
 	if err != nil {
 		return nil, err
 	}
 	if root, err = filepath.Abs(root); err != nil {
 		return nil, err
 	}
-	m, err := cosim.LoadManifest(root)
+	m, err := tops.LoadManifest(root)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func (e *synthEnv) top(name string, cfg config.Config) (fpga.Top, error) {
 	if err != nil {
 		return fpga.Top{}, err
 	}
-	params, err := cosim.TopParams(e.root, name, cfg)
+	params, err := tops.Params(e.root, name, cfg)
 	if err != nil {
 		return fpga.Top{}, err
 	}
@@ -355,7 +355,7 @@ func printResults(w io.Writer, root string, results []fpga.Result) error {
 
 // topNames lists the tops of the FPGA flows: every top of the manifest (one too big for a device is a
 // does-not-fit report, not a reason to leave it out).
-func topNames(m cosim.Manifest) []string {
+func topNames(m tops.Manifest) []string {
 	var names []string
 	for _, t := range m.Tops {
 		names = append(names, t.Name)

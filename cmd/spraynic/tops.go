@@ -9,6 +9,7 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/cosim/bridge"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -74,11 +75,11 @@ func buildModelsCommand() *cli.Command {
 }
 
 // repoManifest finds the repository and reads its rtl/manifest.json.
-func repoManifest() (string, cosim.Manifest, error) {
-	root, err := cosim.Root()
+func repoManifest() (string, tops.Manifest, error) {
+	root, err := tops.Root()
 	if err != nil {
-		return "", cosim.Manifest{}, err
+		return "", tops.Manifest{}, err
 	}
-	m, err := cosim.LoadManifest(root)
+	m, err := tops.LoadManifest(root)
 	return root, m, err
 }

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/golden/endpoint"
+	"github.com/spraynic/spraynic/golden/nictransport"
 	"github.com/spraynic/spraynic/golden/pathsel"
 	"github.com/spraynic/spraynic/golden/retx"
 	"github.com/spraynic/spraynic/golden/rxreorder"
@@ -668,7 +668,7 @@ type nicCov struct {
 	ps                  *pathCov
 	g                   *Group
 	gbn, reconn, concur *Point
-	prev                endpoint.TopOut
+	prev                nictransport.TopOut
 	opened, errored     []bool
 	traffic             bool
 	cycle               int64
@@ -707,7 +707,7 @@ func newNicCov(cfg config.Config) *nicCov {
 
 func (c *nicCov) Groups() []*Group { return []*Group{c.rx.g, c.tx.g, c.ps.g, c.g} }
 
-func (c *nicCov) Sample(cycle int64, in *endpoint.TopIn, o *endpoint.TopOut) {
+func (c *nicCov) Sample(cycle int64, in *nictransport.TopIn, o *nictransport.TopOut) {
 	c.rxIn = rxreorder.In{Rst: in.Rst, PktValid: in.RxValid, PktConn: in.RxConn, PktPSN: in.RxPSN, PktPath: in.RxPath,
 		PktPseq: in.RxPseq, PktFirst: in.RxFirst, PktLast: in.RxLast, PktAckReq: in.RxAckReq, PktECN: in.RxECN,
 		PktHandle: in.RxHandle, CtlValid: in.CtlValid, CtlOpen: in.CtlOpen, CtlConn: in.CtlConn, CtlPSN: in.CtlRxPSN,

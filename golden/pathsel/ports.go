@@ -1,4 +1,3 @@
-// Package pathsel is the cycle-accurate golden model of rtl/path_sel.v, per docs/path_sel.md.
 package pathsel
 
 import "github.com/spraynic/spraynic/config"

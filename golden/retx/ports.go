@@ -1,4 +1,3 @@
-// Package retx is the cycle-accurate golden model of rtl/retx.v, per docs/retx.md.
 package retx
 
 import (

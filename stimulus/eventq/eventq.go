@@ -1,5 +1,3 @@
-// Package eventq is the time-ordered queue of the stimulus network models: items due at a cycle, popped in
-// (due, insertion) order so that a run is a pure function of its seed.
 package eventq
 
 // Queue is a binary min-heap of items by (due cycle, insertion order).

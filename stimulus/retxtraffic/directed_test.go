@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/cosim/scoreboard"
 	"github.com/spraynic/spraynic/golden/retx"
+	"github.com/spraynic/spraynic/scoreboard"
 )
 
 // mutant is a deliberately wrong engine: the golden model built with another configuration (cfg) and/or with its

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/cosim/scoreboard"
 	"github.com/spraynic/spraynic/golden/retx"
+	"github.com/spraynic/spraynic/scoreboard"
 )
 
 // playProfile runs profile name with seed 1 on the golden model of every preset against the scoreboard: start(cfg)

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/cosim/scoreboard"
 	"github.com/spraynic/spraynic/golden/rxreorder"
+	"github.com/spraynic/spraynic/scoreboard"
 	"github.com/spraynic/spraynic/stimulus/rxtraffic"
 	"github.com/stretchr/testify/require"
 )

@@ -1,0 +1,2 @@
+// Command spraynic runs spraynic's co-simulations, regressions and configuration checks.
+package main

@@ -1,0 +1,2 @@
+// Package retx is the cycle-accurate golden model of rtl/retx.v, per docs/retx.md.
+package retx

@@ -1,0 +1,102 @@
+package tops
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/spraynic/spraynic/config"
+)
+
+// Manifest is rtl/manifest.json: the synthesizable tops and their source files, the one list every flow uses.
+type Manifest struct {
+	// Tops lists every top with the RTL files it needs (relative to rtl/).
+	Tops []TopFiles `json:"tops"`
+}
+
+// TopFiles is one top and its sources.
+type TopFiles struct {
+	// Name is the top module; Files its sources, relative to rtl/.
+	Name  string   `json:"name"`
+	Files []string `json:"files"`
+}
+
+// Root finds the repository: $SPRAYNIC_ROOT, else the nearest parent of the working directory with rtl/manifest.json.
+func Root() (string, error) {
+	if r := os.Getenv("SPRAYNIC_ROOT"); r != "" {
+		if _, err := os.Stat(filepath.Join(r, "rtl", "manifest.json")); err != nil {
+			return "", fmt.Errorf("SPRAYNIC_ROOT=%s: no rtl/manifest.json there", r)
+		}
+		return r, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "rtl", "manifest.json")); err == nil {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", fmt.Errorf("no spraynic repository (rtl/manifest.json) above the working directory; set SPRAYNIC_ROOT")
+		}
+		dir = up
+	}
+}
+
+// LoadManifest reads rtl/manifest.json under root.
+func LoadManifest(root string) (Manifest, error) {
+	var m Manifest
+	b, err := os.ReadFile(filepath.Join(root, "rtl", "manifest.json"))
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("rtl/manifest.json: %w", err)
+	}
+	return m, nil
+}
+
+// Sources returns the absolute source paths of top.
+func (m Manifest) Sources(root, top string) ([]string, error) {
+	for _, t := range m.Tops {
+		if t.Name == top {
+			var s []string
+			for _, f := range t.Files {
+				s = append(s, filepath.Join(root, "rtl", f))
+			}
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("top %q is not in rtl/manifest.json", top)
+}
+
+// paramDecl matches a (non-local) parameter declaration of a module header.
+var paramDecl = regexp.MustCompile(`(?m)^\s*parameter\s+(?:integer\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=`)
+
+// Params returns the configuration's Verilog parameters that top declares (read from rtl/<top>.v: one module
+// per file), in configuration order. Verilator refuses a -G the design does not have, so each top gets its own.
+func Params(root, top string, cfg config.Config) ([]config.Param, error) {
+	src, err := os.ReadFile(filepath.Join(root, "rtl", top+".v"))
+	if err != nil {
+		return nil, fmt.Errorf("top %s: %w", top, err)
+	}
+	declared := map[string]bool{}
+	for _, m := range paramDecl.FindAllStringSubmatch(string(src), -1) {
+		declared[m[1]] = true
+	}
+	var ps []config.Param
+	for _, p := range cfg.Params() {
+		if declared[p.Name] {
+			ps = append(ps, p)
+			delete(declared, p.Name)
+		}
+	}
+	for name := range declared {
+		return nil, fmt.Errorf("top %s declares parameter %s, which no config key sets (config.Keys)", top, name)
+	}
+	return ps, nil
+}
