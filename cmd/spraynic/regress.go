@@ -34,6 +34,7 @@ func regressCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs (repeatable)"},
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "wall-clock budget per run (0: none); over it the run is reported as TIMEOUT", EnvVars: []string{"SPRAYNIC_TIMEOUT"}},
 			&cli.BoolFlag{Name: "stop-on-failure", Usage: "start no further runs after the first failure"},
+			&cli.BoolFlag{Name: "golden", Usage: "golden models and scoreboards only, no RTL (no Verilator needed)"},
 			&cli.StringFlag{Name: "junit", Usage: "write JUnit XML here (one testcase per run)", EnvVars: []string{"SPRAYNIC_JUNIT"}},
 			&cli.StringFlag{Name: "json", Usage: "write every outcome as JSON here", EnvVars: []string{"SPRAYNIC_JSON"}},
 			&cli.StringFlag{Name: "rerun-failed", Usage: "re-run only the failed runs of an earlier --json file"},
@@ -79,6 +80,7 @@ func regressAction(c *cli.Context) error {
 	}
 	for i := range reqs {
 		reqs[i].Log = os.Stderr
+		reqs[i].Golden = c.Bool("golden")
 	}
 	w := c.App.Writer
 	shard := ""
@@ -275,6 +277,9 @@ func regressSlurm(c *cli.Context, root string, s regress.Suite, reqs []cosim.Req
 	}
 	if c.Bool("stop-on-failure") {
 		args = append(args, "--stop-on-failure")
+	}
+	if c.Bool("golden") {
+		args = append(args, "--golden")
 	}
 	job := regress.SlurmJob{Name: "spraynic-" + s.Name, Partition: c.String("partition"), Account: c.String("account"),
 		Time: c.String("time"), Shards: n, Dir: dir, Root: root, Command: append([]string{bin}, args...), CPUs: c.Int("jobs")}
