@@ -591,6 +591,15 @@ func TestHash(t *testing.T) {
 	require.NoError(t, os.WriteFile(waivers, []byte("`verilator_config\nlint_off -rule WIDTH\n"), 0o644))
 	require.NotEqual(t, hw, hash(other), "waiver content")
 
+	clone := filepath.Join(t.TempDir(), "bridge_probe.v")
+	require.NoError(t, os.WriteFile(clone, content, 0o644))
+	other = base
+	other.Sources = []string{clone}
+	require.Equal(t, h0, hash(other), "the same file in another checkout: a shared cache finds the model")
+	cov, covClone := base, other
+	cov.Variant, covClone.Variant = bridge.Coverage, bridge.Coverage
+	require.NotEqual(t, hash(cov), hash(covClone), "coverage data names the source paths: keyed by path")
+
 	require.NoError(t, os.WriteFile(src, append(content, "// changed\n"...), 0o644))
 	require.NotEqual(t, h0, hash(base), "source content")
 	require.NoError(t, os.WriteFile(src, content, 0o644))

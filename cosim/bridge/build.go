@@ -202,8 +202,8 @@ func verilatorVersionOutput() ([]byte, error) {
 	return verilatorVersion.out, verilatorVersion.err
 }
 
-// Hash returns the hex sha256 of everything that goes into the spec's model: the top, every source file's name and
-// content, the waiver file's content, the parameters, the variant, the output of `verilator --version`, the shim
+// Hash returns the hex sha256 of everything that goes into the spec's model: the top, every source file's name
+// (its whole path for the coverage variant) and content, the waiver file's content, the parameters, the variant, the output of `verilator --version`, the shim
 // template, the generator version and the build flags.
 func Hash(spec Spec) (string, error) {
 	if err := spec.check(); err != nil {
@@ -228,7 +228,14 @@ func Hash(spec Spec) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("top %s: %w", spec.Top, err)
 		}
-		field("source", []byte(src))
+		// Only the coverage variant compiles the source paths into the model (its data names them); the others
+		// are keyed by file name and content, so another checkout of the same tree (a CI workspace, a Slurm node, a
+		// second clone) finds them in a shared cache (SPRAYNIC_CACHE).
+		name := filepath.Base(src)
+		if spec.Variant == Coverage {
+			name = src
+		}
+		field("source", []byte(name))
 		field("content", content)
 	}
 	if spec.Waivers != "" {
