@@ -112,7 +112,7 @@ slurm-test: deps $(BIN) slurm-up ## submit a sharded regression to the local Slu
 clean: ## remove build outputs and cached models
 	rm -rf build
 
-# ---- FPGA synthesis flows (issue 8; fpga/, docs/fpga.md) -------------------------------------------------------
+# ---- FPGA synthesis flows (fpga/, docs/fpga.md) ---------------------------------------------------------------
 # Every flow iterates over rtl/manifest.json and takes its parameters from config/presets.json through the CLI.
 # BOARD=<name> for synth (spraynic synth --help lists the boards); TOP=<top> limits synth to one top; FORCE=1
 # reruns the tools even when a report with the same inputs (sources, parameters, tools) exists.

@@ -258,3 +258,20 @@ func decode(name string, r io.Reader) (Config, error) {
 	}
 	return c, c.Validate()
 }
+
+// FormatParams renders parameters as a tool takes them: "verilator" (-GNAME=V) or "yosys" (-set NAME V, the
+// arguments of chparam), space-separated.
+func FormatParams(ps []Param, format string) (string, error) {
+	var parts []string
+	for _, p := range ps {
+		switch format {
+		case "verilator":
+			parts = append(parts, fmt.Sprintf("-G%s=%d", p.Name, p.Value))
+		case "yosys":
+			parts = append(parts, fmt.Sprintf("-set %s %d", p.Name, p.Value))
+		default:
+			return "", fmt.Errorf("--format %q: allowed verilator, yosys", format)
+		}
+	}
+	return strings.Join(parts, " "), nil
+}

@@ -166,3 +166,24 @@ func Replay(root string, cfg config.Config, frames [][]byte, repro string, log i
 	}
 	return res, nil
 }
+
+// Print writes the replay's summary to w: what was fed, the endpoint's counters, at most show rejected frames
+// and, when ok, that RTL and golden model agreed.
+func (r *ReplayResult) Print(w io.Writer, path, cfgName, mode string, show int, ok bool) {
+	o := &r.Out
+	fmt.Fprintf(w, "%s: %d frames: %d data and %d ACK packets fed to one nic_transport (config %s, %s), %d rejected\n",
+		path, r.Frames, r.Data, r.Acks, cfgName, mode, len(r.Rejected))
+	fmt.Fprintf(w, "completions %d, ACKs sent %d (NAKs %d); data accepted %d, duplicate %d, out of window %d, "+
+		"closed %d, go-back-N dropped %d; ACKs ignored %d\n", r.Completions, r.AcksSent, o.CntNaks, o.CntAccepted,
+		o.CntDuplicate, o.CntOutOfWin, o.CntClosed, o.CntGBNDropped, o.CntAckIgnored)
+	for i, rj := range r.Rejected {
+		if i == show {
+			fmt.Fprintf(w, "  ... %d more rejected\n", len(r.Rejected)-i)
+			break
+		}
+		fmt.Fprintf(w, "  frame %d rejected: %s\n", rj.Frame, rj.Reason)
+	}
+	if ok {
+		fmt.Fprintf(w, "RTL and golden model equal on every output port for %d cycles\n", r.Cycles)
+	}
+}

@@ -270,6 +270,20 @@ func (r Report) Write(file string) error {
 	return os.WriteFile(file, append(b, '\n'), 0o644)
 }
 
+// WriteBaseline writes r as a baseline: the figures 'cov diff' compares, without the per-signal hole lists (those
+// stay in the run's own report).
+func (r Report) WriteBaseline(file string) error {
+	r.Entries = append([]Entry(nil), r.Entries...)
+	for i := range r.Entries {
+		r.Entries[i].ToggleHoles = nil
+	}
+	r.Units = append([]Unit(nil), r.Units...)
+	for i := range r.Units {
+		r.Units[i].ToggleHoles = nil
+	}
+	return r.Write(file)
+}
+
 // PrintSummary writes a human summary: one line per (top, config), then each file with its biggest holes; then
 // the functional groups with their bins hit / reachable and their holes.
 func (r Report) PrintSummary(w io.Writer, maxHoles int) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Targets are the coverage goals a regression must reach (issue 7): per (top, config), RTL line coverage and
+// Targets are the coverage goals a regression must reach: per (top, config), RTL line coverage and
 // toggle coverage net of coverage/exclusions.yaml in percent, and the share of functional bins hit among the
 // reachable ones (reachable: not unreachable under the configuration, and not a bin the testplan calls
 // unreachable at that top).

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spraynic/spraynic/cosim"
 )
 
 // SlurmJob is a regression submitted as a Slurm job array: task i (1..Shards) runs Command with
@@ -149,4 +151,51 @@ func summarise(states []string) string {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// SlurmOptions steer a regression submitted as a Slurm job array.
+type SlurmOptions struct {
+	// Partition, Account and Time go to the #SBATCH lines when set; Shards is the number of array tasks.
+	Partition, Account, Time string
+	Shards                   int
+	// CPUs per task (0: Slurm's default).
+	CPUs int
+	// SharedDir is a directory every node sees (default: build/slurm/<suite> under the repository).
+	SharedDir string
+	// Wait is how long to wait for the job at most; Poll how often squeue is asked.
+	Wait, Poll time.Duration
+	// Command is the regress command line each task runs, without --shard and --json (argv[0] absolute).
+	Command []string
+	// Log receives model builds.
+	Log io.Writer
+}
+
+// RunSlurm builds every model the requests need once (the tasks only load them from the shared cache), submits
+// the job array, waits for it and merges the shards' results.
+func RunSlurm(ctx context.Context, w io.Writer, root string, s Suite, reqs []cosim.Request, opt SlurmOptions) (Results,
+	error) {
+	if opt.Shards < 1 || opt.Shards > MaxShards {
+		return Results{}, fmt.Errorf("--shards %d: must be in 1..%d", opt.Shards, MaxShards)
+	}
+	dir := opt.SharedDir
+	if dir == "" {
+		dir = filepath.Join(root, "build", "slurm", s.Name)
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return Results{}, err
+	}
+	job := SlurmJob{Name: "spraynic-" + s.Name, Partition: opt.Partition, Account: opt.Account, Time: opt.Time,
+		Shards: min(opt.Shards, len(reqs)), Dir: dir, Root: root, Command: opt.Command, CPUs: opt.CPUs}
+	for i := range reqs {
+		reqs[i].Log = opt.Log
+	}
+	if err := BuildModels(reqs); err != nil {
+		return Results{}, err
+	}
+	parts, names, err := job.Run(ctx, w, opt.Poll, opt.Wait)
+	if err != nil {
+		return Results{}, err
+	}
+	return Merge(parts, names)
 }

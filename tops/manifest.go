@@ -100,3 +100,13 @@ func Params(root, top string, cfg config.Config) ([]config.Param, error) {
 	}
 	return ps, nil
 }
+
+// Names lists the tops of the manifest in its order (every top: one too big for a device is a does-not-fit
+// report in the FPGA flows, not a reason to leave it out).
+func (m Manifest) Names() []string {
+	var names []string
+	for _, t := range m.Tops {
+		names = append(names, t.Name)
+	}
+	return names
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/tops"
@@ -11,8 +10,9 @@ import (
 
 func configCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "config",
-		Usage: "show, check and list configurations",
+		Name:     "config",
+		Category: catDesign,
+		Usage:    "show, check and list configurations",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "show",
@@ -65,18 +65,11 @@ func configCommand() *cli.Command {
 							return err
 						}
 					}
-					var parts []string
-					for _, p := range params {
-						switch c.String("format") {
-						case "verilator":
-							parts = append(parts, fmt.Sprintf("-G%s=%d", p.Name, p.Value))
-						case "yosys":
-							parts = append(parts, fmt.Sprintf("-set %s %d", p.Name, p.Value))
-						default:
-							return fmt.Errorf("--format %q: allowed verilator, yosys", c.String("format"))
-						}
+					line, err := config.FormatParams(params, c.String("format"))
+					if err != nil {
+						return err
 					}
-					fmt.Fprintln(c.App.Writer, strings.Join(parts, " "))
+					fmt.Fprintln(c.App.Writer, line)
 					return nil
 				},
 			},

@@ -14,26 +14,25 @@ func main() {
 	}
 }
 
+// The command categories of the help text.
+const (
+	catCosim   = "Co-simulation (RTL in lockstep with the golden models)"
+	catSystem  = "End-to-end system simulation"
+	catMeasure = "Measurement and coverage"
+	catFPGA    = "FPGA"
+	catDesign  = "Configuration and design"
+)
+
 func app() *cli.App {
 	return &cli.App{
 		Name:  "spraynic",
 		Usage: "RDMA-over-lossy-Ethernet transport core: co-simulation against golden models, regressions, configs",
 		Commands: []*cli.Command{
-			configCommand(),
-			testsCommand(),
-			runCommand(),
-			regressCommand(),
-			benchCommand(),
-			measureCommand(),
-			simCommand(),
-			genCommand(),
-			replayCommand(),
-			mergeCommand(),
-			synthCommand(),
-			fpgaBaselineCommand(),
-			covCommand(),
-			topsCommand(),
-			buildModelsCommand(),
+			testsCommand(), runCommand(), regressCommand(), mergeCommand(), replayCommand(),
+			simCommand(), genCommand(),
+			benchCommand(), measureCommand(), covCommand(),
+			synthCommand(), fpgaBaselineCommand(),
+			configCommand(), topsCommand(), buildModelsCommand(),
 		},
 	}
 }

@@ -10,8 +10,9 @@ import (
 
 func measureCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "measure",
-		Usage: "the throughput and latency figures of one lockstep-checked run (rx_*, retx_* tests; path_sel: path_congested)",
+		Name:     "measure",
+		Category: catMeasure,
+		Usage:    "the throughput and latency figures of one lockstep-checked run (rx_*, retx_* tests; path_sel: path_congested)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "test", Required: true, Usage: "test name"},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},

@@ -12,6 +12,7 @@ import (
 func mergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
+		Category:  catCosim,
 		Usage:     "combine shard results (regress --shard i/n --json) into one table; exit 1 on any failure",
 		ArgsUsage: "A.json B.json ...",
 		Flags: []cli.Flag{
@@ -43,7 +44,7 @@ func mergeCommand() *cli.Command {
 				note = " (partial: " + rs.Shard + ")"
 			}
 			fmt.Fprintf(c.App.Writer, "merge suite=%s files=%d runs=%d of %d%s\n", rs.Suite, len(parts), len(rs.Runs), rs.Total, note)
-			return report(c, rs)
+			return regress.Report(c.App.Writer, rs, c.String("json"), c.String("junit"))
 		},
 	}
 }

@@ -16,6 +16,7 @@ import (
 func replayCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "replay",
+		Category:  catCosim,
 		Usage:     "feed a pcap (spraynic gen, a simulation, or a Wireshark capture of our format) into one nic_transport RTL endpoint's network input, in lockstep with its golden twin",
 		ArgsUsage: "FILE.pcap",
 		Flags: []cli.Flag{
@@ -55,22 +56,7 @@ func replayCommand() *cli.Command {
 			}
 			res, err := cosim.Replay(root, cfg, frames, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
 			if res != nil {
-				w := c.App.Writer
-				o := &res.Out
-				fmt.Fprintf(w, "%s: %d frames: %d data and %d ACK packets fed to one nic_transport (config %s, %s), %d rejected\n",
-					path, res.Frames, res.Data, res.Acks, cfg.Name, c.String("mode"), len(res.Rejected))
-				fmt.Fprintf(w, "completions %d, ACKs sent %d (NAKs %d); data accepted %d, duplicate %d, out of window %d, closed %d, go-back-N dropped %d; ACKs ignored %d\n",
-					res.Completions, res.AcksSent, o.CntNaks, o.CntAccepted, o.CntDuplicate, o.CntOutOfWin, o.CntClosed, o.CntGBNDropped, o.CntAckIgnored)
-				for i, r := range res.Rejected {
-					if i == c.Int("show") {
-						fmt.Fprintf(w, "  ... %d more rejected\n", len(res.Rejected)-i)
-						break
-					}
-					fmt.Fprintf(w, "  frame %d rejected: %s\n", r.Frame, r.Reason)
-				}
-				if err == nil {
-					fmt.Fprintf(w, "RTL and golden model equal on every output port for %d cycles\n", res.Cycles)
-				}
+				res.Print(c.App.Writer, path, cfg.Name, c.String("mode"), c.Int("show"), err == nil)
 			}
 			return err
 		},

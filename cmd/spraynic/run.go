@@ -15,8 +15,9 @@ const defaultSeed = 1
 
 func runCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "run",
-		Usage: "run one co-simulation test: RTL under Verilator in lockstep with the golden model, plus the scoreboard",
+		Name:     "run",
+		Category: catCosim,
+		Usage:    "run one co-simulation test: RTL under Verilator in lockstep with the golden model, plus the scoreboard",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "test", Required: true, Usage: "test name (see 'spraynic tests')", EnvVars: []string{"SPRAYNIC_TEST"}},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file", EnvVars: []string{"SPRAYNIC_CONFIG"}},

@@ -10,9 +10,10 @@ import (
 
 func testsCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "tests",
-		Usage: "list the co-simulation tests",
-		Flags: []cli.Flag{&cli.StringFlag{Name: "config", Value: "default", Usage: "config whose default run lengths are shown"}},
+		Name:     "tests",
+		Category: catCosim,
+		Usage:    "list the co-simulation tests",
+		Flags:    []cli.Flag{&cli.StringFlag{Name: "config", Value: "default", Usage: "config whose default run lengths are shown"}},
 		Action: func(c *cli.Context) error {
 			cfg, err := config.Resolve(c.String("config"))
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 func topsCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "tops",
+		Category:  catDesign,
 		Usage:     "list the synthesizable tops of rtl/manifest.json, or one top's source files",
 		ArgsUsage: "[--files TOP]",
 		Flags:     []cli.Flag{&cli.StringFlag{Name: "files", Usage: "print the source files of this top (paths relative to the repository)"}},
@@ -50,9 +51,10 @@ func topsCommand() *cli.Command {
 
 func buildModelsCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "build-models",
-		Usage: "build (or find in the cache) the Verilator model of every top for a config",
-		Flags: []cli.Flag{&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"}},
+		Name:     "build-models",
+		Category: catDesign,
+		Usage:    "build (or find in the cache) the Verilator model of every top for a config",
+		Flags:    []cli.Flag{&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"}},
 		Action: func(c *cli.Context) error {
 			cfg, err := config.Resolve(c.String("config"))
 			if err != nil {

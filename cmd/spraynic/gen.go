@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spraynic/spraynic/system"
+	"github.com/urfave/cli/v2"
+)
+
+func genCommand() *cli.Command {
+	flags := append(simFlags(),
+		&cli.StringFlag{Name: "out", Required: true, Usage: "pcap file of the data packets as they reached endpoint B"},
+	)
+	for _, f := range flags {
+		if d, ok := f.(*cli.Float64Flag); ok && d.Name == "duration-us" {
+			d.Value = 20
+		}
+	}
+	return &cli.Command{
+		Name:     "gen",
+		Category: catSystem,
+		Usage: "write a stimulus capture: the data packets of an end-to-end run as they arrive at one endpoint " +
+			"(reordered, lost, marked)",
+		Flags:  flags,
+		Action: genAction,
+	}
+}
+
+func genAction(c *cli.Context) error {
+	o, err := simOptions(c)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(c.String("out"))
+	if err != nil {
+		return err
+	}
+	o.Arrivals = f
+	fmt.Fprintf(c.App.Writer, "seed %d\n", o.Seed)
+	r, err := system.Run(o)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s: %d data packets arrived at B (%d sent, %d retransmitted)\n",
+		c.String("out"), r.DataPackets-sum(r.PathDrops), r.DataPackets, r.Retransmissions)
+	return nil
+}
+
+// sum adds xs.
+func sum(xs []int64) int64 {
+	var t int64
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}

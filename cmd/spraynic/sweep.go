@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/spraynic/spraynic/system"
+	"github.com/spraynic/spraynic/system/sweep"
+	"github.com/urfave/cli/v2"
+)
+
+func simSweepCommand() *cli.Command {
+	flags := append(simFlags(),
+		&cli.StringFlag{Name: "losses", Value: "0,0.001,0.01,0.02,0.05,0.1", Usage: "loss rates, comma-separated"},
+		&cli.StringFlag{Name: "path-counts", Value: "4,8", Usage: "path counts, comma-separated (powers of two)"},
+		&cli.StringFlag{Name: "modes", Value: "spray,gbn", Usage: "modes, comma-separated"},
+		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: the number of cores)"},
+		&cli.StringFlag{Name: "csv", Value: "build/sweep/sweep.csv", Usage: "CSV output"},
+		&cli.StringFlag{Name: "plot", Value: "build/sweep/goodput.svg", Usage: "chart output (.svg or .png)"},
+		&cli.StringFlag{Name: "json", Value: "build/sweep/sweep.json", Usage: "JSON output (every run's figures)"},
+	)
+	return &cli.Command{
+		Name:   "sweep",
+		Usage:  "goodput versus loss for both modes and several path counts: table, CSV, JSON and a chart",
+		Flags:  flags,
+		Action: sweepAction,
+	}
+}
+
+func sweepAction(c *cli.Context) error {
+	base, err := simOptions(c)
+	if err != nil {
+		return err
+	}
+	grid, err := sweepGrid(c)
+	if err != nil {
+		return err
+	}
+	runs, err := grid.Runs(base)
+	if err != nil {
+		return err
+	}
+	jobs := c.Int("jobs")
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	fmt.Fprintf(c.App.Writer, "seed %d, %d runs on %d jobs\n", base.Seed, len(runs), jobs)
+	results, err := sweep.Run(runs, jobs, c.App.ErrWriter, c.Bool("quiet"))
+	if err != nil {
+		return err
+	}
+	if err := system.WriteRows(c.App.Writer, results); err != nil {
+		return err
+	}
+	files := sweep.Files{CSV: c.String("csv"), Chart: c.String("plot"), JSON: c.String("json")}
+	if err := sweep.Write(files, results); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s %s %s\n", files.CSV, files.Chart, files.JSON)
+	return nil
+}
+
+// sweepGrid reads the axes of a sweep from --modes, --path-counts and --losses.
+func sweepGrid(c *cli.Context) (sweep.Grid, error) {
+	losses, err := parseList("losses", c.String("losses"), func(s string) (float64, error) {
+		return strconv.ParseFloat(s, 64)
+	})
+	if err != nil {
+		return sweep.Grid{}, err
+	}
+	counts, err := parseList("path-counts", c.String("path-counts"), strconv.Atoi)
+	if err != nil {
+		return sweep.Grid{}, err
+	}
+	modes, err := parseList("modes", c.String("modes"), func(s string) (system.Mode, error) { return system.Mode(s), nil })
+	if err != nil {
+		return sweep.Grid{}, err
+	}
+	return sweep.Grid{Modes: modes, Paths: counts, Losses: losses}, nil
+}
+
+// parseList parses a comma-separated list with parse, naming the flag on error.
+func parseList[T any](flag, s string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, f := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("--%s: value %q in %q: %w", flag, f, s, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,140 @@
+package sweep
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/spraynic/spraynic/system"
+)
+
+// Grid is the points of a sweep: every mode x path count x loss rate, over one base run.
+type Grid struct {
+	// Modes, Paths and Losses are the axes, in the order the runs are made.
+	Modes  []system.Mode
+	Paths  []int
+	Losses []float64
+}
+
+// Runs expands the grid over base: one validated option set per point, modes outermost, losses innermost.
+func (g Grid) Runs(base system.Options) ([]system.Options, error) {
+	var runs []system.Options
+	for _, m := range g.Modes {
+		for _, n := range g.Paths {
+			for _, l := range g.Losses {
+				o := base
+				o.Mode, o.Loss, o.NetPaths = m, l, n
+				o.Config.Paths = n
+				if err := o.Validate(); err != nil {
+					return nil, fmt.Errorf("sweep point mode %s, %d paths, loss %g: %w", m, n, l, err)
+				}
+				runs = append(runs, o)
+			}
+		}
+	}
+	return runs, nil
+}
+
+// Run runs every option set on jobs goroutines and returns the results in order; the first error wins, except
+// that a go-back-N run giving up a connection is a figure of the baseline (docs/retx.md, go-back-N retries): it
+// is kept, with a note to log. Unless quiet, log gets one line per finished run.
+func Run(runs []system.Options, jobs int, log io.Writer, quiet bool) ([]*system.Result, error) {
+	results := make([]*system.Result, len(runs))
+	errs := make([]error, len(runs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	for j := 0; j < jobs; j++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i], errs[i] = system.Run(runs[i])
+				mu.Lock()
+				done++
+				if !quiet {
+					o := runs[i]
+					fmt.Fprintf(log, "sweep: %d/%d done (%s, %d paths, loss %g)\n", done, len(runs), o.Mode, o.NetPaths, o.Loss)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range runs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		o := runs[i]
+		var lost *system.ConnLostError
+		switch {
+		case err == nil:
+		case errors.As(err, &lost) && o.Mode == system.ModeGBN && results[i] != nil:
+			fmt.Fprintf(log, "sweep: note: gbn, %d paths, loss %g: %v\n", o.NetPaths, o.Loss, err)
+		default:
+			return nil, fmt.Errorf("sweep run mode %s, %d paths, loss %g, seed %d: %w", o.Mode, o.NetPaths, o.Loss, o.Seed, err)
+		}
+	}
+	return results, nil
+}
+
+// Points are the chart and CSV points of results (goodput capped at 1).
+func Points(results []*system.Result) []Point {
+	pts := make([]Point, len(results))
+	for i, r := range results {
+		pts[i] = Point{Mode: r.Mode, Paths: r.Paths, Loss: r.Loss, Goodput: min(1, r.Goodput), P99US: r.MCTP99US,
+			Retx: r.Retransmissions}
+	}
+	return pts
+}
+
+// Files are the outputs of a sweep; an empty name writes nothing.
+type Files struct {
+	// CSV, Chart (.svg or .png) and JSON (every run's figures).
+	CSV, Chart, JSON string
+}
+
+// Write writes the CSV, chart and JSON of a sweep, creating their directories.
+func Write(f Files, results []*system.Result) error {
+	for _, p := range []string{f.CSV, f.Chart, f.JSON} {
+		if p == "" {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+	}
+	pts := Points(results)
+	if f.CSV != "" {
+		w, err := os.Create(f.CSV)
+		if err != nil {
+			return err
+		}
+		if err := WriteCSV(w, pts); err != nil {
+			w.Close()
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+	}
+	if f.Chart != "" {
+		if err := WriteChart(f.Chart, "spraynic: goodput versus random loss", pts); err != nil {
+			return err
+		}
+	}
+	if f.JSON != "" {
+		b, err := json.MarshalIndent(results, "", "  ")
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(f.JSON, append(b, '\n'), 0o644)
+	}
+	return nil
+}
