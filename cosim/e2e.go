@@ -251,104 +251,124 @@ func RecordEndpoint(r Request, sc Scenario, side int) ([]nictransport.TopIn, err
 
 func init() {
 	for _, sc := range Scenarios {
-		configure := func(cfg config.Config) config.Config {
+		registerScenario(sc)
+	}
+}
+
+// registerScenario registers the tests of one scenario: the endpoint top on each side and, unless the scenario
+// is for the top only, the sender's retx and path_sel (not in go-back-N, which does not ask path_sel) and the
+// receiver's rx_reorder.
+func registerScenario(sc Scenario) {
+	base := Test{CyclesFor: func(config.Config) int64 { return sc.baseCycles() }, minScale: sc.minScale,
+		configure: func(cfg config.Config) config.Config {
 			cfg.GBN = 0
 			if sc.gbn {
 				cfg.GBN = 1
 			}
 			return cfg
-		}
-		cycles := func(config.Config) int64 { return sc.baseCycles() }
-		for side, name := range []string{"a", "b"} {
-			register(Test{Name: "nic_" + sc.name + "_" + name, Block: "nic_transport",
-				Doc:       fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc),
-				configure: configure, CyclesFor: cycles, minScale: sc.minScale,
-				ports: NicTransportPorts,
-				run: func(r Request, dut *bridge.Model) (Result, error) {
-					ins, err := RecordEndpoint(r, sc, side)
-					if err != nil {
-						return Result{}, err
-					}
-					g, err := nictransport.NewTop(r.Config)
-					if err != nil {
-						return Result{}, err
-					}
-					drv := NewReplay[nictransport.TopIn, nictransport.TopOut](ins, func(in nictransport.TopIn) nictransport.TopIn {
-						in.TxValid, in.CtlValid, in.RxValid, in.AckValid = false, false, false, false
-						return in
-					})
-					st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, Options{
-						Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
-					o := &drv.last
-					return Result{Cycles: st.Cycles, Packets: int64(o.CntSent + o.CntAccepted),
-						Detail: fmt.Sprintf("recorded=%d sent=%d retransmitted=%d accepted=%d decisions=%d naks=%d",
-							len(ins), o.CntSent, o.CntRetxLoss+o.CntRetxTimeout+o.CntRetxGBN, o.CntAccepted, o.CntDecisions, o.CntNaks)}, err
-				}})
-		}
-		if sc.topOnly {
-			continue
-		}
-		register(Test{Name: sc.name + "_retx", Block: "retx", Doc: "end-to-end traffic at the sender: " + sc.doc,
-			configure: configure, CyclesFor: cycles, minScale: sc.minScale,
-			ports: retxPorts,
-			run: func(r Request, dut *bridge.Model) (Result, error) {
-				tx, _, _, err := recordE2E(r, sc)
-				if err != nil {
-					return Result{}, err
-				}
-				g, err := retx.New(r.Config)
-				if err != nil {
-					return Result{}, err
-				}
-				sb := scoreboard.NewRetx(r.Config)
-				st, err := Lockstep[retx.In, retx.Out](dut, g, NewReplay[retx.In, retx.Out](tx, func(in retx.In) retx.In {
-					in.TxValid, in.PathValid, in.AckValid, in.CtlValid = false, false, false, false
-					return in
-				}), sb, retx.Valid, Options{
-					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
-				return Result{Cycles: st.Cycles, Packets: sb.Sent, Detail: fmt.Sprintf("recorded=%d retransmitted=%d acks=%d errors=%d",
-					len(tx), sb.Retransmitted, sb.Acks, sb.Errors)}, err
-			}})
-		register(Test{Name: sc.name + "_rx", Block: "rx_reorder", Doc: "end-to-end traffic at the receiver: " + sc.doc,
-			configure: configure, CyclesFor: cycles, minScale: sc.minScale,
-			ports: rxPorts,
-			run: func(r Request, dut *bridge.Model) (Result, error) {
-				_, _, rx, err := recordE2E(r, sc)
-				if err != nil {
-					return Result{}, err
-				}
-				drv := NewReplay[rxreorder.In, rxreorder.Out](rx, func(in rxreorder.In) rxreorder.In {
-					in.PktValid, in.CtlValid = false, false
-					return in
-				})
-				return runRx(r, rxDriver{Driver: drv, stats: func() int64 { return int64(drv.last.CntAccepted) }}, dut)
-			}})
-		if sc.gbn {
-			continue // go-back-N does not ask path_sel
-		}
-		register(Test{Name: sc.name + "_path_sel", Block: "path_sel", Doc: "end-to-end traffic at the sender: " + sc.doc,
-			configure: configure, CyclesFor: cycles, minScale: sc.minScale,
-			ports: pathPorts,
-			run: func(r Request, dut *bridge.Model) (Result, error) {
-				_, ps, _, err := recordE2E(r, sc)
-				if err != nil {
-					return Result{}, err
-				}
-				g, err := pathsel.New(r.Config)
-				if err != nil {
-					return Result{}, err
-				}
-				sb := scoreboard.NewPathSel(r.Config, false)
-				drv := NewReplay[pathsel.In, pathsel.Out](ps, func(in pathsel.In) pathsel.In {
-					in.ReqValid, in.FbValid, in.CtlValid = false, false, false
-					return in
-				})
-				st, err := Lockstep[pathsel.In, pathsel.Out](dut, g, drv, sb, pathsel.Valid, Options{
-					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
-				return Result{Cycles: st.Cycles, Packets: int64(drv.last.CntDecisions), Detail: fmt.Sprintf("recorded=%d probes=%d failures=%d",
-					len(ps), sb.Probes, sb.Failures)}, err
-			}})
+		}}
+	for side, name := range []string{"a", "b"} {
+		t := base
+		t.Name, t.Block, t.ports = "nic_"+sc.name+"_"+name, "nic_transport", NicTransportPorts
+		t.Doc = fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc)
+		t.run = func(r Request, dut *bridge.Model) (Result, error) { return runNicE2E(r, dut, sc, side) }
+		register(t)
 	}
+	if sc.topOnly {
+		return
+	}
+	t := base
+	t.Name, t.Block, t.ports, t.Doc = sc.name+"_retx", "retx", retxPorts, "end-to-end traffic at the sender: "+sc.doc
+	t.run = func(r Request, dut *bridge.Model) (Result, error) { return runRetxE2E(r, dut, sc) }
+	register(t)
+	t = base
+	t.Name, t.Block, t.ports = sc.name+"_rx", "rx_reorder", rxPorts
+	t.Doc = "end-to-end traffic at the receiver: " + sc.doc
+	t.run = func(r Request, dut *bridge.Model) (Result, error) { return runRxE2E(r, dut, sc) }
+	register(t)
+	if sc.gbn {
+		return
+	}
+	t = base
+	t.Name, t.Block, t.ports = sc.name+"_path_sel", "path_sel", pathPorts
+	t.Doc = "end-to-end traffic at the sender: " + sc.doc
+	t.run = func(r Request, dut *bridge.Model) (Result, error) { return runPathSelE2E(r, dut, sc) }
+	register(t)
+}
+
+// runNicE2E replays the recorded inputs of endpoint side on the nic_transport top.
+func runNicE2E(r Request, dut *bridge.Model, sc Scenario, side int) (Result, error) {
+	ins, err := RecordEndpoint(r, sc, side)
+	if err != nil {
+		return Result{}, err
+	}
+	g, err := nictransport.NewTop(r.Config)
+	if err != nil {
+		return Result{}, err
+	}
+	drv := NewReplay[nictransport.TopIn, nictransport.TopOut](ins, func(in nictransport.TopIn) nictransport.TopIn {
+		in.TxValid, in.CtlValid, in.RxValid, in.AckValid = false, false, false, false
+		return in
+	})
+	st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid,
+		r.lockstepOptions())
+	o := &drv.last
+	return Result{Cycles: st.Cycles, Packets: int64(o.CntSent + o.CntAccepted),
+		Detail: fmt.Sprintf("recorded=%d sent=%d retransmitted=%d accepted=%d decisions=%d naks=%d", len(ins),
+			o.CntSent, o.CntRetxLoss+o.CntRetxTimeout+o.CntRetxGBN, o.CntAccepted, o.CntDecisions, o.CntNaks)}, err
+}
+
+// runRetxE2E replays endpoint A's recorded retx inputs on the retx block, with its scoreboard.
+func runRetxE2E(r Request, dut *bridge.Model, sc Scenario) (Result, error) {
+	tx, _, _, err := recordE2E(r, sc)
+	if err != nil {
+		return Result{}, err
+	}
+	g, err := retx.New(r.Config)
+	if err != nil {
+		return Result{}, err
+	}
+	sb := scoreboard.NewRetx(r.Config)
+	drv := NewReplay[retx.In, retx.Out](tx, func(in retx.In) retx.In {
+		in.TxValid, in.PathValid, in.AckValid, in.CtlValid = false, false, false, false
+		return in
+	})
+	st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, r.lockstepOptions())
+	return Result{Cycles: st.Cycles, Packets: sb.Sent, Detail: fmt.Sprintf(
+		"recorded=%d retransmitted=%d acks=%d errors=%d", len(tx), sb.Retransmitted, sb.Acks, sb.Errors)}, err
+}
+
+// runRxE2E replays endpoint B's recorded rx_reorder inputs on the rx_reorder block, with its scoreboard.
+func runRxE2E(r Request, dut *bridge.Model, sc Scenario) (Result, error) {
+	_, _, rx, err := recordE2E(r, sc)
+	if err != nil {
+		return Result{}, err
+	}
+	drv := NewReplay[rxreorder.In, rxreorder.Out](rx, func(in rxreorder.In) rxreorder.In {
+		in.PktValid, in.CtlValid = false, false
+		return in
+	})
+	return runRx(r, rxDriver{Driver: drv, stats: func() int64 { return int64(drv.last.CntAccepted) }}, dut)
+}
+
+// runPathSelE2E replays endpoint A's recorded path_sel inputs on the path_sel block, with its scoreboard.
+func runPathSelE2E(r Request, dut *bridge.Model, sc Scenario) (Result, error) {
+	_, ps, _, err := recordE2E(r, sc)
+	if err != nil {
+		return Result{}, err
+	}
+	g, err := pathsel.New(r.Config)
+	if err != nil {
+		return Result{}, err
+	}
+	sb := scoreboard.NewPathSel(r.Config, false)
+	drv := NewReplay[pathsel.In, pathsel.Out](ps, func(in pathsel.In) pathsel.In {
+		in.ReqValid, in.FbValid, in.CtlValid = false, false, false
+		return in
+	})
+	st, err := Lockstep[pathsel.In, pathsel.Out](dut, g, drv, sb, pathsel.Valid, r.lockstepOptions())
+	return Result{Cycles: st.Cycles, Packets: int64(drv.last.CntDecisions),
+		Detail: fmt.Sprintf("recorded=%d probes=%d failures=%d", len(ps), sb.Probes, sb.Failures)}, err
 }
 
 // EndpointRTL is the lockstep outcome of one RTL endpoint of SimRTL.

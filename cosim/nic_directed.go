@@ -172,8 +172,7 @@ func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
 			return Result{}, err
 		}
 		drv := newDrv(r)
-		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, Options{
-			Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, r.lockstepOptions())
 		res := Result{Cycles: st.Cycles}
 		res.Packets, res.Detail = drv.result()
 		if err == nil {

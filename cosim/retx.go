@@ -26,8 +26,7 @@ func init() {
 					return Result{}, err
 				}
 				sb := scoreboard.NewRetx(r.Config)
-				st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, Options{
-					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+				st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, r.lockstepOptions())
 				return Result{Cycles: st.Cycles, Packets: drv.Stats.Sent, Detail: fmt.Sprintf("retx=%d lost=%d acks=%d errors=%d resets=%d reopens=%d",
 					drv.Stats.Retx, drv.Stats.Lost, drv.Stats.Acks, drv.Stats.Errors, drv.Stats.Resets, drv.Stats.Reopens)}, err
 			}})
@@ -44,8 +43,7 @@ func init() {
 				}
 				drv := retxtraffic.NewScript(r.Config, s)
 				sb := scoreboard.NewRetx(r.Config)
-				st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, Options{
-					Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+				st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, r.lockstepOptions())
 				out := drv.Trace().Last()
 				res := Result{Cycles: st.Cycles, Packets: drv.Packets(), Detail: fmt.Sprintf("sent=%d retx_loss=%d retx_timeout=%d retx_gbn=%d timeouts=%d errors=%d dropped=%d ignored=%d",
 					out.CntSent, out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN, out.CntTimeouts, out.CntErrors, out.CntTxDropped, out.CntAckIgnored)}

@@ -46,8 +46,7 @@ func runRx(r Request, drv rxDriver, dut *bridge.Model) (Result, error) {
 		return Result{}, err
 	}
 	sb := scoreboard.NewRx(r.Config)
-	st, err := Lockstep[rxreorder.In, rxreorder.Out](dut, gold, drv.Driver, sb, rxreorder.Valid, Options{
-		Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8, TraceFile: r.Waves, TraceFrom: r.WavesFrom})
+	st, err := Lockstep[rxreorder.In, rxreorder.Out](dut, gold, drv.Driver, sb, rxreorder.Valid, r.lockstepOptions())
 	res := Result{Cycles: st.Cycles, Packets: drv.stats(),
 		Detail: fmt.Sprintf("accepted=%d completions=%d acks=%d", sb.Accepted, sb.Completions, sb.Acks)}
 	if err == nil && drv.check != nil {

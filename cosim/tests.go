@@ -184,6 +184,13 @@ var (
 	NicTransportPorts = blockPorts[nictransport.TopIn, nictransport.TopOut](nictransport.Widths, nictransport.Valid)
 )
 
+// lockstepOptions are the lockstep options of a test run: its length, batch, reproduce command, functional
+// sampler, 8 cycles of input history on a mismatch, and its waveform window.
+func (r Request) lockstepOptions() Options {
+	return Options{Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8,
+		TraceFile: r.Waves, TraceFrom: r.WavesFrom}
+}
+
 // batchOf is the request's cycles per call into Verilator (default 1024).
 func batchOf(r Request) int {
 	if r.Batch == 0 {
