@@ -39,22 +39,38 @@ func BenchRx(r cosim.Request) ([]Speed, error) {
 	if err != nil {
 		return nil, err
 	}
-	open := func() (*bridge.Model, error) { return bridge.Open(lib) }
-	var speeds []Speed
-	measure := func(mode string, f func() error) error {
-		start := time.Now()
-		if err := f(); err != nil {
-			return fmt.Errorf("bench %s: %w", mode, err)
-		}
-		speeds = append(speeds, Speed{Mode: mode, CyclesPerSec: float64(r.Cycles) / time.Since(start).Seconds()})
-		return nil
-	}
-	// Record the stimulus once (golden-driven, as in lockstep) for the raw C++ loop.
-	dut, err := open()
+	dut, err := bridge.Open(lib)
 	if err != nil {
 		return nil, err
 	}
 	defer dut.Close()
+	pattern, err := recordRx(r, prof, dut)
+	if err != nil {
+		return nil, err
+	}
+	modes := []struct {
+		name string
+		run  func() error
+	}{
+		{name: "verilator C++ loop (limit)", run: func() error { return dut.RunRaw(r.Cycles, pattern) }},
+		{name: "lockstep rtl+golden+scoreboard, 1024 cycles/call", run: rxLockstep(r, prof, lib, 1024)},
+		{name: "lockstep rtl+golden+scoreboard, 1 cycle/call", run: rxLockstep(r, prof, lib, 1)},
+		{name: "golden+scoreboard, no rtl", run: rxLockstep(r, prof, "", 0)},
+	}
+	var speeds []Speed
+	for _, m := range modes {
+		start := time.Now()
+		if err := m.run(); err != nil {
+			return nil, fmt.Errorf("bench %s: %w", m.name, err)
+		}
+		speeds = append(speeds, Speed{Mode: m.name, CyclesPerSec: float64(r.Cycles) / time.Since(start).Seconds()})
+	}
+	return speeds, nil
+}
+
+// recordRx records the stimulus of r once (golden-driven, as in lockstep) as the model's packed input words, for
+// the raw C++ loop.
+func recordRx(r cosim.Request, prof rxtraffic.Profile, dut *bridge.Model) ([]uint32, error) {
 	inL, err := cosim.NewLayout(typeOf[rxreorder.In](), dut.Ports(), bridge.In, func(string) string { return "" })
 	if err != nil {
 		return nil, err
@@ -76,40 +92,31 @@ func BenchRx(r cosim.Request) ([]Speed, error) {
 		drv.Observe(c, &in, &out)
 		inL.Pack(unsafe.Pointer(&in), pattern[c*int64(inL.Words()):])
 	}
-	if err := measure("verilator C++ loop (limit)", func() error { return dut.RunRaw(r.Cycles, pattern) }); err != nil {
-		return nil, err
-	}
-	lockstep := func(batch int, withDUT bool) func() error {
-		return func() error {
-			var d *bridge.Model
-			if withDUT {
-				var err error
-				if d, err = open(); err != nil {
-					return err
-				}
-				defer d.Close()
-			}
-			g, err := rxreorder.New(r.Config)
-			if err != nil {
+	return pattern, nil
+}
+
+// rxLockstep is one lockstep run of r on a fresh model of library lib at batch cycles per call, or of the golden
+// model and scoreboard alone when lib is "".
+func rxLockstep(r cosim.Request, prof rxtraffic.Profile, lib string, batch int) func() error {
+	return func() error {
+		var d *bridge.Model
+		if lib != "" {
+			var err error
+			if d, err = bridge.Open(lib); err != nil {
 				return err
 			}
-			dr, err := rxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
-			if err != nil {
-				return err
-			}
-			_, err = cosim.Lockstep[rxreorder.In, rxreorder.Out](d, g, dr, scoreboard.NewRx(r.Config), rxreorder.Valid,
-				cosim.Options{Cycles: r.Cycles, Batch: batch, Repro: r.Repro()})
+			defer d.Close()
+		}
+		g, err := rxreorder.New(r.Config)
+		if err != nil {
 			return err
 		}
+		dr, err := rxtraffic.New(r.Config, prof, r.Seed, r.Cycles)
+		if err != nil {
+			return err
+		}
+		_, err = cosim.Lockstep[rxreorder.In, rxreorder.Out](d, g, dr, scoreboard.NewRx(r.Config), rxreorder.Valid,
+			cosim.Options{Cycles: r.Cycles, Batch: batch, Repro: r.Repro()})
+		return err
 	}
-	if err := measure("lockstep rtl+golden+scoreboard, 1024 cycles/call", lockstep(1024, true)); err != nil {
-		return nil, err
-	}
-	if err := measure("lockstep rtl+golden+scoreboard, 1 cycle/call", lockstep(1, true)); err != nil {
-		return nil, err
-	}
-	if err := measure("golden+scoreboard, no rtl", lockstep(0, false)); err != nil {
-		return nil, err
-	}
-	return speeds, nil
 }

@@ -67,10 +67,18 @@ func (t *topTimer) lockstep(ins []nictransport.TopIn, golden bool) (float64, err
 	if err != nil {
 		return 0, err
 	}
-	drv := cosim.NewReplay[nictransport.TopIn, nictransport.TopOut](ins, func(in nictransport.TopIn) nictransport.TopIn { return in })
+	drv := cosim.NewReplay[nictransport.TopIn, nictransport.TopOut](ins,
+		func(in nictransport.TopIn) nictransport.TopIn { return in })
 	start := time.Now()
-	_, err = cosim.Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, cosim.Options{
-		Cycles: int64(len(ins)), Batch: 1024, Repro: t.r.Repro(), History: 8})
+	_, err = cosim.Lockstep[nictransport.TopIn, nictransport.TopOut](
+		dut,
+		g,
+		drv,
+		nil,
+		nictransport.Valid,
+		cosim.Options{
+			Cycles: int64(len(ins)), Batch: 1024, Repro: t.r.Repro(), History: 8},
+	)
 	return time.Since(start).Seconds(), err
 }
 
@@ -109,6 +117,41 @@ func (t *topTimer) raw(pattern []uint32, n int64) (float64, error) {
 	return time.Since(start).Seconds(), err
 }
 
+// topRounds times reps rounds of (2) lockstep on the recording only, the golden twin alone, (1) the C++ loop over
+// the same inputs, and (after the first round) the recording run again, whose seconds it returns last but one.
+func topRounds(tt *topTimer, rr cosim.Request, sc cosim.Scenario, side int, ins []nictransport.TopIn,
+	pattern []uint32, recorded, reps int64) (lock, gold, raw, e2eSecs float64, err error) {
+	n := int64(len(ins))
+	for i := int64(0); i < reps; i++ {
+		if i > 0 {
+			start := time.Now()
+			again, err := cosim.RecordEndpoint(rr, sc, side)
+			e2eSecs += time.Since(start).Seconds()
+			if err != nil {
+				return 0, 0, 0, 0, err
+			}
+			if int64(len(again)) != recorded {
+				return 0, 0, 0, 0, fmt.Errorf("the end-to-end simulation recorded %d cycles, then %d (not deterministic)", recorded,
+					len(again))
+			}
+		}
+		secs, err := tt.lockstep(ins, false)
+		if err != nil {
+			return 0, 0, 0, 0, err
+		}
+		lock += secs
+		if secs, err = tt.lockstep(ins, true); err != nil {
+			return 0, 0, 0, 0, err
+		}
+		gold += secs
+		if secs, err = tt.raw(pattern, n); err != nil {
+			return 0, 0, 0, 0, err
+		}
+		raw += secs
+	}
+	return lock, gold, raw, e2eSecs, nil
+}
+
 // repsFor is how many times a recording of n cycles is replayed to fill cycles (at least once).
 func repsFor(n, cycles int64) int64 { return max(1, cycles/max(1, n)) }
 
@@ -141,35 +184,11 @@ func benchTop(r cosim.Request, work string, icarusCycles int64) (BlockBench, err
 	if err != nil {
 		return b, err
 	}
-	// Rounds of (2) lockstep on the recording only, the golden twin alone, (1) the C++ loop over the same inputs,
-	// and (after the first round) the recording run again.
-	var lock, gold, raw float64
-	for i := int64(0); i < reps; i++ {
-		if i > 0 {
-			start := time.Now()
-			again, err := cosim.RecordEndpoint(rr, sc, side)
-			e2eSecs += time.Since(start).Seconds()
-			if err != nil {
-				return b, err
-			}
-			if int64(len(again)) != b.Recorded {
-				return b, fmt.Errorf("the end-to-end simulation recorded %d cycles, then %d (not deterministic)", b.Recorded, len(again))
-			}
-		}
-		secs, err := tt.lockstep(ins, false)
-		if err != nil {
-			return b, err
-		}
-		lock += secs
-		if secs, err = tt.lockstep(ins, true); err != nil {
-			return b, err
-		}
-		gold += secs
-		if secs, err = tt.raw(pattern, n); err != nil {
-			return b, err
-		}
-		raw += secs
+	lock, gold, raw, secs, err := topRounds(tt, rr, sc, side, ins, pattern, b.Recorded, reps)
+	if err != nil {
+		return b, err
 	}
+	e2eSecs += secs
 	b.E2EGolden = float64(b.Recorded*reps) / e2eSecs
 	c := float64(b.Cycles)
 	b.Lockstep, b.Golden, b.Raw = c/lock, c/gold, c/raw
@@ -221,33 +240,13 @@ func (s SystemBench) LockstepVsRaw() float64 { return ratio(s.Lockstep, s.Raw) }
 // max(1, cycles / recorded) times over the whole recording (the golden simulation's time covers all of it, so the
 // system figure never replays a prefix).
 func BenchSystem(root string, cfg config.Config, seed uint64, cycles int64, log io.Writer) (SystemBench, error) {
-	rr, sc, _, err := cosim.NicScenario(cosim.Request{Test: BenchTests["nic_transport"], Config: cfg, Seed: seed, Root: root, Log: log})
+	rr, sc, _, err := cosim.NicScenario(cosim.Request{Test: BenchTests["nic_transport"], Config: cfg, Seed: seed,
+		Root: root, Log: log})
 	if err != nil {
 		return SystemBench{}, err
 	}
 	s := SystemBench{Scenario: sc.Name(), Config: cfg.Name, Seed: seed}
-	record := func() ([2][]nictransport.TopIn, float64, error) {
-		var ins [2][]nictransport.TopIn
-		o := cosim.ScenarioOptions(rr, sc)
-		for side := range ins {
-			o.Inputs[side] = func(in *nictransport.In) {
-				var p nictransport.TopIn
-				nictransport.FromIn(in, &p)
-				ins[side] = append(ins[side], p)
-			}
-		}
-		start := time.Now()
-		_, err := system.Run(o)
-		secs := time.Since(start).Seconds()
-		if err != nil {
-			return ins, 0, fmt.Errorf("end-to-end simulation (seed %d): %w", seed, err)
-		}
-		if len(ins[0]) != len(ins[1]) || len(ins[0]) == 0 {
-			return ins, 0, fmt.Errorf("end-to-end simulation recorded %d cycles of A and %d of B", len(ins[0]), len(ins[1]))
-		}
-		return ins, secs, nil
-	}
-	ins, e2eSecs, err := record()
+	ins, e2eSecs, err := recordBoth(rr, sc)
 	if err != nil {
 		return s, err
 	}
@@ -268,25 +267,18 @@ func BenchSystem(root string, cfg config.Config, seed uint64, cycles int64, log 
 	var lock, raw [2]float64
 	for i := int64(0); i < s.Reps; i++ {
 		if i > 0 {
-			again, secs, err := record()
+			again, secs, err := recordBoth(rr, sc)
 			if err != nil {
 				return s, err
 			}
 			if len(again[0]) != len(ins[0]) {
-				return s, fmt.Errorf("the end-to-end simulation recorded %d cycles, then %d (not deterministic)", len(ins[0]), len(again[0]))
+				return s, fmt.Errorf("the end-to-end simulation recorded %d cycles, then %d (not deterministic)",
+					len(ins[0]), len(again[0]))
 			}
 			e2eSecs += secs
 		}
-		for side := range ins {
-			secs, err := tt.lockstep(ins[side], false)
-			if err != nil {
-				return s, fmt.Errorf("endpoint %c: %w", 'A'+side, err)
-			}
-			lock[side] += secs
-			if secs, err = tt.raw(patterns[side], s.Recorded); err != nil {
-				return s, err
-			}
-			raw[side] += secs
+		if err := timeSides(tt, ins, patterns, s.Recorded, &lock, &raw); err != nil {
+			return s, err
 		}
 	}
 	c := float64(s.Cycles)
@@ -296,4 +288,44 @@ func BenchSystem(root string, cfg config.Config, seed uint64, cycles int64, log 
 	s.Lockstep = c / (e2eSecs + lock[0] + lock[1])
 	s.Raw = c / (raw[0] + raw[1])
 	return s, nil
+}
+
+// recordBoth runs the scenario once, recording both endpoints' inputs, and returns them with the run's seconds.
+func recordBoth(rr cosim.Request, sc cosim.Scenario) ([2][]nictransport.TopIn, float64, error) {
+	var ins [2][]nictransport.TopIn
+	o := cosim.ScenarioOptions(rr, sc)
+	for side := range ins {
+		o.Inputs[side] = func(in *nictransport.In) {
+			var p nictransport.TopIn
+			nictransport.FromIn(in, &p)
+			ins[side] = append(ins[side], p)
+		}
+	}
+	start := time.Now()
+	_, err := system.Run(o)
+	secs := time.Since(start).Seconds()
+	if err != nil {
+		return ins, 0, fmt.Errorf("end-to-end simulation (seed %d): %w", rr.Seed, err)
+	}
+	if len(ins[0]) != len(ins[1]) || len(ins[0]) == 0 {
+		return ins, 0, fmt.Errorf("end-to-end simulation recorded %d cycles of A and %d of B", len(ins[0]), len(ins[1]))
+	}
+	return ins, secs, nil
+}
+
+// timeSides times, per endpoint, one lockstep replay of its recording and one C++ loop over its n packed inputs,
+// adding the seconds to lock and raw.
+func timeSides(tt *topTimer, ins [2][]nictransport.TopIn, patterns [2][]uint32, n int64, lock, raw *[2]float64) error {
+	for side := range ins {
+		secs, err := tt.lockstep(ins[side], false)
+		if err != nil {
+			return fmt.Errorf("endpoint %c: %w", 'A'+side, err)
+		}
+		lock[side] += secs
+		if secs, err = tt.raw(patterns[side], n); err != nil {
+			return err
+		}
+		raw[side] += secs
+	}
+	return nil
 }

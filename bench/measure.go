@@ -92,7 +92,8 @@ func MeasureRx(r cosim.Request) (RxFigures, error) {
 	if err != nil {
 		return RxFigures{}, err
 	}
-	m := &rxMeasure{sb: scoreboard.NewRx(r.Config), takenAt: map[[2]uint32]int64{}, fig: RxFigures{Test: r.Test, Config: r.Config.Name}}
+	m := &rxMeasure{sb: scoreboard.NewRx(r.Config), takenAt: map[[2]uint32]int64{},
+		fig: RxFigures{Test: r.Test, Config: r.Config.Name}}
 	if _, err := cosim.Lockstep[rxreorder.In, rxreorder.Out](dut, g, drv, m, rxreorder.Valid,
 		cosim.Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
 		return RxFigures{}, err
@@ -128,8 +129,10 @@ type PathFigures struct {
 }
 
 func (f PathFigures) String() string {
-	return fmt.Sprintf("%-16s %-8s %.4f decisions/cycle  decisions per path from cycle %d: congested link %.0f, healthy %.0f (ratio %.2f)",
-		f.Test, f.Config, float64(f.Taken)/float64(max(1, f.Offered)), f.From, f.OnCongested, f.OnHealthy, f.OnCongested/max(1, f.OnHealthy))
+	return fmt.Sprintf(
+		"%-16s %-8s %.4f decisions/cycle  decisions per path from cycle %d: congested link %.0f, healthy %.0f (ratio %.2f)",
+		f.Test, f.Config, float64(f.Taken)/float64(max(1, f.Offered)), f.From, f.OnCongested, f.OnHealthy,
+		f.OnCongested/max(1, f.OnHealthy))
 }
 
 // pathMeasure wraps the path_sel scoreboard and counts decisions per path and link.
@@ -178,8 +181,8 @@ func MeasurePathSel(r cosim.Request) (PathFigures, error) {
 		return PathFigures{}, err
 	}
 	drv := pathtraffic.New(r.Config, prof, r.Seed, r.Cycles)
-	m := &pathMeasure{sb: scoreboard.NewPathSel(r.Config, false), drv: drv, cong: map[[2]uint32]bool{}, per: map[[2]uint32]int64{},
-		fig: PathFigures{Test: r.Test, Config: r.Config.Name, From: prof.Cycles / 4}}
+	m := &pathMeasure{sb: scoreboard.NewPathSel(r.Config, false), drv: drv, cong: map[[2]uint32]bool{},
+		per: map[[2]uint32]int64{}, fig: PathFigures{Test: r.Test, Config: r.Config.Name, From: prof.Cycles / 4}}
 	if _, err := cosim.Lockstep[pathsel.In, pathsel.Out](dut, g, drv, m, pathsel.Valid, cosim.Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
 		return PathFigures{}, err
 	}
@@ -217,7 +220,8 @@ func (f RetxFigures) String() string {
 	s := fmt.Sprintf("%-17s %-8s offered %7d taken %7d  %.4f new pkt/cycle", f.Test, f.Config, f.Offered, f.Taken,
 		float64(f.Taken)/float64(max(1, f.Offered)))
 	if f.Losses > 0 {
-		s += fmt.Sprintf("  SACK->retransmission %d losses: min %d mean %.1f p99 %d max %d cycles", f.Losses, f.LatMin, f.LatMean, f.LatP99, f.LatMax)
+		s += fmt.Sprintf("  SACK->retransmission %d losses: min %d mean %.1f p99 %d max %d cycles", f.Losses, f.LatMin,
+			f.LatMean, f.LatP99, f.LatMax)
 	}
 	return s
 }
@@ -268,7 +272,9 @@ func (m *retxMeasure) Observe(cycle int64, in *retx.In, out *retx.Out) error {
 		m.una[in.CtlConn], m.nxt[in.CtlConn] = in.CtlPSN, in.CtlPSN
 	}
 	c := in.TxConn
-	if in.TxValid && !in.CtlValid && in.PathValid && in.PktReady && (m.nxt[c]-m.una[c])&0xFFFFFF < uint32(m.cfg.Window) && !out.PreqRetx {
+	if in.TxValid && !in.CtlValid && in.PathValid && in.PktReady &&
+		(m.nxt[c]-m.una[c])&0xFFFFFF < uint32(m.cfg.Window) &&
+		!out.PreqRetx {
 		m.fig.Offered++
 		if out.TxReady {
 			m.fig.Taken++
@@ -332,9 +338,9 @@ func MeasureRetx(r cosim.Request) (RetxFigures, error) {
 	if err != nil {
 		return RetxFigures{}, err
 	}
-	m := &retxMeasure{sb: scoreboard.NewRetx(r.Config), cfg: r.Config, fig: RetxFigures{Test: r.Test, Config: r.Config.Name},
-		una: map[uint32]uint32{}, nxt: map[uint32]uint32{}, latest: map[[3]uint32]uint32{}, last: map[[2]uint32][2]uint32{},
-		reveal: map[[2]uint32]int64{}}
+	m := &retxMeasure{sb: scoreboard.NewRetx(r.Config), cfg: r.Config,
+		fig: RetxFigures{Test: r.Test, Config: r.Config.Name}, una: map[uint32]uint32{}, nxt: map[uint32]uint32{},
+		latest: map[[3]uint32]uint32{}, last: map[[2]uint32][2]uint32{}, reveal: map[[2]uint32]int64{}}
 	if _, err := cosim.Lockstep[retx.In, retx.Out](dut, g, drv, m, retx.Valid, cosim.Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
 		return RetxFigures{}, err
 	}

@@ -63,8 +63,13 @@ func Run(w io.Writer, o Options) (Report, error) {
 		return rep, fmt.Errorf("end-to-end bench: %w", err)
 	}
 	rep.E2ECyclesPerSec = float64(er.Cycles) / time.Since(start).Seconds()
-	fmt.Fprintf(w, "\nend-to-end golden simulation (spraynic sim --loss 0.01 --duration-us 1000: two endpoints of golden "+
-		"blocks, network, hosts, scoreboard): %.0f cycles/s, goodput %.2f%%\n", rep.E2ECyclesPerSec, 100*er.Goodput)
+	fmt.Fprintf(
+		w,
+		"\nend-to-end golden simulation (spraynic sim --loss 0.01 --duration-us 1000: two endpoints of golden "+
+			"blocks, network, hosts, scoreboard): %.0f cycles/s, goodput %.2f%%\n",
+		rep.E2ECyclesPerSec,
+		100*er.Goodput,
+	)
 	if o.Quick {
 		return rep, nil
 	}
@@ -102,8 +107,12 @@ func runBlocks(w io.Writer, o Options, rep *Report) error {
 		sys.Scenario, sys.Recorded, sys.Reps, sys.LockstepA, sys.LockstepB, sys.RawA, sys.RawB)
 	fmt.Fprintf(w, "  2 endpoints: (2) = cycles / (golden run + lockstep A + lockstep B): the closed loop of two RTL "+
 		"endpoints (spraynic sim --rtl); (1) = cycles / (raw A + raw B); golden = the run alone\n")
-	fmt.Fprintf(w, "cycles/s; (1) Verilator model from its C++ loop, (2) Go lockstep RTL+golden+scoreboard, (3) Icarus "+
-		"vvp (incl. $readmemh load) over the first %d cycles\n", blocks[0].IcarusCycles)
+	fmt.Fprintf(
+		w,
+		"cycles/s; (1) Verilator model from its C++ loop, (2) Go lockstep RTL+golden+scoreboard, (3) Icarus "+
+			"vvp (incl. $readmemh load) over the first %d cycles\n",
+		blocks[0].IcarusCycles,
+	)
 	return nil
 }
 

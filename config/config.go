@@ -78,23 +78,74 @@ type Key struct {
 // Keys lists every key in the order of the Verilog parameter lists.
 var Keys = []Key{
 	{JSON: "conns", Verilog: "CONNS", Min: 2, Max: 1024, Pow2: true, field: func(c *Config) *int { return &c.Conns }},
-	{JSON: "window", Verilog: "WINDOW", Min: 8, Max: 1024, Pow2: true, field: func(c *Config) *int { return &c.Window }},
+	{
+		JSON:    "window",
+		Verilog: "WINDOW",
+		Min:     8,
+		Max:     1024,
+		Pow2:    true,
+		field:   func(c *Config) *int { return &c.Window },
+	},
 	{JSON: "paths", Verilog: "PATHS", Min: 2, Max: 64, Pow2: true, field: func(c *Config) *int { return &c.Paths }},
-	{JSON: "sack_bits", Verilog: "SACK_BITS", Min: 8, Max: 256, Pow2: true, field: func(c *Config) *int { return &c.SackBits }},
+	{
+		JSON:    "sack_bits",
+		Verilog: "SACK_BITS",
+		Min:     8,
+		Max:     256,
+		Pow2:    true,
+		field:   func(c *Config) *int { return &c.SackBits },
+	},
 	{JSON: "psn_width", Verilog: "PSN_WIDTH", Min: 24, Max: 24, field: func(c *Config) *int { return &c.PSNWidth }},
 	{JSON: "pseq_width", Verilog: "PSEQ_WIDTH", Min: 8, Max: 24, field: func(c *Config) *int { return &c.PseqWidth }},
-	{JSON: "handle_width", Verilog: "HANDLE_WIDTH", Min: 1, Max: 32, field: func(c *Config) *int { return &c.HandleWidth }},
+	{
+		JSON:    "handle_width",
+		Verilog: "HANDLE_WIDTH",
+		Min:     1,
+		Max:     32,
+		field:   func(c *Config) *int { return &c.HandleWidth },
+	},
 	{JSON: "ack_every", Verilog: "ACK_EVERY", Min: 1, Max: 64, field: func(c *Config) *int { return &c.AckEvery }},
-	{JSON: "ack_fifo_depth", Verilog: "ACK_FIFO_DEPTH", Min: 4, Max: 64, Pow2: true, field: func(c *Config) *int { return &c.AckFifoDepth }},
-	{JSON: "tick_cycles", Verilog: "TICK_CYCLES", Min: 1, Max: 65536, field: func(c *Config) *int { return &c.TickCycles }},
+	{
+		JSON:    "ack_fifo_depth",
+		Verilog: "ACK_FIFO_DEPTH",
+		Min:     4,
+		Max:     64,
+		Pow2:    true,
+		field:   func(c *Config) *int { return &c.AckFifoDepth },
+	},
+	{
+		JSON:    "tick_cycles",
+		Verilog: "TICK_CYCLES",
+		Min:     1,
+		Max:     65536,
+		field:   func(c *Config) *int { return &c.TickCycles },
+	},
 	{JSON: "cwnd_init", Verilog: "CWND_INIT", Min: 1, Max: 255, field: func(c *Config) *int { return &c.CwndInit }},
 	{JSON: "cwnd_max", Verilog: "CWND_MAX", Min: 1, Max: 255, field: func(c *Config) *int { return &c.CwndMax }},
 	{JSON: "ai_16ths", Verilog: "AI_16THS", Min: 1, Max: 16, field: func(c *Config) *int { return &c.AI16ths }},
 	{JSON: "fail_k", Verilog: "FAIL_K", Min: 1, Max: 15, field: func(c *Config) *int { return &c.FailK }},
-	{JSON: "holdoff_ticks", Verilog: "HOLDOFF_TICKS", Min: 1, Max: 255, field: func(c *Config) *int { return &c.HoldoffTicks }},
+	{
+		JSON:    "holdoff_ticks",
+		Verilog: "HOLDOFF_TICKS",
+		Min:     1,
+		Max:     255,
+		field:   func(c *Config) *int { return &c.HoldoffTicks },
+	},
 	{JSON: "rto_ticks", Verilog: "RTO_TICKS", Min: 1, Max: 65535, field: func(c *Config) *int { return &c.RTOTicks }},
-	{JSON: "rto_max_ticks", Verilog: "RTO_MAX_TICKS", Min: 1, Max: 65535, field: func(c *Config) *int { return &c.RTOMaxTicks }},
-	{JSON: "max_retries", Verilog: "MAX_RETRIES", Min: 1, Max: 15, field: func(c *Config) *int { return &c.MaxRetries }},
+	{
+		JSON:    "rto_max_ticks",
+		Verilog: "RTO_MAX_TICKS",
+		Min:     1,
+		Max:     65535,
+		field:   func(c *Config) *int { return &c.RTOMaxTicks },
+	},
+	{
+		JSON:    "max_retries",
+		Verilog: "MAX_RETRIES",
+		Min:     1,
+		Max:     15,
+		field:   func(c *Config) *int { return &c.MaxRetries },
+	},
 	{JSON: "gbn", Verilog: "GBN", Min: 0, Max: 1, field: func(c *Config) *int { return &c.GBN }},
 }
 
@@ -127,14 +178,25 @@ func (c Config) Validate() error {
 		}
 	}
 	if len(errs) == 0 && 1<<(c.PseqWidth-1) <= c.SackBits {
-		errs = append(errs, fmt.Errorf("key %q: value %d too small for sack_bits %d (allowed: 2^(pseq_width-1) > sack_bits)",
-			"pseq_width", c.PseqWidth, c.SackBits))
+		errs = append(
+			errs,
+			fmt.Errorf("key %q: value %d too small for sack_bits %d (allowed: 2^(pseq_width-1) > sack_bits)",
+				"pseq_width", c.PseqWidth, c.SackBits),
+		)
 	}
 	if len(errs) == 0 && c.CwndInit > c.CwndMax {
-		errs = append(errs, fmt.Errorf("key %q: value %d above cwnd_max %d (allowed: cwnd_init <= cwnd_max)", "cwnd_init", c.CwndInit, c.CwndMax))
+		errs = append(
+			errs,
+			fmt.Errorf("key %q: value %d above cwnd_max %d (allowed: cwnd_init <= cwnd_max)", "cwnd_init", c.CwndInit,
+				c.CwndMax),
+		)
 	}
 	if len(errs) == 0 && c.RTOMaxTicks < c.RTOTicks {
-		errs = append(errs, fmt.Errorf("key %q: value %d below rto_ticks %d (allowed: rto_ticks <= rto_max_ticks)", "rto_max_ticks", c.RTOMaxTicks, c.RTOTicks))
+		errs = append(
+			errs,
+			fmt.Errorf("key %q: value %d below rto_ticks %d (allowed: rto_ticks <= rto_max_ticks)", "rto_max_ticks",
+				c.RTOMaxTicks, c.RTOTicks),
+		)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("config %s: %w", c.Name, errors.Join(errs...))

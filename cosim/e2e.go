@@ -89,43 +89,121 @@ var Scenarios = []Scenario{
 			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
 	{name: "e2e_heavy", doc: "spray mode, 10% loss, 5% ACK loss: paths fail and are probed often",
 		opt: system.Options{Loss: 0.10, AckLoss: 0.05, Msg: "uniform:1000:40000", DurationUS: 60}},
-	{name: "e2e_gbn", doc: "go-back-N mode, 1% loss, 2% ACK loss, mixed message sizes; fabric path 1 down from 20 to 40 us: the connections hashed onto it time out and rewind", gbn: true,
+	{
+		name: "e2e_gbn",
+		doc: "go-back-N mode, 1% loss, 2% ACK loss, mixed message sizes; fabric path 1 down from 20 to 40 us: the " +
+			"connections hashed onto it time out and rewind",
+		gbn: true,
 		opt: system.Options{Mode: system.ModeGBN, Loss: 0.01, AckLoss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60,
-			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
-	{name: "e2e_gbn_all", doc: "go-back-N mode on every connection of the preset: 2% loss, 2% ACK loss, fabric path 1 down from 20 to 40 us; every connection's receive filter NAKs, drops out-of-order packets and its sender rewinds",
-		gbn: true, topOnly: true, allConns: true,
+			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}},
+	},
+	{
+		name: "e2e_gbn_all",
+		doc: "go-back-N mode on every connection of the preset: 2% loss, 2% ACK loss, fabric path 1 down from 20 to " +
+			"40 us; every connection's receive filter NAKs, drops out-of-order packets and its sender rewinds",
+		gbn:      true,
+		topOnly:  true,
+		allConns: true,
 		opt: system.Options{Mode: system.ModeGBN, Loss: 0.02, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60,
-			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
-	{name: "e2e_allfail", doc: "every path down from 20 to 60 us, then healed: the paths whose losses the first ACKs reveal fail, probes bring them back; " +
-		"on fabrics of up to 8 paths every path down again from 95 to 125 us: probes are lost (probing -> failed) and a connection's last paths time out (all failed, m_status); " +
-		"the connection manager reconnects a connection shown all-failed for 5 us (close, reopen with paths failed); 1% loss", topOnly: true, cycles: 150000,
-		opt:         system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 150, Failures: allPaths(20, 60), AllFailedReconnectUS: 5},
-		smallFabric: allPaths(95, 125)},
-	{name: "e2e_many", doc: "every connection of the preset, bursty (Gilbert-Elliott) 2% loss, 2% ACK loss", topOnly: true, allConns: true,
-		opt: system.Options{Loss: 0.02, LossModel: "gilbert", Burst: 4, AckLoss: 0.02, Msg: "uniform:1000:20000", DurationUS: 60}},
-	{name: "e2e_all", doc: "every connection of the preset under everything at once: 2% loss, 1% ACK loss, fabric path 0 at 1/16 of the port rate (ECN marks above 16 KiB), path 1 down from 20 to 40 us",
-		topOnly: true, allConns: true,
-		opt: system.Options{Loss: 0.02, AckLoss: 0.01, Msg: "uniform:1000:20000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
-			Slow: []system.SlowPath{{Path: 0, Gbps: 25}}, Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}}},
-	{name: "e2e_bidir", doc: "both endpoints send, 2% loss, one path down for 20 us; the hosts hold m_cpl_ready low in half the cycles (random)", topOnly: true,
+			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}}},
+	},
+	{
+		name: "e2e_allfail",
+		doc: "every path down from 20 to 60 us, then healed: the paths whose losses the first ACKs reveal fail, probes " +
+			"bring them back; " +
+			"on fabrics of up to 8 paths every path down again from 95 to 125 us: probes are lost (probing -> failed) and a " +
+			"connection's last paths time out (all failed, m_status); " +
+			"the connection manager reconnects a connection shown all-failed for 5 us (close, reopen with paths failed); 1% loss",
+		topOnly: true,
+		cycles:  150000,
+		opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 150,
+			Failures: allPaths(20, 60), AllFailedReconnectUS: 5},
+		smallFabric: allPaths(95, 125),
+	},
+	{
+		name:     "e2e_many",
+		doc:      "every connection of the preset, bursty (Gilbert-Elliott) 2% loss, 2% ACK loss",
+		topOnly:  true,
+		allConns: true,
+		opt: system.Options{Loss: 0.02, LossModel: "gilbert", Burst: 4, AckLoss: 0.02,
+			Msg: "uniform:1000:20000", DurationUS: 60},
+	},
+	{
+		name: "e2e_all",
+		doc: "every connection of the preset under everything at once: 2% loss, 1% ACK loss, fabric path 0 at 1/16 of " +
+			"the port rate (ECN marks above 16 KiB), path 1 down from 20 to 40 us",
+		topOnly:  true,
+		allConns: true,
+		opt: system.Options{
+			Loss:       0.02,
+			AckLoss:    0.01,
+			Msg:        "uniform:1000:20000",
+			DurationUS: 60,
+			QueueKB:    64,
+			ECNKB:      16,
+			Slow: []system.SlowPath{
+				{Path: 0, Gbps: 25},
+			},
+			Failures: []system.Failure{{Path: 1, AtUS: 20, UntilUS: 40}},
+		},
+	},
+	{
+		name: "e2e_bidir",
+		doc: "both endpoints send, 2% loss, one path down for 20 us; the hosts hold m_cpl_ready low in half the cycles " +
+			"(random)",
+		topOnly: true,
 		opt: system.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60, CplStall: 0.5,
-			Failures: []system.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}}},
-	{name: "e2e_ecn", doc: "fabric path 0 at 1/16 of the port rate (both directions; 64 KiB queues marking above 16 KiB): its queue builds, the fabric ECN-marks and drops, path_sel moves traffic off it; 0.5% loss",
+			Failures: []system.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}},
+	},
+	{
+		name: "e2e_ecn",
+		doc: "fabric path 0 at 1/16 of the port rate (both directions; 64 KiB queues marking above 16 KiB): its queue " +
+			"builds, the fabric ECN-marks and drops, path_sel moves traffic off it; 0.5% loss",
 		opt: system.Options{Loss: 0.005, Msg: "uniform:1000:40000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
-			Slow: []system.SlowPath{{Path: 0, Gbps: 25}}}},
-	{name: "e2e_bottleneck", doc: "one connection, all its paths on a single fabric path at 1/8 of the port rate (64 KiB queue marking above 1 KiB; MTU 1024, 200 ns delays): steady ECN marks halve every path's window down to 1 packet; on fabrics of more than 8 paths 5x as long (u250's 16 paths each halve from 32 packets, and a path at 1 packet rises again with its next delivery)",
-		topOnly: true, cycles: 80000, largeFabric: 5, opt: system.Options{Conns: 1, NetPaths: 1, PathGbps: 50, QueueKB: 64, ECNKB: 1, MTU: 1024,
-			DelayNS: 200, SkewNS: 20, JitterNS: 40, Msg: "uniform:1000:40000", DurationUS: 100}},
-	{name: "e2e_clean", doc: "one connection, no loss (MTU 1024, 200 ns delays): every path's window grows by AI per delivered packet up to CWND_MAX; on fabrics of more than 8 paths 4x as long (a u250 path needs 1,536 deliveries from 32 to 128 packets at AI 1/16, 24,576 packets over its 16 paths)",
-		topOnly: true, cycles: 50000, largeFabric: 4, opt: system.Options{Conns: 1, MTU: 1024, DelayNS: 200, SkewNS: 20, JitterNS: 40,
-			Msg: "uniform:1000:40000", DurationUS: 150}},
-	{name: "e2e_reset_a", doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us quiet time, so packets and ACKs of the old epoch still arrive; " +
-		"A's host learns of the reset 0.2 us late and hands packets the NIC drops meanwhile; the connection manager closes connection 1 at 40 us and reopens it 0.5 us later; 1% loss",
-		topOnly: true, opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, QuietUS: 0.5, HostLagUS: 0.2,
-			Resets: []system.Reset{{Side: 0, AtUS: 20}}, Reconnects: []system.Reconnect{{Conn: 1, AtUS: 40}}}},
-	{name: "e2e_reset_b", doc: "endpoint B (the receiver) reset at 10 us: A's connections go to error after MAX_RETRIES, then reopen and carry messages; 1% loss",
-		topOnly: true, cycles: 140000, opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 500, QuietUS: 10,
-			Resets: []system.Reset{{Side: 1, AtUS: 10}}}},
+			Slow: []system.SlowPath{{Path: 0, Gbps: 25}}},
+	},
+	{
+		name: "e2e_bottleneck",
+		doc: "one connection, all its paths on a single fabric path at 1/8 of the port rate (64 KiB queue marking " +
+			"above 1 KiB; MTU 1024, 200 ns delays): steady ECN marks halve every path's window down to 1 packet; on fabrics " +
+			"of more than 8 paths 5x as long (u250's 16 paths each halve from 32 packets, and a path at 1 packet rises again " +
+			"with its next delivery)",
+		topOnly:     true,
+		cycles:      80000,
+		largeFabric: 5,
+		opt: system.Options{Conns: 1, NetPaths: 1, PathGbps: 50, QueueKB: 64, ECNKB: 1, MTU: 1024,
+			DelayNS: 200, SkewNS: 20, JitterNS: 40, Msg: "uniform:1000:40000", DurationUS: 100},
+	},
+	{
+		name: "e2e_clean",
+		doc: "one connection, no loss (MTU 1024, 200 ns delays): every path's window grows by AI per delivered " +
+			"packet up to CWND_MAX; on fabrics of more than 8 paths 4x as long (a u250 path needs 1,536 deliveries from 32 to " +
+			"128 packets at AI 1/16, 24,576 packets over its 16 paths)",
+		topOnly:     true,
+		cycles:      50000,
+		largeFabric: 4,
+		opt: system.Options{Conns: 1, MTU: 1024, DelayNS: 200, SkewNS: 20, JitterNS: 40,
+			Msg: "uniform:1000:40000", DurationUS: 150},
+	},
+	{
+		name: "e2e_reset_a",
+		doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us " +
+			"quiet time, so packets and ACKs of the old epoch still arrive; " +
+			"A's host learns of the reset 0.2 us late and hands packets the NIC drops meanwhile; the connection manager " +
+			"closes connection 1 at 40 us and reopens it 0.5 us later; 1% loss",
+		topOnly: true,
+		opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, QuietUS: 0.5, HostLagUS: 0.2,
+			Resets: []system.Reset{{Side: 0, AtUS: 20}}, Reconnects: []system.Reconnect{{Conn: 1, AtUS: 40}}},
+	},
+	{
+		name: "e2e_reset_b",
+		doc: "endpoint B (the receiver) reset at 10 us: A's connections go to error after MAX_RETRIES, then reopen and " +
+			"carry messages; 1% loss",
+		topOnly: true,
+		cycles:  140000,
+		opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 500, QuietUS: 10,
+			Resets: []system.Reset{{Side: 1, AtUS: 10}}},
+	},
 }
 
 // allPaths takes every fabric path of the largest preset (16) down from at to until microseconds; paths beyond
@@ -422,7 +500,8 @@ func SimRTL(root string, o system.Options, repro string, log io.Writer) (*system
 			dut.Close()
 			return nil, nil, err
 		}
-		drv := NewReplay[nictransport.TopIn, nictransport.TopOut](ins[side], func(in nictransport.TopIn) nictransport.TopIn { return in })
+		drv := NewReplay[nictransport.TopIn, nictransport.TopOut](ins[side],
+			func(in nictransport.TopIn) nictransport.TopIn { return in })
 		start := time.Now()
 		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, Options{
 			Cycles: int64(len(ins[side])), Batch: 1024, Repro: repro, History: 8})

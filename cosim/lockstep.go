@@ -100,7 +100,8 @@ func (e *CheckError) Unwrap() error { return e.Err }
 
 // Lockstep drives golden, driver and checker for opt.Cycles cycles; with a DUT it batches opt.Batch cycles per call,
 // compares every output port of every cycle and feeds the DUT's outputs to the checker. Finish is called at the end.
-func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O], validOf func(string) string, opt Options) (Stats, error) {
+func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O],
+	validOf func(string) string, opt Options) (Stats, error) {
 	smp, err := samplerFor[I, O](opt)
 	if err != nil {
 		return Stats{}, err
@@ -132,7 +133,8 @@ func Lockstep[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], 
 		return Stats{}, err
 	}
 	if inL.Words() != dut.InWords() || outL.Words() != dut.OutWords() {
-		return Stats{}, fmt.Errorf("layout words %d/%d differ from the model's %d/%d", inL.Words(), outL.Words(), dut.InWords(), dut.OutWords())
+		return Stats{}, fmt.Errorf("layout words %d/%d differ from the model's %d/%d", inL.Words(), outL.Words(),
+			dut.InWords(), dut.OutWords())
 	}
 	return pipelined(dut, gold, drv, chk, smp, inL, outL, opt)
 }
@@ -151,7 +153,9 @@ type batchBuf struct {
 // packs batches; this goroutine steps the RTL on each batch, compares and feeds the checker. The driver follows
 // the golden outputs only, so the prediction never needs the RTL; a mismatch stops the predictor.
 // A sampler sees each cycle's inputs and golden outputs once the cycle passed the compare.
-func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O], smp Sampler[I, O], inL, outL *Layout, opt Options) (Stats, error) {
+func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O],
+	smp Sampler[I, O], inL, outL *Layout, opt Options) (Stats, error) {
+	s := &session[I, O]{dut: dut, gold: gold, drv: drv, chk: chk, smp: smp, inL: inL, outL: outL, opt: opt}
 	batch := max(1, opt.Batch)
 	const depth = 3
 	free := make(chan *batchBuf, depth)
@@ -161,45 +165,8 @@ func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O],
 	full := make(chan *batchBuf, depth)
 	stop := make(chan struct{})
 	defer close(stop)
-	go func() {
-		defer close(full)
-		var in I
-		var out O
-		tracing := false
-		for base := int64(0); base < opt.Cycles; {
-			var b *batchBuf
-			select {
-			case b = <-free:
-			case <-stop:
-				return
-			}
-			b.base, b.n, b.trace = base, int(min(int64(batch), opt.Cycles-base)), false
-			if opt.TraceFile != "" && !tracing && base+int64(b.n) > opt.TraceFrom {
-				if base < opt.TraceFrom {
-					b.n = int(opt.TraceFrom - base)
-				} else {
-					b.trace, tracing = true, true
-				}
-			}
-			for i := 0; i < b.n; i++ {
-				c := base + int64(i)
-				drv.Drive(c, &in)
-				gold.Step(&in, &out)
-				drv.Observe(c, &in, &out)
-				inL.Pack(unsafe.Pointer(&in), b.in[i*inL.Words():])
-				outL.Pack(unsafe.Pointer(&out), b.want[i*outL.Words():])
-			}
-			base += int64(b.n)
-			select {
-			case full <- b:
-			case <-stop:
-				return
-			}
-		}
-	}()
+	go s.produce(batch, free, full, stop)
 	got := make([]uint32, batch*outL.Words())
-	var in I
-	var dutOut, goldOut O
 	for b := range full {
 		if b.trace {
 			if err := dut.TraceOpen(opt.TraceFile); err != nil {
@@ -210,30 +177,96 @@ func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O],
 		if err := dut.Step(b.n, b.in[:b.n*inL.Words()], got[:b.n*outL.Words()]); err != nil {
 			return Stats{Cycles: b.base}, err
 		}
-		for i := 0; i < b.n; i++ {
-			c := b.base + int64(i)
-			want := b.want[i*outL.Words() : (i+1)*outL.Words()]
-			g := got[i*outL.Words() : (i+1)*outL.Words()]
-			if p := outL.Diff(want, g); p >= 0 {
-				return Stats{Cycles: c + 1}, mismatch(c, p, b.base, i, inL, outL, b.in, want, g, opt)
-			}
-			if chk != nil || smp != nil {
-				inL.Unpack(b.in[i*inL.Words():], unsafe.Pointer(&in))
-			}
-			if smp != nil {
-				outL.Unpack(want, unsafe.Pointer(&goldOut))
-				smp.Sample(c, &in, &goldOut)
-			}
-			if chk != nil {
-				outL.Unpack(g, unsafe.Pointer(&dutOut))
-				if err := chk.Observe(c, &in, &dutOut); err != nil {
-					return Stats{Cycles: c + 1}, &CheckError{Cycle: c, Err: err, Repro: opt.Repro}
-				}
-			}
+		if st, err := s.check(b, got); err != nil {
+			return st, err
 		}
 		free <- b
 	}
 	return finish(chk, opt)
+}
+
+// session is one lockstep run: the model, the golden model, the stimulus, the checker and sampler, the port
+// layouts and the options.
+type session[I, O any] struct {
+	dut  *bridge.Model
+	gold Golden[I, O]
+	drv  Driver[I, O]
+	chk  Checker[I, O]
+	smp  Sampler[I, O]
+	// inL and outL lay the golden records onto the model's ports.
+	inL, outL *Layout
+	opt       Options
+}
+
+// produce fills batches from free with the golden-driven inputs and the golden outputs of each cycle and hands
+// them to full, in cycle order, until the run's cycles are done or stop closes. A batch ends where the waveform
+// window starts, so that the batch that starts tracing begins at its first cycle.
+func (s *session[I, O]) produce(batch int, free <-chan *batchBuf, full chan<- *batchBuf, stop <-chan struct{}) {
+	defer close(full)
+	var in I
+	var out O
+	tracing := false
+	opt := s.opt
+	for base := int64(0); base < opt.Cycles; {
+		var b *batchBuf
+		select {
+		case b = <-free:
+		case <-stop:
+			return
+		}
+		b.base, b.n, b.trace = base, int(min(int64(batch), opt.Cycles-base)), false
+		if opt.TraceFile != "" && !tracing && base+int64(b.n) > opt.TraceFrom {
+			if base < opt.TraceFrom {
+				b.n = int(opt.TraceFrom - base)
+			} else {
+				b.trace, tracing = true, true
+			}
+		}
+		for i := 0; i < b.n; i++ {
+			c := base + int64(i)
+			s.drv.Drive(c, &in)
+			s.gold.Step(&in, &out)
+			s.drv.Observe(c, &in, &out)
+			s.inL.Pack(unsafe.Pointer(&in), b.in[i*s.inL.Words():])
+			s.outL.Pack(unsafe.Pointer(&out), b.want[i*s.outL.Words():])
+		}
+		base += int64(b.n)
+		select {
+		case full <- b:
+		case <-stop:
+			return
+		}
+	}
+}
+
+// check compares the model's outputs got of batch b with the golden ones, cycle by cycle, and feeds the sampler
+// and the checker; it returns the first mismatch or checker violation.
+func (s *session[I, O]) check(b *batchBuf, got []uint32) (Stats, error) {
+	var in I
+	var dutOut, goldOut O
+	iw, ow := s.inL.Words(), s.outL.Words()
+	for i := 0; i < b.n; i++ {
+		c := b.base + int64(i)
+		want := b.want[i*ow : (i+1)*ow]
+		g := got[i*ow : (i+1)*ow]
+		if p := s.outL.Diff(want, g); p >= 0 {
+			return Stats{Cycles: c + 1}, mismatch(c, p, b.base, i, s.inL, s.outL, b.in, want, g, s.opt)
+		}
+		if s.chk != nil || s.smp != nil {
+			s.inL.Unpack(b.in[i*iw:], unsafe.Pointer(&in))
+		}
+		if s.smp != nil {
+			s.outL.Unpack(want, unsafe.Pointer(&goldOut))
+			s.smp.Sample(c, &in, &goldOut)
+		}
+		if s.chk != nil {
+			s.outL.Unpack(g, unsafe.Pointer(&dutOut))
+			if err := s.chk.Observe(c, &in, &dutOut); err != nil {
+				return Stats{Cycles: c + 1}, &CheckError{Cycle: c, Err: err, Repro: s.opt.Repro}
+			}
+		}
+	}
+	return Stats{}, nil
 }
 
 func finish[I, O any](chk Checker[I, O], opt Options) (Stats, error) {
@@ -250,7 +283,8 @@ func mismatch(c int64, p int, base int64, i int, inL, outL *Layout, inBuf, want,
 		WantAll: outL.FormatAll(want), GotAll: outL.FormatAll(got), Repro: opt.Repro}
 	hist := max(1, opt.History)
 	for k := max(0, i-hist+1); k <= i; k++ {
-		m.Inputs = append(m.Inputs, fmt.Sprintf("cycle %d: %s", base+int64(k), inL.FormatAll(inBuf[k*inL.Words():(k+1)*inL.Words()])))
+		m.Inputs = append(m.Inputs,
+			fmt.Sprintf("cycle %d: %s", base+int64(k), inL.FormatAll(inBuf[k*inL.Words():(k+1)*inL.Words()])))
 	}
 	return m
 }

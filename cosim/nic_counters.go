@@ -145,7 +145,8 @@ func (d *counterDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictra
 func (d *counterDriver) check() error {
 	o, n := &d.last, d.n
 	if d.phase != cpDone || d.tx != n || d.ack != n {
-		return fmt.Errorf("stimulus unfinished: receive phase %d, event %d; %d TX packets and %d ACKs of %d", d.phase, d.k, d.tx, d.ack, n)
+		return fmt.Errorf("stimulus unfinished: receive phase %d, event %d; %d TX packets and %d ACKs of %d", d.phase, d.k,
+			d.tx, d.ack, n)
 	}
 	if want := 6*int64(n) + 2; d.end != want {
 		return fmt.Errorf("last event taken at cycle %d, want %d (one packet per cycle on the receive port)", d.end, want)
@@ -172,8 +173,22 @@ func (d *counterDriver) check() error {
 func (d *counterDriver) result() (int64, string) {
 	o := &d.last
 	return int64(d.tx) + int64(d.ack) + int64(o.CntClosed+o.CntDuplicate+o.CntOutOfWin+o.CntAccepted+o.CntGBNDropped),
-		fmt.Sprintf("end=%d conns a=%d b=%d psn0=%#06x closed=%d tx_dropped=%d ack_ignored=%d duplicate=%d out_of_window=%d naks=%d gbn_dropped=%d accepted=%d",
-			d.end, d.a, d.b, d.psn0, o.CntClosed, o.CntTxDropped, o.CntAckIgnored, o.CntDuplicate, o.CntOutOfWin, o.CntNaks, o.CntGBNDropped, o.CntAccepted)
+		fmt.Sprintf(
+			"end=%d conns a=%d b=%d psn0=%#06x closed=%d tx_dropped=%d ack_ignored=%d duplicate=%d out_of_window=%d naks=%d "+
+				"gbn_dropped=%d accepted=%d",
+			d.end,
+			d.a,
+			d.b,
+			d.psn0,
+			o.CntClosed,
+			o.CntTxDropped,
+			o.CntAckIgnored,
+			o.CntDuplicate,
+			o.CntOutOfWin,
+			o.CntNaks,
+			o.CntGBNDropped,
+			o.CntAccepted,
+		)
 }
 
 // counterCycles is the length of a counter run of n events per kind: the 6n+1 handshakes of the receive port
@@ -184,7 +199,11 @@ func init() {
 	// Two seeds at most: each run is 1.6 million cycles (an estimated 19 minutes on the u250 coverage model), and
 	// a seed only picks the two connections and the open PSN.
 	registerNicDirected(Test{Name: "nic_dir_counters", MaxSeeds: 2,
-		Doc:       fmt.Sprintf("directed: %d events of each rare kind (closed, tx_dropped, ack_ignored, duplicate, out_of_window, NAK, gbn_dropped; accepted twice that) at one per cycle, so every kept counter bit toggles both ways; exact counts", counterEvents),
+		Doc: fmt.Sprintf(
+			"directed: %d events of each rare kind (closed, tx_dropped, ack_ignored, duplicate, out_of_window, NAK, "+
+				"gbn_dropped; accepted twice that) at one per cycle, so every kept counter bit toggles both ways; exact counts",
+			counterEvents,
+		),
 		CyclesFor: func(config.Config) int64 { return counterCycles(counterEvents) },
 	}, func(r Request) nicDirected { return newCounterDriver(r.Config, r.Seed, counterEvents) })
 }

@@ -172,7 +172,8 @@ func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
 			return Result{}, err
 		}
 		drv := newDrv(r)
-		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid, r.lockstepOptions())
+		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid,
+			r.lockstepOptions())
 		res := Result{Cycles: st.Cycles}
 		res.Packets, res.Detail = drv.result()
 		if err == nil {
@@ -187,7 +188,8 @@ func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
 
 // registerNicScript registers a directed go-back-N test of the top that runs a step list and ends with the
 // counters the list gives.
-func registerNicScript(name, doc string, script func(config.Config) ([]nicStep, nicCounts), cycles func(config.Config) int64) {
+func registerNicScript(name, doc string, script func(config.Config) ([]nicStep, nicCounts),
+	cycles func(config.Config) int64) {
 	registerNicDirected(Test{Name: name, Doc: doc, CyclesFor: cycles}, func(r Request) nicDirected {
 		steps, want := script(r.Config)
 		return &nicScript{steps: steps, want: want}
@@ -195,14 +197,20 @@ func registerNicScript(name, doc string, script func(config.Config) ([]nicStep, 
 }
 
 func init() {
-	registerNicScript("nic_dir_gbn_filter",
-		"directed: go-back-N receive filter of the top (NAK once per gap with the expected PSN across the wrap, drops past the gap, duplicates pass, ACK before NAK, reopen drops a waiting NAK)",
+	registerNicScript(
+		"nic_dir_gbn_filter",
+		"directed: go-back-N receive filter of the top (NAK once per gap with the expected PSN across the wrap, drops past "+
+			"the gap, duplicates pass, ACK before NAK, reopen drops a waiting NAK)",
 		func(config.Config) ([]nicStep, nicCounts) {
 			return gbnFilterScript, nicCounts{naks: 3, dropped: 4, accepted: 5, duplicate: 1}
 		},
-		func(config.Config) int64 { return 200 })
-	registerNicScript("nic_dir_gbn_conns",
-		"directed: go-back-N receive filter on every connection at once (expected PSN through every bit and the wrap, one NAK per connection's gap with every other connection's NAK-sent flag set, drops past the gap)",
+		func(config.Config) int64 { return 200 },
+	)
+	registerNicScript(
+		"nic_dir_gbn_conns",
+		"directed: go-back-N receive filter on every connection at once (expected PSN through every bit and the wrap, one "+
+			"NAK per connection's gap with every other connection's NAK-sent flag set, drops past the gap)",
 		gbnConnsScript,
-		func(cfg config.Config) int64 { return 100 + 7*(2*int64(cfg.Conns)+8) })
+		func(cfg config.Config) int64 { return 100 + 7*(2*int64(cfg.Conns)+8) },
+	)
 }

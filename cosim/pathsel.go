@@ -23,8 +23,12 @@ func init() {
 				drv := pathtraffic.New(r.Config, prof, r.Seed, r.Cycles)
 				sb := scoreboard.NewPathSel(r.Config, prof.Healthy)
 				st, err := Lockstep[pathsel.In, pathsel.Out](dut, g, drv, sb, pathsel.Valid, r.lockstepOptions())
-				return Result{Cycles: st.Cycles, Packets: drv.Stats.Decisions, Detail: fmt.Sprintf("requests=%d feedback=%d failures=%d probes=%d",
-					drv.Stats.Requests, drv.Stats.Feedback, sb.Failures, sb.Probes)}, err
+				return Result{
+					Cycles:  st.Cycles,
+					Packets: drv.Stats.Decisions,
+					Detail: fmt.Sprintf("requests=%d feedback=%d failures=%d probes=%d",
+						drv.Stats.Requests, drv.Stats.Feedback, sb.Failures, sb.Probes),
+				}, err
 			}})
 	}
 }

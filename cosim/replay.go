@@ -104,6 +104,40 @@ func (d *replayDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictran
 // number, never fed. root is the repository (nil-safe log).
 func Replay(root string, cfg config.Config, frames [][]byte, repro string, log io.Writer) (*ReplayResult, error) {
 	res := &ReplayResult{Frames: len(frames)}
+	d := newReplayDriver(cfg, frames, res)
+	// Cycles: reset, opens, one cycle per packet at best, and room for back-pressure and the drain.
+	cycles := int64(replayReset+len(d.opens)) + 4*int64(len(d.pkts)) + 4*int64(cfg.Window) + 1000
+	res.Cycles = cycles
+	lib, err := BuildTop(root, "nic_transport", cfg, bridge.Plain, log)
+	if err != nil {
+		return nil, err
+	}
+	want, _, err := NicTransportPorts(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dut, err := OpenChecked(lib, "nic_transport", want)
+	if err != nil {
+		return nil, err
+	}
+	defer dut.Close()
+	g, err := nictransport.NewTop(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, d, nil, nictransport.Valid, Options{
+		Cycles: cycles, Batch: 1024, Repro: repro, History: 8}); err != nil {
+		return nil, err
+	}
+	if d.at < len(d.pkts) {
+		return res, fmt.Errorf("replay: the endpoint took %d of %d packets in %d cycles", d.at, len(d.pkts), cycles)
+	}
+	return res, nil
+}
+
+// newReplayDriver parses the frames, counting and listing the rejected ones in res, and returns the driver that
+// opens every connection the data packets use (at the first PSN seen) and feeds the packets in capture order.
+func newReplayDriver(cfg config.Config, frames [][]byte, res *ReplayResult) *replayDriver {
 	d := &replayDriver{sackBits: cfg.SackBits, handleMask: uint32(uint64(1)<<uint(cfg.HandleWidth) - 1), res: res}
 	first := map[uint32]uint32{}
 	for i, f := range frames {
@@ -137,34 +171,7 @@ func Replay(root string, cfg config.Config, frames [][]byte, repro string, log i
 		d.opens = append(d.opens, replayOpen{conn: c, psn: psn})
 	}
 	sort.Slice(d.opens, func(i, j int) bool { return d.opens[i].conn < d.opens[j].conn })
-	// Cycles: reset, opens, one cycle per packet at best, and room for back-pressure and the drain.
-	cycles := int64(replayReset+len(d.opens)) + 4*int64(len(d.pkts)) + 4*int64(cfg.Window) + 1000
-	res.Cycles = cycles
-	lib, err := BuildTop(root, "nic_transport", cfg, bridge.Plain, log)
-	if err != nil {
-		return nil, err
-	}
-	want, _, err := NicTransportPorts(cfg)
-	if err != nil {
-		return nil, err
-	}
-	dut, err := OpenChecked(lib, "nic_transport", want)
-	if err != nil {
-		return nil, err
-	}
-	defer dut.Close()
-	g, err := nictransport.NewTop(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, d, nil, nictransport.Valid, Options{
-		Cycles: cycles, Batch: 1024, Repro: repro, History: 8}); err != nil {
-		return nil, err
-	}
-	if d.at < len(d.pkts) {
-		return res, fmt.Errorf("replay: the endpoint took %d of %d packets in %d cycles", d.at, len(d.pkts), cycles)
-	}
-	return res, nil
+	return d
 }
 
 // Print writes the replay's summary to w: what was fed, the endpoint's counters, at most show rejected frames

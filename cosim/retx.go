@@ -27,32 +27,44 @@ func init() {
 				}
 				sb := scoreboard.NewRetx(r.Config)
 				st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, r.lockstepOptions())
-				return Result{Cycles: st.Cycles, Packets: drv.Stats.Sent, Detail: fmt.Sprintf("retx=%d lost=%d acks=%d errors=%d resets=%d reopens=%d",
-					drv.Stats.Retx, drv.Stats.Lost, drv.Stats.Acks, drv.Stats.Errors, drv.Stats.Resets, drv.Stats.Reopens)}, err
+				return Result{
+					Cycles:  st.Cycles,
+					Packets: drv.Stats.Sent,
+					Detail: fmt.Sprintf("retx=%d lost=%d acks=%d errors=%d resets=%d reopens=%d", drv.Stats.Retx, drv.Stats.Lost,
+						drv.Stats.Acks, drv.Stats.Errors, drv.Stats.Resets, drv.Stats.Reopens),
+				}, err
 			}})
 	}
 	// Directed scripts: lockstep with the golden model and the scoreboard, then the script's own exact check.
 	for _, s := range retxtraffic.Scripts() {
-		register(Test{Name: "retx_dir_" + s.Name, Block: "retx", Doc: "directed: " + s.Doc, ports: retxPorts, Directed: true,
-			configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigForScript(cfg, s) },
-			CyclesFor: s.Cycles,
-			run: func(r Request, dut *bridge.Model) (Result, error) {
-				g, err := retx.New(r.Config)
-				if err != nil {
-					return Result{}, err
-				}
-				drv := retxtraffic.NewScript(r.Config, s)
-				sb := scoreboard.NewRetx(r.Config)
-				st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, r.lockstepOptions())
-				out := drv.Trace().Last()
-				res := Result{Cycles: st.Cycles, Packets: drv.Packets(), Detail: fmt.Sprintf("sent=%d retx_loss=%d retx_timeout=%d retx_gbn=%d timeouts=%d errors=%d dropped=%d ignored=%d",
-					out.CntSent, out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN, out.CntTimeouts, out.CntErrors, out.CntTxDropped, out.CntAckIgnored)}
-				if err == nil {
-					if err = drv.Check(); err != nil {
-						err = &CheckError{Cycle: st.Cycles, Err: err, Repro: r.Repro()}
+		register(
+			Test{Name: "retx_dir_" + s.Name, Block: "retx", Doc: "directed: " + s.Doc, ports: retxPorts, Directed: true,
+				configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigForScript(cfg, s) },
+				CyclesFor: s.Cycles,
+				run: func(r Request, dut *bridge.Model) (Result, error) {
+					g, err := retx.New(r.Config)
+					if err != nil {
+						return Result{}, err
 					}
-				}
-				return res, err
-			}})
+					drv := retxtraffic.NewScript(r.Config, s)
+					sb := scoreboard.NewRetx(r.Config)
+					st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, r.lockstepOptions())
+					out := drv.Trace().Last()
+					res := Result{
+						Cycles:  st.Cycles,
+						Packets: drv.Packets(),
+						Detail: fmt.Sprintf(
+							"sent=%d retx_loss=%d retx_timeout=%d retx_gbn=%d timeouts=%d errors=%d dropped=%d ignored=%d", out.CntSent,
+							out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN, out.CntTimeouts, out.CntErrors, out.CntTxDropped,
+							out.CntAckIgnored),
+					}
+					if err == nil {
+						if err = drv.Check(); err != nil {
+							err = &CheckError{Cycle: st.Cycles, Err: err, Repro: r.Repro()}
+						}
+					}
+					return res, err
+				}},
+		)
 	}
 }

@@ -31,12 +31,20 @@ func init() {
 			}})
 	}
 	for _, s := range rxtraffic.Scripts() {
-		register(Test{Name: "rx_dir_" + s.Name, Block: "rx_reorder", Doc: "directed: " + s.Doc, ports: rxPorts, Directed: true,
-			CyclesFor: func(cfg config.Config) int64 { return int64(12*cfg.Window + 4*cfg.AckFifoDepth + 1000) },
-			run: func(r Request, dut *bridge.Model) (Result, error) {
-				drv := rxtraffic.NewScript(r.Config, s)
-				return runRx(r, rxDriver{Driver: drv, check: drv.Check, stats: drv.Packets}, dut)
-			}})
+		register(
+			Test{
+				Name:      "rx_dir_" + s.Name,
+				Block:     "rx_reorder",
+				Doc:       "directed: " + s.Doc,
+				ports:     rxPorts,
+				Directed:  true,
+				CyclesFor: func(cfg config.Config) int64 { return int64(12*cfg.Window + 4*cfg.AckFifoDepth + 1000) },
+				run: func(r Request, dut *bridge.Model) (Result, error) {
+					drv := rxtraffic.NewScript(r.Config, s)
+					return runRx(r, rxDriver{Driver: drv, check: drv.Check, stats: drv.Packets}, dut)
+				},
+			},
+		)
 	}
 }
 

@@ -170,7 +170,8 @@ func portsOf[I, O any](widths map[string]int) ([]bridge.Port, error) {
 
 // blockPorts is a Test's ports function for a golden block with input and output records I and O: the ports
 // its widths give for a configuration, and its valid rule.
-func blockPorts[I, O any](widths func(config.Config) map[string]int, valid func(string) string) func(config.Config) ([]bridge.Port, func(string) string, error) {
+func blockPorts[I, O any](widths func(config.Config) map[string]int,
+	valid func(string) string) func(config.Config) ([]bridge.Port, func(string) string, error) {
 	return func(cfg config.Config) ([]bridge.Port, func(string) string, error) {
 		p, err := portsOf[I, O](widths(cfg))
 		return p, valid, err

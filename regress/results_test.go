@@ -12,8 +12,9 @@ import (
 )
 
 func rec(test string, seed uint64, st regress.Status) regress.Record {
-	r := regress.Record{Test: test, Config: "default", Seed: seed, RequestedCycles: 100, Cycles: 100, Transactions: 7, Status: st,
-		Repro: "spraynic run --test " + test, Seconds: 0.5}
+	r := regress.Record{Test: test, Config: "default", Seed: seed, RequestedCycles: 100,
+		Cycles: 100, Transactions: 7, Status: st, Repro: "spraynic run --test " + test,
+		Seconds: 0.5}
 	if st != regress.StatusPass {
 		r.Error = "lockstep mismatch at cycle 3\n  reproduce: " + r.Repro
 	}
@@ -21,8 +22,10 @@ func rec(test string, seed uint64, st regress.Status) regress.Record {
 }
 
 func TestMerge(t *testing.T) {
-	a := regress.Results{Suite: "s", FirstSeed: 1, Shard: "1/2", Total: 3, Runs: []regress.Record{rec("rx_a", 1, regress.StatusPass), rec("rx_b", 1, regress.StatusFail)}}
-	b := regress.Results{Suite: "s", FirstSeed: 1, Shard: "2/2", Total: 3, Runs: []regress.Record{rec("rx_a", 2, regress.StatusPass)}}
+	a := regress.Results{Suite: "s", FirstSeed: 1, Shard: "1/2", Total: 3,
+		Runs: []regress.Record{rec("rx_a", 1, regress.StatusPass), rec("rx_b", 1, regress.StatusFail)}}
+	b := regress.Results{Suite: "s", FirstSeed: 1, Shard: "2/2", Total: 3,
+		Runs: []regress.Record{rec("rx_a", 2, regress.StatusPass)}}
 	other := b
 	other.Suite = "t"
 	three := b
@@ -99,7 +102,8 @@ func TestReadResults(t *testing.T) {
 }
 
 func TestJUnit(t *testing.T) {
-	rs := regress.Results{Suite: "smoke", Total: 2, Runs: []regress.Record{rec("rx_a", 1, regress.StatusPass), rec("rx_b", 2, regress.StatusTimeout)}}
+	rs := regress.Results{Suite: "smoke", Total: 2,
+		Runs: []regress.Record{rec("rx_a", 1, regress.StatusPass), rec("rx_b", 2, regress.StatusTimeout)}}
 	var b bytes.Buffer
 	require.NoError(t, regress.WriteJUnit(&b, rs))
 	var doc struct {
@@ -130,5 +134,6 @@ func TestJUnit(t *testing.T) {
 	require.NotNil(t, s.Cases[1].Failure)
 	require.Equal(t, "TIMEOUT", s.Cases[1].Failure.Type)
 	require.Equal(t, "lockstep mismatch at cycle 3", s.Cases[1].Failure.Message)
-	require.Contains(t, s.Cases[1].Failure.Text, "reproduce: spraynic run --test rx_b", "the failure carries the reproduce command")
+	require.Contains(t, s.Cases[1].Failure.Text, "reproduce: spraynic run --test rx_b",
+		"the failure carries the reproduce command")
 }

@@ -96,7 +96,8 @@ func (j SlurmJob) Run(ctx context.Context, log io.Writer, poll, wait time.Durati
 	if _, err := strconv.Atoi(id); err != nil {
 		return nil, nil, fmt.Errorf("slurm: sbatch printed %q, not a job id", out)
 	}
-	fmt.Fprintf(log, "slurm: submitted job %s (%d array tasks), script %s, logs %s/shard-*.log\n", id, j.Shards, script, j.Dir)
+	fmt.Fprintf(log, "slurm: submitted job %s (%d array tasks), script %s, logs %s/shard-*.log\n", id, j.Shards, script,
+		j.Dir)
 	deadline := time.Now().Add(wait)
 	last := ""
 	for {
@@ -114,7 +115,8 @@ func (j SlurmJob) Run(ctx context.Context, log io.Writer, poll, wait time.Durati
 			last = s
 		}
 		if time.Now().After(deadline) {
-			return nil, nil, fmt.Errorf("slurm: job %s still has %d tasks after %s (scancel %s to stop it)", id, len(states), wait, id)
+			return nil, nil, fmt.Errorf("slurm: job %s still has %d tasks after %s (scancel %s to stop it)", id, len(states),
+				wait, id)
 		}
 		select {
 		case <-ctx.Done():
@@ -128,7 +130,8 @@ func (j SlurmJob) Run(ctx context.Context, log io.Writer, poll, wait time.Durati
 		f := j.ShardFile(i)
 		rs, err := ReadResults(f)
 		if err != nil {
-			return nil, nil, fmt.Errorf("slurm: job %s task %d left no results (see %s): %w", id, i, filepath.Join(j.Dir, fmt.Sprintf("shard-%d.log", i)), err)
+			return nil, nil, fmt.Errorf("slurm: job %s task %d left no results (see %s): %w", id, i,
+				filepath.Join(j.Dir, fmt.Sprintf("shard-%d.log", i)), err)
 		}
 		parts = append(parts, rs)
 		names = append(names, f)

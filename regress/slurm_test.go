@@ -25,13 +25,24 @@ func TestSlurmArray(t *testing.T) {
 		skip("sbatch is not on PATH: no Slurm here (as root: slurm/start-local.sh installs and starts a local cluster)")
 	}
 	out, err := exec.Command("sinfo", "-h", "-o", "%T").Output()
-	if err != nil || !(strings.Contains(string(out), "idle") || strings.Contains(string(out), "mixed") || strings.Contains(string(out), "allocated")) {
-		skip("the local Slurm cluster is not up (sinfo: %q, %v): run slurm/start-local.sh as root", strings.TrimSpace(string(out)), err)
+	if err != nil ||
+		!(strings.Contains(string(out), "idle") || strings.Contains(string(out), "mixed") || strings.Contains(string(out), "allocated")) {
+		skip("the local Slurm cluster is not up (sinfo: %q, %v): run slurm/start-local.sh as root",
+			strings.TrimSpace(string(out)), err)
 	}
 	r := root(t)
 	dir := t.TempDir()
 	suiteFile := filepath.Join(dir, "suites.json")
-	require.NoError(t, os.WriteFile(suiteFile, []byte(`{"suites":[{"name":"slurmtiny","configs":["default"],"seeds":2,"cycle_scale":1,"tests":["rx_inorder","path_spray"]}]}`), 0o644))
+	require.NoError(
+		t,
+		os.WriteFile(
+			suiteFile,
+			[]byte(
+				`{"suites":[{"name":"slurmtiny","configs":["default"],"seeds":2,"cycle_scale":1,"tests":["rx_inorder","path_spray"]}]}`,
+			),
+			0o644,
+		),
+	)
 	bin := filepath.Join(dir, "spraynic")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/spraynic")
 	build.Dir = r
@@ -60,7 +71,8 @@ func TestSlurmArray(t *testing.T) {
 	require.NoError(t, err, "slurm log:\n%s", log.String())
 	merged, err := regress.Merge(parts, names)
 	require.NoError(t, err)
-	t.Logf("slurm: 2 array tasks submitted, finished and merged in %s\n%s", time.Since(start).Round(time.Millisecond), log.String())
+	t.Logf("slurm: 2 array tasks submitted, finished and merged in %s\n%s", time.Since(start).Round(time.Millisecond),
+		log.String())
 
 	strip := func(rs regress.Results) regress.Results {
 		m, err := regress.Merge([]regress.Results{rs}, []string{"x"})

@@ -32,8 +32,20 @@ type Suite struct {
 
 // Suites are the built-in regressions.
 var Suites = map[string]Suite{
-	"smoke":   {Name: "smoke", Doc: "every test, presets default/ice40/u250, 2 seeds: each commit", Configs: []string{"default", "ice40", "u250"}, Seeds: 2, CycleScale: 1},
-	"nightly": {Name: "nightly", Doc: "every test, every preset, 20 seeds, 5x longer", Configs: []string{"default", "ice40", "u250"}, Seeds: 20, CycleScale: 5},
+	"smoke": {
+		Name:       "smoke",
+		Doc:        "every test, presets default/ice40/u250, 2 seeds: each commit",
+		Configs:    []string{"default", "ice40", "u250"},
+		Seeds:      2,
+		CycleScale: 1,
+	},
+	"nightly": {
+		Name:       "nightly",
+		Doc:        "every test, every preset, 20 seeds, 5x longer",
+		Configs:    []string{"default", "ice40", "u250"},
+		Seeds:      20,
+		CycleScale: 5,
+	},
 }
 
 // SuiteNames lists the suites.
@@ -63,7 +75,12 @@ func LoadSuites(file string) ([]Suite, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&sf); err != nil {
-		return nil, fmt.Errorf("suite file %s: %w (allowed: {\"suites\": [{\"name\", \"doc\", \"configs\", \"seeds\", \"cycle_scale\", \"tests\"}]})", file, err)
+		return nil, fmt.Errorf(
+			"suite file %s: %w (allowed: {\"suites\": [{\"name\", \"doc\", \"configs\", \"seeds\", \"cycle_scale\", "+
+				"\"tests\"}]})",
+			file,
+			err,
+		)
 	}
 	if len(sf.Suites) == 0 {
 		return nil, fmt.Errorf("suite file %s: field suites: empty (allowed: one or more suites)", file)
@@ -88,11 +105,13 @@ func (s Suite) Validate() error {
 		return fmt.Errorf("field name: value %q (allowed: a non-empty name without spaces or '/')", s.Name)
 	}
 	if len(s.Configs) == 0 {
-		return fmt.Errorf("field configs: empty (allowed: preset names %s or config files)", strings.Join(config.PresetNames(), ", "))
+		return fmt.Errorf("field configs: empty (allowed: preset names %s or config files)",
+			strings.Join(config.PresetNames(), ", "))
 	}
 	for _, c := range s.Configs {
 		if _, err := config.Resolve(c); err != nil {
-			return fmt.Errorf("field configs: value %q: %w (allowed: presets %s or config files)", c, err, strings.Join(config.PresetNames(), ", "))
+			return fmt.Errorf("field configs: value %q: %w (allowed: presets %s or config files)", c, err,
+				strings.Join(config.PresetNames(), ", "))
 		}
 	}
 	if s.Seeds < 1 || s.Seeds > 1000000 {
@@ -107,10 +126,12 @@ func (s Suite) Validate() error {
 	}
 	for _, p := range s.Tests {
 		if _, err := path.Match(p, ""); err != nil {
-			return fmt.Errorf("field tests: value %q: bad pattern (allowed: test names or path.Match patterns over %s)", p, strings.Join(names, ", "))
+			return fmt.Errorf("field tests: value %q: bad pattern (allowed: test names or path.Match patterns over %s)", p,
+				strings.Join(names, ", "))
 		}
 		if !s.matchAny(names, p) {
-			return fmt.Errorf("field tests: value %q matches no test (allowed: %s, or patterns such as rx_*)", p, strings.Join(names, ", "))
+			return fmt.Errorf("field tests: value %q matches no test (allowed: %s, or patterns such as rx_*)", p,
+				strings.Join(names, ", "))
 		}
 	}
 	return nil
@@ -196,7 +217,8 @@ func (s Suite) Expand(root string, firstSeed uint64) ([]cosim.Request, error) {
 				seeds = min(seeds, t.MaxSeeds)
 			}
 			for k := 0; k < seeds; k++ {
-				reqs = append(reqs, cosim.Request{Test: t.Name, Config: cfg, Seed: firstSeed + uint64(k), Cycles: cycles, Root: root})
+				reqs = append(reqs,
+					cosim.Request{Test: t.Name, Config: cfg, Seed: firstSeed + uint64(k), Cycles: cycles, Root: root})
 			}
 		}
 	}

@@ -74,7 +74,8 @@ func TestRegressIsolation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := 0
-			outs, err := RegressWith(reqs, RegressOptions{Jobs: 1, StopOnFailure: tc.stop, Progress: func(done, total int, o Outcome) { calls++ }})
+			outs, err := RegressWith(reqs,
+				RegressOptions{Jobs: 1, StopOnFailure: tc.stop, Progress: func(done, total int, o Outcome) { calls++ }})
 			require.NoError(t, err)
 			require.GreaterOrEqual(t, len(outs), tc.minRuns)
 			require.Equal(t, len(outs), calls, "progress once per finished run")
@@ -157,7 +158,8 @@ func TestDirectedNotScaled(t *testing.T) {
 	require.Equal(t, int64(5*60000), cycles["nic_e2e_a"], "the end-to-end replays run 5x longer")
 	require.Equal(t, int64(5*50000), cycles["nic_e2e_clean_a"])
 	for _, tt := range cosim.Tests() {
-		require.Equal(t, strings.Contains(tt.Name, "_dir_"), tt.Directed, "%s: the directed tests are the *_dir_* ones", tt.Name)
+		require.Equal(t, strings.Contains(tt.Name, "_dir_"), tt.Directed, "%s: the directed tests are the *_dir_* ones",
+			tt.Name)
 	}
 }
 

@@ -16,16 +16,21 @@ func benchCommand() *cli.Command {
 		Usage:    "speed of every mode side by side in one run, regression throughput, block throughput and latency",
 		Description: "Per block: raw Verilator C++ loop, Go lockstep, Icarus Verilog and the golden model on the same RTL, " +
 			"config and stimulus\n(the nic_transport top on recorded end-to-end inputs; the two-endpoint system in lockstep " +
-			"beside both Verilator\nmodels alone); regression seeds per minute; rx_reorder, path_sel and retx throughput and latency.",
+			"beside both Verilator\nmodels alone); regression seeds per minute; rx_reorder, path_sel and retx throughput and " +
+			"latency.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "test", Value: "rx_inorder", Usage: "rx_reorder test whose stimulus the rx modes section uses"},
+			&cli.StringFlag{Name: "test", Value: "rx_inorder",
+				Usage: "rx_reorder test whose stimulus the rx modes section uses"},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
-			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed",
+				EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
 			&cli.Int64Flag{Name: "cycles", Value: 400000, Usage: "cycles per mode (rx modes section)"},
-			&cli.Int64Flag{Name: "block-cycles", Value: 200000, Usage: "cycles per mode and block (block table, Icarus included)"},
+			&cli.Int64Flag{Name: "block-cycles", Value: 200000,
+				Usage: "cycles per mode and block (block table, Icarus included)"},
 			&cli.Int64Flag{Name: "icarus-cycles", Value: 10000,
 				Usage: "cycles Icarus runs: the first ones of the same recording (0: --block-cycles; Icarus is ~1000x slower)"},
-			&cli.IntFlag{Name: "jobs", Usage: "workers for the seeds-per-minute run (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
+			&cli.IntFlag{Name: "jobs", Usage: "workers for the seeds-per-minute run (0: one per core)",
+				EnvVars: []string{"SPRAYNIC_JOBS"}},
 			&cli.StringFlag{Name: "json", Usage: "also write every figure as JSON here"},
 			&cli.BoolFlag{Name: "quick", Usage: "skip the seeds-per-minute run and the rx sections"},
 		},

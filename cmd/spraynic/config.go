@@ -14,75 +14,91 @@ func configCommand() *cli.Command {
 		Category: catDesign,
 		Usage:    "show, check and list configurations",
 		Subcommands: []*cli.Command{
-			{
-				Name:      "show",
-				Usage:     "print a preset (or a file) with every key",
-				ArgsUsage: "NAME|FILE",
-				Action: func(c *cli.Context) error {
-					cfg, err := oneConfigArg(c)
-					if err != nil {
-						return err
-					}
-					fmt.Fprint(c.App.Writer, cfg.JSON())
-					return nil
-				},
-			},
-			{
-				Name:      "check",
-				Usage:     "validate a user configuration file",
-				ArgsUsage: "FILE",
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return fmt.Errorf("config check takes one FILE, got %d arguments", c.NArg())
-					}
-					cfg, err := config.Load(c.Args().First())
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "%s: ok (hash %s)\n", cfg.Name, cfg.Hash())
-					return nil
-				},
-			},
-			{
-				Name:      "params",
-				Usage:     "print the Verilog parameters as flags for a tool",
-				ArgsUsage: "NAME|FILE",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "format", Value: "verilator",
-					Usage: "verilator (-GNAME=V) or yosys (chparam -set NAME V)"},
-					&cli.StringFlag{Name: "top", Usage: "only the parameters this top declares (what its tools accept)"}},
-				Action: func(c *cli.Context) error {
-					cfg, err := oneConfigArg(c)
-					if err != nil {
-						return err
-					}
-					params := cfg.Params()
-					if top := c.String("top"); top != "" {
-						root, err := tops.Root()
-						if err != nil {
-							return err
-						}
-						if params, err = tops.Params(root, top, cfg); err != nil {
-							return err
-						}
-					}
-					line, err := config.FormatParams(params, c.String("format"))
-					if err != nil {
-						return err
-					}
-					fmt.Fprintln(c.App.Writer, line)
-					return nil
-				},
-			},
-			{
-				Name:  "list",
-				Usage: "list the presets",
-				Action: func(c *cli.Context) error {
-					for _, n := range config.PresetNames() {
-						fmt.Fprintln(c.App.Writer, n)
-					}
-					return nil
-				},
-			},
+			configShowCommand(),
+			configCheckCommand(),
+			configParamsCommand(),
+			configListCommand(),
+		},
+	}
+}
+
+func configShowCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "print a preset (or a file) with every key",
+		ArgsUsage: "NAME|FILE",
+		Action: func(c *cli.Context) error {
+			cfg, err := oneConfigArg(c)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(c.App.Writer, cfg.JSON())
+			return nil
+		},
+	}
+}
+
+func configCheckCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "validate a user configuration file",
+		ArgsUsage: "FILE",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return fmt.Errorf("config check takes one FILE, got %d arguments", c.NArg())
+			}
+			cfg, err := config.Load(c.Args().First())
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "%s: ok (hash %s)\n", cfg.Name, cfg.Hash())
+			return nil
+		},
+	}
+}
+
+func configParamsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "params",
+		Usage:     "print the Verilog parameters as flags for a tool",
+		ArgsUsage: "NAME|FILE",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "format", Value: "verilator",
+			Usage: "verilator (-GNAME=V) or yosys (chparam -set NAME V)"},
+			&cli.StringFlag{Name: "top", Usage: "only the parameters this top declares (what its tools accept)"}},
+		Action: func(c *cli.Context) error {
+			cfg, err := oneConfigArg(c)
+			if err != nil {
+				return err
+			}
+			params := cfg.Params()
+			if top := c.String("top"); top != "" {
+				root, err := tops.Root()
+				if err != nil {
+					return err
+				}
+				if params, err = tops.Params(root, top, cfg); err != nil {
+					return err
+				}
+			}
+			line, err := config.FormatParams(params, c.String("format"))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(c.App.Writer, line)
+			return nil
+		},
+	}
+}
+
+func configListCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "list",
+		Usage: "list the presets",
+		Action: func(c *cli.Context) error {
+			for _, n := range config.PresetNames() {
+				fmt.Fprintln(c.App.Writer, n)
+			}
+			return nil
 		},
 	}
 }

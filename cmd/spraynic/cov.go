@@ -21,72 +21,122 @@ const (
 	testplanFile = "coverage/testplan.yaml"
 )
 
-// covCommand groups the Verilator code coverage commands: run, diff, baseline.
-func covCommand() *cli.Command {
-	exclusionsFlag := &cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml", Usage: "toggle exclusions (each with its reason), relative to the repository"}
-	runFlags := []cli.Flag{
+// exclusionsFlag is the toggle exclusions file flag of cov run, merge and baseline.
+func exclusionsFlag() cli.Flag {
+	return &cli.StringFlag{Name: "exclusions", Value: "coverage/exclusions.yaml",
+		Usage: "toggle exclusions (each with its reason), relative to the repository"}
+}
+
+// covRunFlags are the flags of cov run and cov baseline.
+func covRunFlags() []cli.Flag {
+	return []cli.Flag{
 		&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(regress.SuiteNames(), ", ")},
 		&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs of the suite (repeatable)"},
 		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
-		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
-		&cli.StringFlag{Name: "out", Value: "build/coverage", Usage: "output directory: dat/, merged/, info/, html/, coverage.json"},
-		&cli.StringSliceFlag{Name: "test", Usage: "keep only the suite's tests matching these names or path.Match patterns (repeatable)"},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed",
+			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.StringFlag{Name: "out", Value: "build/coverage",
+			Usage: "output directory: dat/, merged/, info/, html/, coverage.json"},
+		&cli.StringSliceFlag{Name: "test",
+			Usage: "keep only the suite's tests matching these names or path.Match patterns (repeatable)"},
 		&cli.BoolFlag{Name: "no-functional", Usage: "do not collect functional coverage (cover groups) beside Verilator's"},
-		&cli.BoolFlag{Name: "golden", Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
-		exclusionsFlag,
-		&cli.StringFlag{Name: "shard", Usage: "run only shard i/n of the suite (1 <= i <= n); 'cov merge' combines the shards' --out directories", EnvVars: []string{"SPRAYNIC_SHARD"}},
+		&cli.BoolFlag{Name: "golden",
+			Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
+		exclusionsFlag(),
+		&cli.StringFlag{Name: "shard",
+			Usage:   "run only shard i/n of the suite (1 <= i <= n); 'cov merge' combines the shards' --out directories",
+			EnvVars: []string{"SPRAYNIC_SHARD"}},
 	}
+}
+
+// covCommand groups the Verilator code coverage commands: run, diff, baseline.
+func covCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "cov",
 		Category: catMeasure,
-		Usage:    "Verilator line + toggle coverage and functional cover groups: run a suite with coverage, compare with a baseline",
+		Usage: "Verilator line + toggle coverage and functional cover groups: run a suite with coverage, compare with a " +
+			"baseline",
 		Subcommands: []*cli.Command{
-			{
-				Name:   "run",
-				Usage:  "run a suite on the coverage model, merge per (top, config), write lcov/HTML and coverage.json",
-				Flags:  runFlags,
-				Action: covRunAction,
-			},
-			{
-				Name:      "diff",
-				Usage:     "compare two coverage.json files; exit 1 on a drop beyond --tolerance or a missing (top, config)",
-				ArgsUsage: "BASE.json NEW.json",
-				Flags: []cli.Flag{
-					&cli.Float64Flag{Name: "tolerance", Value: coverage.DefaultTolerance, Usage: "allowed drop of line or toggle coverage, percentage points"},
-				},
-				Action: covDiffAction,
-			},
-			{
-				Name:      "check",
-				Usage:     "exit 1 when a coverage.json misses a target: line, toggle net of exclusions, functional bins the testplan does not call unreachable",
-				ArgsUsage: "REPORT.json",
-				Flags: []cli.Flag{
-					&cli.Float64Flag{Name: "line", Value: coverage.DefaultTargets.Line, Usage: "line coverage target per design unit (RTL file, config), percent"},
-					&cli.Float64Flag{Name: "toggle", Value: coverage.DefaultTargets.ToggleNet, Usage: "toggle coverage target net of exclusions per design unit (RTL file, config), percent"},
-					&cli.Float64Flag{Name: "bins", Value: coverage.DefaultTargets.Bins, Usage: "functional target per cover group: percent of reachable bins hit"},
-					&cli.StringFlag{Name: "testplan", Value: testplanFile, Usage: "testplan whose 'unreachable' list takes bins out of the target, relative to the repository"},
-				},
-				Action: covCheckAction,
-			},
-			{
-				Name:      "merge",
-				Usage:     "merge the output directories of 'cov run --shard i/n' (or of several runs) into one report under --out",
-				ArgsUsage: "DIR DIR ...",
-				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "out", Value: "build/coverage", Usage: "output directory of the merged report: merged/, info/, html/, coverage.json"},
-					exclusionsFlag,
-				},
-				Action: covMergeAction,
-			},
-			{
-				Name:  "baseline",
-				Usage: "rewrite " + baselineFile + " (or --file) from OUT/coverage.json (with --run: run 'cov run' first)",
-				Flags: append(runFlags,
-					&cli.BoolFlag{Name: "run", Usage: "run 'cov run' first (default suite smoke; use --config default for the committed baseline)"},
-					&cli.StringFlag{Name: "file", Value: baselineFile, Usage: "the baseline to write, relative to the repository (`make cov-baseline CONFIG=ice40` writes coverage/baseline-ice40.json)"}),
-				Action: covBaselineAction,
+			covRunCommand(),
+			covDiffCommand(),
+			covCheckCommand(),
+			covMergeCommand(),
+			covBaselineCommand(),
+		},
+	}
+}
+
+func covRunCommand() *cli.Command {
+	return &cli.Command{Name: "run",
+		Usage: "run a suite on the coverage model, merge per (top, config), write lcov/HTML and coverage.json",
+		Flags: covRunFlags(), Action: covRunAction}
+}
+
+func covDiffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "compare two coverage.json files; exit 1 on a drop beyond --tolerance or a missing (top, config)",
+		ArgsUsage: "BASE.json NEW.json",
+		Flags: []cli.Flag{
+			&cli.Float64Flag{
+				Name:  "tolerance",
+				Value: coverage.DefaultTolerance,
+				Usage: "allowed drop of line or toggle coverage, percentage points",
 			},
 		},
+		Action: covDiffAction,
+	}
+}
+
+func covCheckCommand() *cli.Command {
+	return &cli.Command{
+		Name: "check",
+		Usage: "exit 1 when a coverage.json misses a target: line, toggle net of exclusions, functional bins the " +
+			"testplan does not call unreachable",
+		ArgsUsage: "REPORT.json",
+		Flags: []cli.Flag{
+			&cli.Float64Flag{Name: "line", Value: coverage.DefaultTargets.Line,
+				Usage: "line coverage target per design unit (RTL file, config), percent"},
+			&cli.Float64Flag{Name: "toggle", Value: coverage.DefaultTargets.ToggleNet,
+				Usage: "toggle coverage target net of exclusions per design unit (RTL file, config), percent"},
+			&cli.Float64Flag{Name: "bins", Value: coverage.DefaultTargets.Bins,
+				Usage: "functional target per cover group: percent of reachable bins hit"},
+			&cli.StringFlag{Name: "testplan", Value: testplanFile,
+				Usage: "testplan whose 'unreachable' list takes bins out of the target, relative to the repository"},
+		},
+		Action: covCheckAction,
+	}
+}
+
+func covMergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "merge the output directories of 'cov run --shard i/n' (or of several runs) into one report under --out",
+		ArgsUsage: "DIR DIR ...",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Value: "build/coverage",
+				Usage: "output directory of the merged report: merged/, info/, html/, coverage.json"},
+			exclusionsFlag(),
+		},
+		Action: covMergeAction,
+	}
+}
+
+func covBaselineCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "baseline",
+		Usage: "rewrite " + baselineFile + " (or --file) from OUT/coverage.json (with --run: run 'cov run' first)",
+		Flags: append(
+			covRunFlags(),
+			&cli.BoolFlag{Name: "run",
+				Usage: "run 'cov run' first (default suite smoke; use --config default for the committed baseline)"},
+			&cli.StringFlag{
+				Name:  "file",
+				Value: baselineFile,
+				Usage: "the baseline to write, relative to the repository (`make cov-baseline CONFIG=ice40` writes coverage/baseline-ice40.json)",
+			},
+		),
+		Action: covBaselineAction,
 	}
 }
 
@@ -147,13 +197,15 @@ func covRunAction(c *cli.Context) error {
 	}
 	rep.PrintSummary(c.App.Writer, 10)
 	if c.Bool("golden") {
-		fmt.Fprintf(c.App.Writer, "wrote %s (functional coverage only) in %s\n", filepath.Join(out, "coverage.json"), time.Since(start).Round(time.Second))
+		fmt.Fprintf(c.App.Writer, "wrote %s (functional coverage only) in %s\n", filepath.Join(out, "coverage.json"),
+			time.Since(start).Round(time.Second))
 	} else {
 		fmt.Fprintf(c.App.Writer, "wrote %s (lcov: %s, html: %s) in %s\n", filepath.Join(out, "coverage.json"),
 			filepath.Join(out, "info"), filepath.Join(out, "html"), time.Since(start).Round(time.Second))
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d runs failed (their coverage is included when written):\n  %s", len(failed), strings.Join(failed, "\n  "))
+		return fmt.Errorf("%d runs failed (their coverage is included when written):\n  %s", len(failed),
+			strings.Join(failed, "\n  "))
 	}
 	return nil
 }
@@ -185,15 +237,21 @@ func covDiffAction(c *cli.Context) error {
 	fd := coverage.DiffFunctional(base, cur)
 	coverage.PrintFunctionalDiff(c.App.Writer, fd)
 	if len(base.Functional) == 0 && len(cur.Functional) > 0 {
-		fmt.Fprintf(c.App.Writer, "note: %s has no functional coverage: every group is new (run 'make cov-baseline' once to record it)\n", c.Args().Get(0))
+		fmt.Fprintf(c.App.Writer,
+			"note: %s has no functional coverage: every group is new (run 'make cov-baseline' once to record it)\n",
+			c.Args().Get(0))
 	}
 	switch {
 	case coverage.Failed(cs) && coverage.FunctionalFailed(fd):
-		return fmt.Errorf("coverage dropped beyond %.2f points or a (top, config) is missing, and functional bins were lost (see above)", tol)
+		return fmt.Errorf(
+			"coverage dropped beyond %.2f points or a (top, config) is missing, and functional bins were lost (see above)", tol)
 	case coverage.Failed(cs):
 		return fmt.Errorf("coverage dropped beyond %.2f points or a (top, config) is missing (see above)", tol)
 	case coverage.FunctionalFailed(fd):
-		return fmt.Errorf("functional coverage: reachable bins hit in the base are not hit in the new report, or a group is missing (see above)")
+		return fmt.Errorf(
+			"functional coverage: reachable bins hit in the base are not hit in the new report, or a group is missing (see " +
+				"above)",
+		)
 	}
 	return nil
 }

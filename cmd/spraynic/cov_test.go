@@ -12,11 +12,13 @@ import (
 func TestCovFunctional(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	out, err := runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "rx_inorder", "--out", a, "--jobs", "1")
+	out, err := runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "rx_inorder", "--out", a, "--jobs",
+		"1")
 	require.NoError(t, err, out)
 	require.Contains(t, out, "functional coverage (bins hit / reachable bins)")
 	require.Contains(t, out, "holes: verdict.duplicate")
-	out, err = runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "rx_inorder", "--test", "rx_dup_oow", "--out", b, "--jobs", "1")
+	out, err = runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "rx_inorder", "--test", "rx_dup_oow",
+		"--out", b, "--jobs", "1")
 	require.NoError(t, err, out)
 
 	out, err = runApp(t, "cov", "diff", filepath.Join(a, "coverage.json"), filepath.Join(b, "coverage.json"))
@@ -34,7 +36,8 @@ func TestCovFunctional(t *testing.T) {
 // CONFIG=...` does), which 'cov diff' then compares; a missing baseline says how to record one.
 func TestCovBaselineFile(t *testing.T) {
 	dir := t.TempDir()
-	out, err := runApp(t, "cov", "run", "--golden", "--config", "ice40", "--test", "rx_inorder", "--out", dir, "--jobs", "1")
+	out, err := runApp(t, "cov", "run", "--golden", "--config", "ice40", "--test", "rx_inorder", "--out", dir, "--jobs",
+		"1")
 	require.NoError(t, err, out)
 	base := filepath.Join(dir, "baseline-ice40.json")
 	out, err = runApp(t, "cov", "baseline", "--out", dir, "--file", base)

@@ -20,9 +20,12 @@ func runApp(t *testing.T, args ...string) (string, error) {
 func TestConfigCommands(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
-	require.NoError(t, os.WriteFile(bad, []byte(`{"conns": 16, "window": 48, "paths": 8, "sack_bits": 64, "psn_width": 24,
+	require.NoError(
+		t,
+		os.WriteFile(bad, []byte(`{"conns": 16, "window": 48, "paths": 8, "sack_bits": 64, "psn_width": 24,
 		"pseq_width": 16, "handle_width": 16, "ack_every": 4, "ack_fifo_depth": 16, "tick_cycles": 256, "cwnd_init": 16,
-		"cwnd_max": 64, "ai_16ths": 2, "fail_k": 3, "holdoff_ticks": 40, "rto_ticks": 8, "rto_max_ticks": 64, "max_retries": 7, "gbn": 0}`), 0o644))
+		"cwnd_max": 64, "ai_16ths": 2, "fail_k": 3, "holdoff_ticks": 40, "rto_ticks": 8, "rto_max_ticks": 64, "max_retries": 7, "gbn": 0}`), 0o644),
+	)
 	tests := []struct {
 		name    string
 		args    []string
@@ -32,13 +35,29 @@ func TestConfigCommands(t *testing.T) {
 		{name: "show default", args: []string{"config", "show", "default"}, want: `"window": 64`},
 		{name: "params verilator", args: []string{"config", "params", "ice40"}, want: "-GCONNS=4 -GWINDOW=32"},
 		{name: "params yosys", args: []string{"config", "params", "--format", "yosys", "u250"}, want: "-set CONNS 64"},
-		{name: "params bad format", args: []string{"config", "params", "--format", "vivado", "u250"}, wantErr: `--format "vivado": allowed verilator, yosys`},
+		{
+			name:    "params bad format",
+			args:    []string{"config", "params", "--format", "vivado", "u250"},
+			wantErr: `--format "vivado": allowed verilator, yosys`,
+		},
 		{name: "list", args: []string{"config", "list"}, want: "default\nice40\nu250\n"},
-		{name: "check bad file", args: []string{"config", "check", bad}, wantErr: `key "window": value 48 is not a power of two`},
-		{name: "check missing file", args: []string{"config", "check", filepath.Join(dir, "nope.json")}, wantErr: "no such file"},
+		{
+			name:    "check bad file",
+			args:    []string{"config", "check", bad},
+			wantErr: `key "window": value 48 is not a power of two`,
+		},
+		{
+			name:    "check missing file",
+			args:    []string{"config", "check", filepath.Join(dir, "nope.json")},
+			wantErr: "no such file",
+		},
 		{name: "show unknown preset", args: []string{"config", "show", "nope"}, wantErr: `unknown config "nope"`},
 		{name: "run unknown test", args: []string{"run", "--test", "nope"}, wantErr: `unknown test "nope"`},
-		{name: "regress unknown suite", args: []string{"regress", "--suite", "nope"}, wantErr: `--suite "nope": unknown`},
+		{
+			name:    "regress unknown suite",
+			args:    []string{"regress", "--suite", "nope"},
+			wantErr: `--suite "nope": unknown`,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

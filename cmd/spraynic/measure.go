@@ -12,11 +12,13 @@ func measureCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "measure",
 		Category: catMeasure,
-		Usage:    "the throughput and latency figures of one lockstep-checked run (rx_*, retx_* tests; path_sel: path_congested)",
+		Usage: "the throughput and latency figures of one lockstep-checked run (rx_*, retx_* tests; path_sel: " +
+			"path_congested)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "test", Required: true, Usage: "test name"},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
-			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed",
+				EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
 			&cli.Int64Flag{Name: "cycles", Usage: "cycles (0: the test's default length)"},
 		},
 		Action: func(c *cli.Context) error {

@@ -43,7 +43,8 @@ func mergeCommand() *cli.Command {
 			if rs.Shard != "" {
 				note = " (partial: " + rs.Shard + ")"
 			}
-			fmt.Fprintf(c.App.Writer, "merge suite=%s files=%d runs=%d of %d%s\n", rs.Suite, len(parts), len(rs.Runs), rs.Total, note)
+			fmt.Fprintf(c.App.Writer, "merge suite=%s files=%d runs=%d of %d%s\n", rs.Suite, len(parts), len(rs.Runs), rs.Total,
+				note)
 			return regress.Report(c.App.Writer, rs, c.String("json"), c.String("junit"))
 		},
 	}

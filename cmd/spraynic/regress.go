@@ -38,16 +38,19 @@ func regressFlags() []cli.Flag {
 		&cli.StringFlag{Name: "suite-file", EnvVars: []string{"SPRAYNIC_SUITE_FILE"},
 			Usage: "JSON file of user suites: {\"suites\": [{\"name\", \"configs\", \"seeds\", \"cycle_scale\", \"tests\"}]}"},
 		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
-		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed",
+			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
 		&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs (repeatable)"},
 		&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, EnvVars: []string{"SPRAYNIC_TIMEOUT"},
 			Usage: "wall-clock budget per run (0: none); over it the run is reported as TIMEOUT"},
 		&cli.BoolFlag{Name: "stop-on-failure", Usage: "start no further runs after the first failure"},
 		&cli.BoolFlag{Name: "golden", Usage: "golden models and scoreboards only, no RTL (no Verilator needed)"},
-		&cli.StringFlag{Name: "junit", Usage: "write JUnit XML here (one testcase per run)", EnvVars: []string{"SPRAYNIC_JUNIT"}},
+		&cli.StringFlag{Name: "junit", Usage: "write JUnit XML here (one testcase per run)",
+			EnvVars: []string{"SPRAYNIC_JUNIT"}},
 		&cli.StringFlag{Name: "json", Usage: "write every outcome as JSON here", EnvVars: []string{"SPRAYNIC_JSON"}},
 		&cli.StringFlag{Name: "rerun-failed", Usage: "re-run only the failed runs of an earlier --json file"},
-		&cli.StringFlag{Name: "shard", Usage: "run only shard i/n of the suite (1 <= i <= n)", EnvVars: []string{"SPRAYNIC_SHARD"}},
+		&cli.StringFlag{Name: "shard", Usage: "run only shard i/n of the suite (1 <= i <= n)",
+			EnvVars: []string{"SPRAYNIC_SHARD"}},
 		&cli.BoolFlag{Name: "slurm", Usage: "run the suite as a Slurm job array (one task per shard), wait, merge"},
 		&cli.StringFlag{Name: "partition", Usage: "Slurm partition (--slurm)", EnvVars: []string{"SPRAYNIC_PARTITION"}},
 		&cli.StringFlag{Name: "account", Usage: "Slurm account (--slurm)", EnvVars: []string{"SPRAYNIC_ACCOUNT"}},
@@ -55,7 +58,8 @@ func regressFlags() []cli.Flag {
 		&cli.IntFlag{Name: "shards", Value: 4, Usage: "array tasks (--slurm)"},
 		&cli.StringFlag{Name: "shared-dir", EnvVars: []string{"SPRAYNIC_SHARED_DIR"},
 			Usage: "directory every node sees, for the script, logs and shard results (--slurm; default build/slurm)"},
-		&cli.DurationFlag{Name: "slurm-wait", Value: 24 * time.Hour, Usage: "give up waiting for the job after this long (--slurm)"},
+		&cli.DurationFlag{Name: "slurm-wait", Value: 24 * time.Hour,
+			Usage: "give up waiting for the job after this long (--slurm)"},
 	}
 }
 
@@ -116,8 +120,15 @@ func regressSlurm(c *cli.Context, root string, s regress.Suite, reqs []cosim.Req
 			args = append(args, "--"+b)
 		}
 	}
-	return regress.RunSlurm(c.Context, c.App.Writer, root, s, reqs, regress.SlurmOptions{Partition: c.String("partition"),
-		Account: c.String("account"), Time: c.String("time"), Shards: c.Int("shards"), CPUs: c.Int("jobs"),
-		SharedDir: c.String("shared-dir"), Wait: c.Duration("slurm-wait"), Poll: 2 * time.Second, Command: args,
-		Log: os.Stderr})
+	return regress.RunSlurm(
+		c.Context,
+		c.App.Writer,
+		root,
+		s,
+		reqs,
+		regress.SlurmOptions{Partition: c.String("partition"),
+			Account: c.String("account"), Time: c.String("time"), Shards: c.Int("shards"), CPUs: c.Int("jobs"),
+			SharedDir: c.String("shared-dir"), Wait: c.Duration("slurm-wait"), Poll: 2 * time.Second, Command: args,
+			Log: os.Stderr},
+	)
 }

@@ -19,21 +19,28 @@ func runCommand() *cli.Command {
 		Category: catCosim,
 		Usage:    "run one co-simulation test: RTL under Verilator in lockstep with the golden model, plus the scoreboard",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "test", Required: true, Usage: "test name (see 'spraynic tests')", EnvVars: []string{"SPRAYNIC_TEST"}},
-			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file", EnvVars: []string{"SPRAYNIC_CONFIG"}},
-			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
-			&cli.Int64Flag{Name: "cycles", Usage: "run length (0: the test's default)", EnvVars: []string{"SPRAYNIC_CYCLES"}},
-			&cli.StringFlag{Name: "waves", Usage: "write an FST waveform to this file", EnvVars: []string{"SPRAYNIC_WAVES"}},
+			&cli.StringFlag{Name: "test", Required: true, Usage: "test name (see 'spraynic tests')",
+				EnvVars: []string{"SPRAYNIC_TEST"}},
+			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file",
+				EnvVars: []string{"SPRAYNIC_CONFIG"}},
+			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed",
+				EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+			&cli.Int64Flag{Name: "cycles", Usage: "run length (0: the test's default)",
+				EnvVars: []string{"SPRAYNIC_CYCLES"}},
+			&cli.StringFlag{Name: "waves", Usage: "write an FST waveform to this file",
+				EnvVars: []string{"SPRAYNIC_WAVES"}},
 			&cli.Int64Flag{Name: "waves-from", Usage: "first cycle in the waveform"},
 			&cli.BoolFlag{Name: "golden", Usage: "golden model and scoreboard only, no RTL"},
-			&cli.StringFlag{Name: "coverage", Usage: "run the line+toggle coverage model and write Verilator coverage data to this file"},
+			&cli.StringFlag{Name: "coverage",
+				Usage: "run the line+toggle coverage model and write Verilator coverage data to this file"},
 		},
 		Action: func(c *cli.Context) error {
 			req, err := request(c.String("test"), c.String("config"), c.Uint64("seed"), c.Int64("cycles"))
 			if err != nil {
 				return err
 			}
-			req.Golden, req.Waves, req.WavesFrom, req.Coverage = c.Bool("golden"), c.String("waves"), c.Int64("waves-from"), c.String("coverage")
+			req.Golden, req.Waves, req.WavesFrom, req.Coverage = c.Bool("golden"), c.String(
+				"waves"), c.Int64("waves-from"), c.String("coverage")
 			if req.Cycles < 0 {
 				return fmt.Errorf("--cycles %d: must be >= 0", req.Cycles)
 			}

@@ -13,7 +13,8 @@ import (
 )
 
 func simCommand() *cli.Command {
-	flags := append(simFlags(),
+	flags := append(
+		simFlags(),
 		&cli.StringFlag{Name: "json", Usage: "write the figures as JSON to this file"},
 		&cli.StringFlag{Name: "pcap", Usage: "write every packet both ports sent to this pcap file (opens in Wireshark)"},
 		&cli.BoolFlag{Name: "rtl",

@@ -85,7 +85,8 @@ func TestSimCommands(t *testing.T) {
 	require.Contains(t, out, fmt.Sprintf("%d frames: %d data and 0 ACK packets fed", n+3, n))
 	require.Contains(t, out, fmt.Sprintf("frame %d rejected:", n+1))
 	require.Contains(t, out, fmt.Sprintf("frame %d rejected:", n+2))
-	require.Contains(t, out, fmt.Sprintf("frame %d rejected: connection (BTH DestQP) 99 beyond the configuration's 16", n+3))
+	require.Contains(t, out,
+		fmt.Sprintf("frame %d rejected: connection (BTH DestQP) 99 beyond the configuration's 16", n+3))
 	require.Contains(t, out, "RTL and golden model equal on every output port")
 
 	for _, tc := range []struct {
@@ -95,9 +96,11 @@ func TestSimCommands(t *testing.T) {
 		{[]string{"sim", "--loss", "0.9"}, "option loss: value 0.9 out of range (allowed 0..0.5)"},
 		{[]string{"sim", "--fail", "1@x"}, `--fail "1@x": want PATH@AT_US`},
 		{[]string{"sim", "--reconnect", "1"}, `--reconnect "1": want CONN@AT_US`},
-		{[]string{"sim", "--reconnect", "9@10"}, "option reconnect[0]: connection 9 out of range (allowed 0..7, the active connections)"},
+		{[]string{"sim", "--reconnect", "9@10"}, "option reconnect[0]: connection 9 out of range (allowed 0..7, the active " +
+			"connections)"},
 		{[]string{"sim", "--cpl-stall", "1"}, "option cpl-stall: value 1 out of range (allowed 0..0.9)"},
-		{[]string{"sim", "--host-lag-us", "3", "--quiet-us", "1"}, "option host-lag-us: value 3 out of range (allowed 0 <= LAG < the quiet time 1 us)"},
+		{[]string{"sim", "--host-lag-us", "3", "--quiet-us", "1"}, "option host-lag-us: value 3 out of range (allowed 0 <= " +
+			"LAG < the quiet time 1 us)"},
 		{[]string{"sim", "--all-failed-reconnect-us", "-1"}, "option all-failed-reconnect-us: value -1 out of range"},
 		{[]string{"sim", "--paths", "6"}, `--paths 6: config default: key "paths": value 6 is not a power of two`},
 		{[]string{"sim", "sweep", "--losses", "0,abc"}, `--losses: value "abc"`},

@@ -13,11 +13,13 @@ import (
 func simFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file (block parameters)"},
-		&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray (selective, sprayed) or gbn (RoCEv2 go-back-N, one path per connection)"},
+		&cli.StringFlag{Name: "mode", Value: "spray",
+			Usage: "spray (selective, sprayed) or gbn (RoCEv2 go-back-N, one path per connection)"},
 		&cli.IntFlag{Name: "paths", Usage: "paths per connection and fabric paths (0: the config's paths)"},
 		&cli.IntFlag{Name: "net-paths", Usage: "fabric paths when different from --paths"},
 		&cli.IntFlag{Name: "conns", Usage: "active connections (0: min(8, config conns))"},
-		&cli.StringFlag{Name: "msg", Value: "fixed:65536", Usage: "message sizes: fixed:N, uniform:MIN:MAX, exp:MEAN (bytes)"},
+		&cli.StringFlag{Name: "msg", Value: "fixed:65536",
+			Usage: "message sizes: fixed:N, uniform:MIN:MAX, exp:MEAN (bytes)"},
 		&cli.IntFlag{Name: "backlog", Value: 4, Usage: "messages each connection keeps posted"},
 		&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "payload bytes per packet"},
 		&cli.IntFlag{Name: "port-gbps", Value: 400, Usage: "endpoint port rate, Gb/s"},
@@ -25,7 +27,8 @@ func simFlags() []cli.Flag {
 		&cli.IntFlag{Name: "clock-mhz", Value: 250, Usage: "NIC clock, MHz (one cycle of the models)"},
 		&cli.Float64Flag{Name: "delay-ns", Value: 1000, Usage: "one-way propagation delay of path 0, ns"},
 		&cli.Float64Flag{Name: "skew-ns", Value: 100, Usage: "extra delay per path index, ns"},
-		&cli.Float64Flag{Name: "jitter-ns", Value: 200, Usage: "uniform jitter per packet, ns (never reorders within a path)"},
+		&cli.Float64Flag{Name: "jitter-ns", Value: 200,
+			Usage: "uniform jitter per packet, ns (never reorders within a path)"},
 		&cli.Float64Flag{Name: "loss", Usage: "random loss per data packet, 0..0.5"},
 		&cli.StringFlag{Name: "loss-model", Value: "bernoulli", Usage: "bernoulli or gilbert (bursty)"},
 		&cli.Float64Flag{Name: "burst", Value: 4, Usage: "mean loss burst length of the gilbert model, packets"},
@@ -34,17 +37,34 @@ func simFlags() []cli.Flag {
 		&cli.IntFlag{Name: "queue-kb", Value: 1024, Usage: "path queue capacity, KiB (tail drop beyond)"},
 		&cli.IntFlag{Name: "ecn-kb", Value: 128, Usage: "ECN marking threshold, KiB"},
 		&cli.StringSliceFlag{Name: "fail", Usage: "path failure PATH@AT_US[-UNTIL_US] (repeatable; no UNTIL: stays down)"},
-		&cli.StringSliceFlag{Name: "slow", Usage: "slow fabric path PATH:GBPS, both directions (repeatable): congestion and ECN marks on it"},
-		&cli.StringSliceFlag{Name: "reset", Usage: "reset an endpoint mid-traffic SIDE@AT_US, SIDE A or B (repeatable); connections reopen"},
-		&cli.Float64Flag{Name: "quiet-us", Usage: "connection manager's wait before a reopen, us (0: twice the longest one-way trip)"},
-		&cli.StringSliceFlag{Name: "reconnect", Usage: "connection manager closes connection CONN at AT_US and reopens it after the quiet time: CONN@AT_US (repeatable)"},
-		&cli.Float64Flag{Name: "all-failed-reconnect-us", Usage: "connection manager reconnects (close, reopen) a connection m_status shows all-failed this long, us (0: never)"},
-		&cli.Float64Flag{Name: "host-lag-us", Usage: "sending hosts learn of a disconnect this late, us (below the quiet time): until then the NIC drops what they hand"},
-		&cli.Float64Flag{Name: "cpl-stall", Usage: "probability the receiving host holds m_cpl_ready low in a cycle, 0..0.9 (completion back-pressure)"},
+		&cli.StringSliceFlag{Name: "slow",
+			Usage: "slow fabric path PATH:GBPS, both directions (repeatable): congestion and ECN marks on it"},
+		&cli.StringSliceFlag{Name: "reset",
+			Usage: "reset an endpoint mid-traffic SIDE@AT_US, SIDE A or B (repeatable); connections reopen"},
+		&cli.Float64Flag{Name: "quiet-us",
+			Usage: "connection manager's wait before a reopen, us (0: twice the longest one-way trip)"},
+		&cli.StringSliceFlag{
+			Name: "reconnect",
+			Usage: "connection manager closes connection CONN at AT_US and reopens it after the quiet time: CONN@AT_US " +
+				"(repeatable)",
+		},
+		&cli.Float64Flag{
+			Name: "all-failed-reconnect-us",
+			Usage: "connection manager reconnects (close, reopen) a connection m_status shows all-failed this long, us (0: " +
+				"never)",
+		},
+		&cli.Float64Flag{
+			Name: "host-lag-us",
+			Usage: "sending hosts learn of a disconnect this late, us (below the quiet time): until then the NIC drops what " +
+				"they hand",
+		},
+		&cli.Float64Flag{Name: "cpl-stall",
+			Usage: "probability the receiving host holds m_cpl_ready low in a cycle, 0..0.9 (completion back-pressure)"},
 		&cli.Float64Flag{Name: "duration-us", Value: 500, Usage: "measured simulated time, us"},
 		&cli.Float64Flag{Name: "drain-us", Value: 5000, Usage: "longest drain after it, us"},
 		&cli.Float64Flag{Name: "bin-us", Value: 10, Usage: "goodput time series bin, us"},
-		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of every random choice", EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of every random choice",
+			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
 		&cli.BoolFlag{Name: "quiet", Usage: "no progress line on a terminal"},
 	}
 }

@@ -57,7 +57,8 @@ func TestSynthVivadoOnly(t *testing.T) {
 	out := t.TempDir()
 	stdout, err := runSynthApp("synth", "--vivado-only", "--top", "rx_reorder", "--out", out)
 	require.NoError(t, err)
-	require.Contains(t, stdout, "vivado scripts for rx_reorder on xcu250 (config u250), checked with tclsh (Vivado not run)")
+	require.Contains(t, stdout,
+		"vivado scripts for rx_reorder on xcu250 (config u250), checked with tclsh (Vivado not run)")
 	require.FileExists(t, filepath.Join(out, "xcu250", "rx_reorder", "vivado", "project.tcl"))
 	require.FileExists(t, filepath.Join(out, "xcu250", "rx_reorder", "vivado", "constraints.xdc"))
 }

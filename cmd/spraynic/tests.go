@@ -13,7 +13,8 @@ func testsCommand() *cli.Command {
 		Name:     "tests",
 		Category: catCosim,
 		Usage:    "list the co-simulation tests",
-		Flags:    []cli.Flag{&cli.StringFlag{Name: "config", Value: "default", Usage: "config whose default run lengths are shown"}},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "config", Value: "default", Usage: "config whose default run lengths are shown"}},
 		Action: func(c *cli.Context) error {
 			cfg, err := config.Resolve(c.String("config"))
 			if err != nil {

@@ -565,7 +565,8 @@ func TestHash(t *testing.T) {
 	require.NoError(t, os.WriteFile(src, content, 0o644))
 	waivers := filepath.Join(dir, "waivers.vlt")
 	require.NoError(t, os.WriteFile(waivers, []byte("`verilator_config\n"), 0o644))
-	base := bridge.Spec{Top: "bridge_probe", Sources: []string{src}, Params: []bridge.Param{{Name: "W", Value: 12}}, Variant: bridge.Plain, CacheDir: dir}
+	base := bridge.Spec{Top: "bridge_probe", Sources: []string{src},
+		Params: []bridge.Param{{Name: "W", Value: 12}}, Variant: bridge.Plain, CacheDir: dir}
 	hash := func(s bridge.Spec) string {
 		h, err := bridge.Hash(s)
 		require.NoError(t, err)
@@ -617,10 +618,22 @@ func TestBuildSpecErrors(t *testing.T) {
 	}{
 		{name: "no top", edit: func(s *bridge.Spec) { s.Top = "" }, msg: "not a plain identifier"},
 		{name: "no sources", edit: func(s *bridge.Spec) { s.Sources = nil }, msg: "no sources"},
-		{name: "relative source", edit: func(s *bridge.Spec) { s.Sources = []string{probeSource} }, msg: "not an absolute path"},
-		{name: "missing source", edit: func(s *bridge.Spec) { s.Sources = []string{src + ".missing"} }, msg: "no such file"},
+		{
+			name: "relative source",
+			edit: func(s *bridge.Spec) { s.Sources = []string{probeSource} },
+			msg:  "not an absolute path",
+		},
+		{
+			name: "missing source",
+			edit: func(s *bridge.Spec) { s.Sources = []string{src + ".missing"} },
+			msg:  "no such file",
+		},
 		{name: "zero variant", edit: func(s *bridge.Spec) { s.Variant = 0 }, msg: "invalid variant Variant(0)"},
-		{name: "bad parameter name", edit: func(s *bridge.Spec) { s.Params = []bridge.Param{{Name: "W=1 -Dx", Value: 1}} }, msg: "parameter name"},
+		{
+			name: "bad parameter name",
+			edit: func(s *bridge.Spec) { s.Params = []bridge.Param{{Name: "W=1 -Dx", Value: 1}} },
+			msg:  "parameter name",
+		},
 		{name: "no cache directory", edit: func(s *bridge.Spec) { s.CacheDir = "" }, msg: "no cache directory"},
 	}
 	for _, tc := range tests {
@@ -683,14 +696,19 @@ func TestBuildErrors(t *testing.T) {
 		{
 			name: "lint warning",
 			top:  "lint_width",
-			src:  "module lint_width(input wire clk, input wire [3:0] a, output wire [2:0] y);\nassign y = a + 4'd1;\nendmodule\n",
+			src: "module lint_width(input wire clk, input wire [3:0] a, output wire [2:0] y);\nassign y = a + " +
+				"4'd1;\nendmodule\n",
 			msgs: []string{"top lint_width", "%Warning-WIDTH"},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := writeFile(t, dir, tc.top+".v", tc.src)
-			_, err := bridge.Build(bridge.Spec{Top: tc.top, Sources: []string{src}, Variant: bridge.Plain, CacheDir: filepath.Join(dir, "models")}, nil)
+			_, err := bridge.Build(
+				bridge.Spec{Top: tc.top, Sources: []string{src}, Variant: bridge.Plain,
+					CacheDir: filepath.Join(dir, "models")},
+				nil,
+			)
 			require.Error(t, err)
 			for _, msg := range tc.msgs {
 				require.Contains(t, err.Error(), msg, "build error")
@@ -704,12 +722,26 @@ func TestBuildErrors(t *testing.T) {
 
 func TestWaivers(t *testing.T) {
 	dir := t.TempDir()
-	src := writeFile(t, dir, "lint_width.v", "module lint_width(input wire clk, input wire [3:0] a, output wire [2:0] y);\n"+
-		"assign y = a + 4'd1;\nendmodule\n")
-	waivers := writeFile(t, dir, "waivers.vlt", "`verilator_config\n// The probe truncates on purpose.\nlint_off -rule WIDTH -file \"*/lint_width.v\"\n")
+	src := writeFile(
+		t,
+		dir,
+		"lint_width.v",
+		"module lint_width(input wire clk, input wire [3:0] a, output wire [2:0] y);\n"+
+			"assign y = a + 4'd1;\nendmodule\n",
+	)
+	waivers := writeFile(
+		t,
+		dir,
+		"waivers.vlt",
+		"`verilator_config\n// The probe truncates on purpose.\nlint_off -rule WIDTH -file \"*/lint_width.v\"\n",
+	)
 	// A relative cache directory works too.
 	t.Chdir(dir)
-	lib, err := bridge.Build(bridge.Spec{Top: "lint_width", Sources: []string{src}, Waivers: waivers, Variant: bridge.Plain, CacheDir: "models"}, nil)
+	lib, err := bridge.Build(
+		bridge.Spec{Top: "lint_width", Sources: []string{src}, Waivers: waivers, Variant: bridge.Plain,
+			CacheDir: "models"},
+		nil,
+	)
 	require.NoError(t, err, "build with the WIDTH warning waived")
 	require.True(t, filepath.IsAbs(lib), "library path %s is absolute", lib)
 	m, err := bridge.Open(lib)
@@ -837,8 +869,20 @@ func TestStepErrors(t *testing.T) {
 		msg     string
 	}{
 		{name: "negative", n: -1, msg: "step of -1 cycles"},
-		{name: "short input", n: 2, in: 2*iw - 1, out: 2 * ow, msg: fmt.Sprintf("%d input words for 2 cycles, want %d", 2*iw-1, 2*iw)},
-		{name: "long output", n: 1, in: iw, out: ow + 1, msg: fmt.Sprintf("%d output words for 1 cycles, want %d", ow+1, ow)},
+		{
+			name: "short input",
+			n:    2,
+			in:   2*iw - 1,
+			out:  2 * ow,
+			msg:  fmt.Sprintf("%d input words for 2 cycles, want %d", 2*iw-1, 2*iw),
+		},
+		{
+			name: "long output",
+			n:    1,
+			in:   iw,
+			out:  ow + 1,
+			msg:  fmt.Sprintf("%d output words for 1 cycles, want %d", ow+1, ow),
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -102,7 +102,8 @@ func (v Variant) flags() []string {
 		// that reads a variable assigned earlier in the block: rtl/nic_transport.v's request-register load and
 		// rtl/path_sel.v's quantum clamp showed as never run while their effects were checked in lockstep).
 		// TestCoverage checks the count on the probe.
-		return []string{"--coverage-line", "--coverage-toggle", "--coverage-max-width", strconv.Itoa(coverageMaxWidth), "-fno-split"}
+		return []string{"--coverage-line", "--coverage-toggle", "--coverage-max-width", strconv.Itoa(coverageMaxWidth),
+			"-fno-split"}
 	default:
 		return nil
 	}
@@ -290,7 +291,8 @@ func Build(spec Spec, log io.Writer) (string, error) {
 	defer os.RemoveAll(tmp)
 
 	start := time.Now()
-	fmt.Fprintf(log, "bridge: building %s (%s variant, %s) in %s\n", spec.Top, spec.Variant, strings.Join(spec.paramFlags(), " "), tmp)
+	fmt.Fprintf(log, "bridge: building %s (%s variant, %s) in %s\n", spec.Top, spec.Variant,
+		strings.Join(spec.paramFlags(), " "), tmp)
 	ports, err := readPorts(spec, tmp, log)
 	if err != nil {
 		return "", err
@@ -376,7 +378,9 @@ func readPorts(spec Spec, tmp string, log io.Writer) ([]Port, error) {
 			f = filepath.Join(tmp, f)
 		}
 		if !known[filepath.Clean(f)] && filepath.Base(f) != "verilated_std.sv" {
-			return nil, fmt.Errorf("top %s: verilator reads %s, which is not in the spec's sources (the cache hash would miss its changes)", spec.Top, f)
+			return nil, fmt.Errorf(
+				"top %s: verilator reads %s, which is not in the spec's sources (the cache hash would miss its changes)", spec.Top,
+				f)
 		}
 	}
 	return ports, nil
@@ -497,7 +501,8 @@ func buildLibrary(spec Spec, ports []Port, tmp string, log io.Writer) error {
 
 	args := append([]string{}, verilatorFlags...)
 	args = append(args, spec.Variant.flags()...)
-	args = append(args, "-j", strconv.Itoa(runtime.NumCPU()), "--Mdir", filepath.Join(tmp, "obj"), "-o", libName, "--top-module", spec.Top)
+	args = append(args, "-j", strconv.Itoa(runtime.NumCPU()), "--Mdir", filepath.Join(tmp, "obj"), "-o", libName,
+		"--top-module", spec.Top)
 	for _, f := range cxxFlags {
 		args = append(args, "-CFLAGS", f)
 	}

@@ -223,7 +223,8 @@ func (m *Model) RunRaw(n int64, pattern []uint32) error {
 	cycles := 1
 	if m.inWords > 0 {
 		if len(pattern) == 0 || len(pattern)%m.inWords != 0 {
-			return fmt.Errorf("model %s: pattern of %d words is not a whole number of %d-word cycles", m.name, len(pattern), m.inWords)
+			return fmt.Errorf("model %s: pattern of %d words is not a whole number of %d-word cycles", m.name, len(pattern),
+				m.inWords)
 		}
 		cycles = len(pattern) / m.inWords
 	}
@@ -381,7 +382,8 @@ func (m *Model) CheckPorts(want []Port) error {
 		got, exp := position(m.ports), position(want)
 		for _, p := range m.ports {
 			if got[p.Name] != exp[p.Name] {
-				diffs = append(diffs, fmt.Sprintf("port %s: %s %d in the model, %d expected", p.Name, p.Dir, got[p.Name], exp[p.Name]))
+				diffs = append(diffs,
+					fmt.Sprintf("port %s: %s %d in the model, %d expected", p.Name, p.Dir, got[p.Name], exp[p.Name]))
 			}
 		}
 	}

@@ -163,7 +163,12 @@ func parsePorts(data []byte, top string) ([]Port, []string, error) {
 	if mod == nil {
 		return nil, nil, errNoTop
 	}
+	ports, err := modulePorts(mod, types)
+	return ports, files, err
+}
 
+// modulePorts lists the ports of mod but the clock, in pin order; the clock must be a 1-bit input.
+func modulePorts(mod *xmlModule, types map[string]xmlType) ([]Port, error) {
 	type pin struct {
 		index int
 		port  Port
@@ -174,44 +179,50 @@ func parsePorts(data []byte, top string) ([]Port, []string, error) {
 		if v.Dir == "" {
 			continue
 		}
-		width, err := typeWidth(types, v.DType)
+		p, err := varPort(v, types)
 		if err != nil {
-			return nil, nil, fmt.Errorf("port %s: %w", v.Name, err)
-		}
-		var dir Dir
-		switch v.Dir {
-		case "input":
-			dir = In
-		case "output":
-			dir = Out
-		default:
-			return nil, nil, fmt.Errorf("port %s: direction %q is not supported", v.Name, v.Dir)
+			return nil, err
 		}
 		if v.Name == clockPort {
-			if dir != In || width != 1 {
-				return nil, nil, fmt.Errorf("port %s: must be a 1-bit input, is a %d-bit %s", v.Name, width, dir)
+			if p.Dir != In || p.Width != 1 {
+				return nil, fmt.Errorf("port %s: must be a 1-bit input, is a %d-bit %s", v.Name, p.Width, p.Dir)
 			}
 			clock = true
 			continue
 		}
 		if !validIdent(v.Name) {
-			return nil, nil, fmt.Errorf("port %s: not a plain identifier (Verilator would rename it)", v.Name)
+			return nil, fmt.Errorf("port %s: not a plain identifier (Verilator would rename it)", v.Name)
 		}
 		index, err := strconv.Atoi(v.PinIndex)
 		if err != nil {
-			return nil, nil, fmt.Errorf("port %s: bad pin index %q", v.Name, v.PinIndex)
+			return nil, fmt.Errorf("port %s: bad pin index %q", v.Name, v.PinIndex)
 		}
-		pins = append(pins, pin{index: index, port: Port{Name: v.Name, Dir: dir, Width: width}})
+		pins = append(pins, pin{index: index, port: p})
 	}
 	if !clock {
-		return nil, nil, fmt.Errorf("no 1-bit input %s", clockPort)
+		return nil, fmt.Errorf("no 1-bit input %s", clockPort)
 	}
 	sort.SliceStable(pins, func(i, j int) bool { return pins[i].index < pins[j].index })
 	ports := make([]Port, len(pins))
 	for i, p := range pins {
 		ports[i] = p.port
 	}
-	return ports, files, nil
+	return ports, nil
+}
+
+// varPort is the port a module variable with a direction declares: its name, direction and width.
+func varPort(v xmlVar, types map[string]xmlType) (Port, error) {
+	width, err := typeWidth(types, v.DType)
+	if err != nil {
+		return Port{}, fmt.Errorf("port %s: %w", v.Name, err)
+	}
+	switch v.Dir {
+	case "input":
+		return Port{Name: v.Name, Dir: In, Width: width}, nil
+	case "output":
+		return Port{Name: v.Name, Dir: Out, Width: width}, nil
+	}
+	return Port{}, fmt.Errorf("port %s: direction %q is not supported", v.Name, v.Dir)
 }
 
 // typeWidth returns the width of the packed integral type id, following type references.

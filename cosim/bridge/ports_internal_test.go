@@ -54,7 +54,11 @@ func TestParsePorts(t *testing.T) {
 				`<var name="one" dtype_id="1" dir="input" pinIndex="3" vartype="logic"/>` +
 				`<var name="state_reg" dtype_id="2" vartype="logic"/>`,
 			types: `<basicdtype id="2" name="logic" left="69" right="0"/><basicdtype id="3" name="logic" left="0" right="5"/>`,
-			want:  []Port{{Name: "a", Dir: In, Width: 70}, {Name: "one", Dir: In, Width: 1}, {Name: "b", Dir: Out, Width: 6}},
+			want: []Port{
+				{Name: "a", Dir: In, Width: 70},
+				{Name: "one", Dir: In, Width: 1},
+				{Name: "b", Dir: Out, Width: 6},
+			},
 		},
 		{
 			name:  "integer and a type reference",

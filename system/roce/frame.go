@@ -324,7 +324,8 @@ func Parse(frame []byte) (Packet, error) {
 		return p, truncated("UDP", "header", len(ul), udpLen)
 	}
 	if udp.DstPort != UDPPort {
-		return p, &FieldError{Layer: "UDP", Field: "dst port", Value: uint64(udp.DstPort), Allowed: "4791", Err: ErrWrongPort}
+		return p, &FieldError{Layer: "UDP", Field: "dst port", Value: uint64(udp.DstPort), Allowed: "4791",
+			Err: ErrWrongPort}
 	}
 	if int(udp.Length) != len(ul) {
 		return p, invalid("UDP", "length", uint64(udp.Length), "the IPv4 payload length")
@@ -337,14 +338,16 @@ func Parse(frame []byte) (Packet, error) {
 		return p, invalid("BTH", "tver", uint64(bth.TVer), "0")
 	}
 	if bth.Opcode != OpSendOnly && bth.Opcode != OpAck {
-		return p, &FieldError{Layer: "BTH", Field: "opcode", Value: uint64(bth.Opcode), Allowed: "0x04 (RC SEND Only), 0x11 (RC Acknowledge)", Err: ErrUnknownOpcode}
+		return p, &FieldError{Layer: "BTH", Field: "opcode", Value: uint64(bth.Opcode),
+			Allowed: "0x04 (RC SEND Only), 0x11 (RC Acknowledge)", Err: ErrUnknownOpcode}
 	}
 	if want := ICRC(ipb); want != bth.ICRC {
 		return p, &ICRCError{Expected: want, Actual: bth.ICRC}
 	}
-	h := Header{SrcMAC: [6]byte(eth.SrcMAC), DstMAC: [6]byte(eth.DstMAC), SrcIP: netip.AddrFrom4([4]byte(ip.SrcIP.To4())),
-		DstIP: netip.AddrFrom4([4]byte(ip.DstIP.To4())), DSCP: ip.TOS >> 2, ECN: ip.TOS & 3, TTL: ip.TTL,
-		SrcPort: uint16(udp.SrcPort), PKey: bth.PKey, DestQP: bth.DestQP}
+	h := Header{SrcMAC: [6]byte(eth.SrcMAC), DstMAC: [6]byte(eth.DstMAC),
+		SrcIP: netip.AddrFrom4([4]byte(ip.SrcIP.To4())), DstIP: netip.AddrFrom4([4]byte(ip.DstIP.To4())),
+		DSCP: ip.TOS >> 2, ECN: ip.TOS & 3, TTL: ip.TTL, SrcPort: uint16(udp.SrcPort), PKey: bth.PKey,
+		DestQP: bth.DestQP}
 	p.Opcode, p.ICRC = bth.Opcode, bth.ICRC
 	if bth.Opcode == OpSendOnly {
 		var sp Spray

@@ -48,13 +48,17 @@ const (
 // Layer types of the package, registered with gopacket.
 var (
 	// LayerTypeBTH is the InfiniBand Base Transport Header.
-	LayerTypeBTH = gopacket.RegisterLayerType(4791, gopacket.LayerTypeMetadata{Name: "BTH", Decoder: gopacket.DecodeFunc(decodeBTH)})
+	LayerTypeBTH = gopacket.RegisterLayerType(4791,
+		gopacket.LayerTypeMetadata{Name: "BTH", Decoder: gopacket.DecodeFunc(decodeBTH)})
 	// LayerTypeSpray is the spray extension header of data packets.
-	LayerTypeSpray = gopacket.RegisterLayerType(4792, gopacket.LayerTypeMetadata{Name: "Spray", Decoder: gopacket.DecodeFunc(decodeSpray)})
+	LayerTypeSpray = gopacket.RegisterLayerType(4792,
+		gopacket.LayerTypeMetadata{Name: "Spray", Decoder: gopacket.DecodeFunc(decodeSpray)})
 	// LayerTypeAETH is the ACK Extended Transport Header.
-	LayerTypeAETH = gopacket.RegisterLayerType(4793, gopacket.LayerTypeMetadata{Name: "AETH", Decoder: gopacket.DecodeFunc(decodeAETH)})
+	LayerTypeAETH = gopacket.RegisterLayerType(4793,
+		gopacket.LayerTypeMetadata{Name: "AETH", Decoder: gopacket.DecodeFunc(decodeAETH)})
 	// LayerTypeSACK is the SACK extension header of ACK/NAK packets.
-	LayerTypeSACK = gopacket.RegisterLayerType(4794, gopacket.LayerTypeMetadata{Name: "SACK", Decoder: gopacket.DecodeFunc(decodeSACK)})
+	LayerTypeSACK = gopacket.RegisterLayerType(4794,
+		gopacket.LayerTypeMetadata{Name: "SACK", Decoder: gopacket.DecodeFunc(decodeSACK)})
 )
 
 func init() {
@@ -115,7 +119,8 @@ func (e *ICRCError) Is(target error) bool { return target == ErrBadICRC }
 
 // truncated returns the truncation error of field in layer: have bytes available, need bytes needed.
 func truncated(layer, field string, have, need int) *FieldError {
-	return &FieldError{Layer: layer, Field: field, Value: uint64(have), Allowed: fmt.Sprintf(">= %d bytes", need), Err: ErrTruncated}
+	return &FieldError{Layer: layer, Field: field, Value: uint64(have), Allowed: fmt.Sprintf(">= %d bytes", need),
+		Err: ErrTruncated}
 }
 
 // invalid returns the invalid-value error of field in layer.

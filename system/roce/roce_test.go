@@ -160,7 +160,8 @@ func TestLayersRoundTrip(t *testing.T) {
 		d.BaseLayer = b.BaseLayer
 		require.Equal(t, b, d)
 
-		s := Spray{Path: uint8(r.IntN(256)), PSeq: r.Uint32() & Max24, Flags: uint8(r.IntN(4)) << 6, MsgID: r.Uint32(), Offset: r.Uint32()}
+		s := Spray{Path: uint8(r.IntN(256)), PSeq: r.Uint32() & Max24, Flags: uint8(r.IntN(4)) << 6, MsgID: r.Uint32(),
+			Offset: r.Uint32()}
 		buf = gopacket.NewSerializeBuffer()
 		require.NoError(t, s.SerializeTo(buf, opts))
 		var ds Spray
@@ -390,11 +391,18 @@ func TestParseMalformed(t *testing.T) {
 
 	// Every byte outside the masked fields is covered by the ICRC.
 	ihl := ipOff
-	masked := map[int]bool{ihl + 1: true, ihl + 8: true, ihl + 10: true, ihl + 11: true, udpOff + 6: true, udpOff + 7: true, bthOff + 4: true}
+	masked := map[int]bool{ihl + 1: true, ihl + 8: true, ihl + 10: true, ihl + 11: true, udpOff + 6: true,
+		udpOff + 7: true, bthOff + 4: true}
 	for i := ipOff; i < len(df)-4; i++ {
 		g := append([]byte{}, df...)
 		g[i] ^= 0x01
-		if i == ihl+10 || i == ihl+11 || (i >= ipOff+2 && i < ipOff+4) || (i >= udpOff+2 && i < udpOff+6) || i == bthOff || i == ihl+9 || i == ipOff || i == ipOff+6 || i == ipOff+7 || i == bthOff+1 {
+		if i == ihl+10 || i == ihl+11 || (i >= ipOff+2 && i < ipOff+4) || (i >= udpOff+2 && i < udpOff+6) ||
+			i == bthOff ||
+			i == ihl+9 ||
+			i == ipOff ||
+			i == ipOff+6 ||
+			i == ipOff+7 ||
+			i == bthOff+1 {
 			continue // checked elsewhere: lengths, ports, opcode, protocol, version/IHL, fragment, pad/TVer
 		}
 		_, err := Parse(g)
@@ -474,7 +482,8 @@ func TestParseNoAlloc(t *testing.T) {
 		require.Zero(t, n)
 	}
 	var s SACK
-	n := testing.AllocsPerRun(100, func() { _ = s.DecodeFromBytes(af[bthOff+BTHLen+AETHLen:len(af)-4], gopacket.NilDecodeFeedback) })
+	n := testing.AllocsPerRun(100,
+		func() { _ = s.DecodeFromBytes(af[bthOff+BTHLen+AETHLen:len(af)-4], gopacket.NilDecodeFeedback) })
 	require.Zero(t, n)
 }
 

@@ -14,9 +14,9 @@ import (
 )
 
 // tsharkFields are the Wireshark fields compared with what was written (tshark -G fields | grep infiniband).
-var tsharkFields = []string{"udp.srcport", "udp.dstport", "ip.dsfield.ecn", "infiniband.bth.opcode", "infiniband.bth.p_key",
-	"infiniband.bth.destqp", "infiniband.bth.a", "infiniband.bth.psn", "infiniband.bth.padcnt", "infiniband.aeth.syndrome",
-	"infiniband.aeth.msn", "infiniband.invariant.crc"}
+var tsharkFields = []string{"udp.srcport", "udp.dstport", "ip.dsfield.ecn", "infiniband.bth.opcode",
+	"infiniband.bth.p_key", "infiniband.bth.destqp", "infiniband.bth.a", "infiniband.bth.psn", "infiniband.bth.padcnt",
+	"infiniband.aeth.syndrome", "infiniband.aeth.msn", "infiniband.invariant.crc"}
 
 // TestTshark writes data and ACK frames to a pcap with pcapgo and checks that Wireshark's RoCEv2 (infiniband)
 // dissector reads the same BTH/AETH fields.

@@ -75,7 +75,8 @@ func ReadCSV(r io.Reader) ([]Point, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) != len(columns) {
-			return nil, fmt.Errorf("sweep csv line %d: %d columns, want %d (%s)", line, len(rec), len(columns), strings.Join(columns, ","))
+			return nil, fmt.Errorf("sweep csv line %d: %d columns, want %d (%s)", line, len(rec), len(columns),
+				strings.Join(columns, ","))
 		}
 		p, err := parseRow(rec)
 		if err != nil {

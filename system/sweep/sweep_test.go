@@ -21,9 +21,12 @@ func sample() []sweep.Point {
 	var pts []sweep.Point
 	for _, paths := range []int{1, 8} {
 		for _, loss := range []float64{0.1, 0, 0.001, 0.01, 0.05} {
-			pts = append(pts,
-				sweep.Point{Mode: "spray", Paths: paths, Loss: loss, Goodput: 0.97 - loss*1.5, P99US: 12.3 + loss*1000, Retx: int64(loss * 1e6)},
-				sweep.Point{Mode: "gbn", Paths: paths, Loss: loss, Goodput: math.Max(0, 0.97-loss*9.1), P99US: 0, Retx: int64(loss * 3e6)},
+			pts = append(
+				pts,
+				sweep.Point{Mode: "spray", Paths: paths, Loss: loss, Goodput: 0.97 - loss*1.5, P99US: 12.3 + loss*1000,
+					Retx: int64(loss * 1e6)},
+				sweep.Point{Mode: "gbn", Paths: paths, Loss: loss, Goodput: math.Max(0, 0.97-loss*9.1), P99US: 0,
+					Retx: int64(loss * 3e6)},
 			)
 		}
 	}
@@ -36,7 +39,12 @@ func TestCSVRoundTrip(t *testing.T) {
 		pts  []sweep.Point
 	}{
 		{name: "sweep", pts: sample()},
-		{name: "one point", pts: []sweep.Point{{Mode: "spray", Paths: 4, Loss: 1.0 / 3, Goodput: 0.1 + 0.2, P99US: 1e-9, Retx: math.MaxInt64}}},
+		{
+			name: "one point",
+			pts: []sweep.Point{
+				{Mode: "spray", Paths: 4, Loss: 1.0 / 3, Goodput: 0.1 + 0.2, P99US: 1e-9, Retx: math.MaxInt64},
+			},
+		},
 		{name: "mode needing quotes", pts: []sweep.Point{{Mode: "spray, \"rack\"", Paths: 1, Loss: 1, Goodput: 0}}},
 		{name: "header only", pts: []sweep.Point{}},
 	}
@@ -139,7 +147,12 @@ func TestWriteChart(t *testing.T) {
 	}{
 		{name: "png", file: "sweep.png", title: "goodput vs loss", pts: sample()},
 		{name: "upper-case png", file: "SWEEP.PNG", title: "", pts: sample()},
-		{name: "single point at zero loss", file: "one.png", title: "one", pts: []sweep.Point{{Mode: "spray", Paths: 1, Goodput: 0.99}}},
+		{
+			name:  "single point at zero loss",
+			file:  "one.png",
+			title: "one",
+			pts:   []sweep.Point{{Mode: "spray", Paths: 1, Goodput: 0.99}},
+		},
 		{name: "svg", file: "sweep.svg", title: "goodput vs loss", pts: sample()},
 	}
 	for _, tc := range tests {
@@ -150,7 +163,8 @@ func TestWriteChart(t *testing.T) {
 			require.NoError(t, err, "WriteChart should have created the file")
 			if strings.HasSuffix(strings.ToLower(tc.file), ".svg") {
 				s := string(data)
-				require.True(t, strings.HasPrefix(s, "<?xml") || strings.Contains(s, "<svg"), "SVG output should be XML with an <svg> element, starts %q", s[:min(len(s), 40)])
+				require.True(t, strings.HasPrefix(s, "<?xml") || strings.Contains(s, "<svg"),
+					"SVG output should be XML with an <svg> element, starts %q", s[:min(len(s), 40)])
 				require.Contains(t, s, "target spray 1%: 95%", "SVG should label the 95% target")
 				return
 			}
@@ -176,19 +190,79 @@ func TestWriteChartErrors(t *testing.T) {
 		pts  []sweep.Point
 		want string
 	}{
-		{name: "pdf extension", file: "sweep.pdf", pts: []sweep.Point{valid}, want: `chart "DIR/sweep.pdf": unknown extension, want .png or .svg`},
-		{name: "no extension", file: "sweep", pts: []sweep.Point{valid}, want: `chart "DIR/sweep": unknown extension, want .png or .svg`},
+		{
+			name: "pdf extension",
+			file: "sweep.pdf",
+			pts:  []sweep.Point{valid},
+			want: `chart "DIR/sweep.pdf": unknown extension, want .png or .svg`,
+		},
+		{
+			name: "no extension",
+			file: "sweep",
+			pts:  []sweep.Point{valid},
+			want: `chart "DIR/sweep": unknown extension, want .png or .svg`,
+		},
 		{name: "no points", file: "sweep.png", pts: nil, want: "chart: no points"},
-		{name: "NaN goodput", file: "sweep.png", pts: with(func(p *sweep.Point) { p.Goodput = math.NaN() }), want: "chart: point 2 (spray, 8 paths): goodput is NaN, want 0..1"},
-		{name: "goodput above 1", file: "sweep.png", pts: with(func(p *sweep.Point) { p.Goodput = 1.01 }), want: "chart: point 2 (spray, 8 paths): goodput is 1.01, want 0..1"},
-		{name: "negative goodput", file: "sweep.svg", pts: with(func(p *sweep.Point) { p.Goodput = -0.1 }), want: "chart: point 2 (spray, 8 paths): goodput is -0.1, want 0..1"},
-		{name: "NaN loss", file: "sweep.png", pts: with(func(p *sweep.Point) { p.Loss = math.NaN() }), want: "chart: point 2 (spray, 8 paths): loss is NaN, want 0..1"},
-		{name: "negative loss", file: "sweep.png", pts: with(func(p *sweep.Point) { p.Loss = -0.01 }), want: "chart: point 2 (spray, 8 paths): loss is -0.01, want 0..1"},
-		{name: "loss above 1", file: "sweep.png", pts: with(func(p *sweep.Point) { p.Loss = 2 }), want: "chart: point 2 (spray, 8 paths): loss is 2, want 0..1"},
-		{name: "empty mode", file: "sweep.png", pts: with(func(p *sweep.Point) { p.Mode = "" }), want: "chart: point 2 (, 8 paths): mode is empty"},
-		{name: "zero paths", file: "sweep.png", pts: with(func(p *sweep.Point) { p.Paths = 0 }), want: "chart: point 2 (spray, 0 paths): paths is 0, want at least 1"},
-		{name: "negative p99", file: "sweep.png", pts: with(func(p *sweep.Point) { p.P99US = -1 }), want: "chart: point 2 (spray, 8 paths): p99_us is -1, want a finite value >= 0"},
-		{name: "negative retx", file: "sweep.png", pts: with(func(p *sweep.Point) { p.Retx = -3 }), want: "chart: point 2 (spray, 8 paths): retx is -3, want at least 0"},
+		{
+			name: "NaN goodput",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.Goodput = math.NaN() }),
+			want: "chart: point 2 (spray, 8 paths): goodput is NaN, want 0..1",
+		},
+		{
+			name: "goodput above 1",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.Goodput = 1.01 }),
+			want: "chart: point 2 (spray, 8 paths): goodput is 1.01, want 0..1",
+		},
+		{
+			name: "negative goodput",
+			file: "sweep.svg",
+			pts:  with(func(p *sweep.Point) { p.Goodput = -0.1 }),
+			want: "chart: point 2 (spray, 8 paths): goodput is -0.1, want 0..1",
+		},
+		{
+			name: "NaN loss",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.Loss = math.NaN() }),
+			want: "chart: point 2 (spray, 8 paths): loss is NaN, want 0..1",
+		},
+		{
+			name: "negative loss",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.Loss = -0.01 }),
+			want: "chart: point 2 (spray, 8 paths): loss is -0.01, want 0..1",
+		},
+		{
+			name: "loss above 1",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.Loss = 2 }),
+			want: "chart: point 2 (spray, 8 paths): loss is 2, want 0..1",
+		},
+		{
+			name: "empty mode",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.Mode = "" }),
+			want: "chart: point 2 (, 8 paths): mode is empty",
+		},
+		{
+			name: "zero paths",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.Paths = 0 }),
+			want: "chart: point 2 (spray, 0 paths): paths is 0, want at least 1",
+		},
+		{
+			name: "negative p99",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.P99US = -1 }),
+			want: "chart: point 2 (spray, 8 paths): p99_us is -1, want a finite value >= 0",
+		},
+		{
+			name: "negative retx",
+			file: "sweep.png",
+			pts:  with(func(p *sweep.Point) { p.Retx = -3 }),
+			want: "chart: point 2 (spray, 8 paths): retx is -3, want at least 0",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,8 +282,16 @@ func TestWriteCSVRejectsInvalidPoint(t *testing.T) {
 		pts  []sweep.Point
 		want string
 	}{
-		{name: "goodput above 1", pts: []sweep.Point{{Mode: "gbn", Paths: 1, Goodput: 1.2}}, want: "point 0 (gbn, 1 path): goodput is 1.2, want 0..1"},
-		{name: "NaN loss", pts: []sweep.Point{{Mode: "gbn", Paths: 1, Goodput: 0.5}, {Mode: "gbn", Paths: 1, Loss: math.NaN()}}, want: "point 1 (gbn, 1 path): loss is NaN, want 0..1"},
+		{
+			name: "goodput above 1",
+			pts:  []sweep.Point{{Mode: "gbn", Paths: 1, Goodput: 1.2}},
+			want: "point 0 (gbn, 1 path): goodput is 1.2, want 0..1",
+		},
+		{
+			name: "NaN loss",
+			pts:  []sweep.Point{{Mode: "gbn", Paths: 1, Goodput: 0.5}, {Mode: "gbn", Paths: 1, Loss: math.NaN()}},
+			want: "point 1 (gbn, 1 path): loss is NaN, want 0..1",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
