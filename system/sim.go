@@ -215,50 +215,14 @@ func Run(opt Options) (*Result, error) {
 	return s.res, nil
 }
 
-// newSide builds one endpoint, its host and the network its port sends into.
+// newSide builds one endpoint, its hosts and the network its port sends into; sender says it sends data.
 func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 	o, cfg := s.o, s.cfg
 	ep, err := nictransport.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	nc := network.Config{ClockMHz: o.ClockMHz, PortGbps: o.PortGbps, HashSeed: uint32(0x5eed0000 + idx),
-		Seed: splitmix(o.Seed + uint64(idx)*0x9e3779b97f4a7c15)}
-	cyc := func(ns float64) int64 { return int64(math.Round(ns * float64(o.ClockMHz) / 1000)) }
-	for p := 0; p < o.NetPaths; p++ {
-		gbps := o.PathGbps
-		for _, sp := range o.Slow {
-			if sp.Path == p {
-				gbps = sp.Gbps
-			}
-		}
-		pc := network.PathConfig{Gbps: gbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
-			QueueBytes: o.QueueKB << 10, ECNBytes: o.ECNKB << 10}
-		loss := o.Loss
-		if idx == 1 && !o.Bidir {
-			loss = o.AckLoss
-		}
-		switch {
-		case loss == 0:
-			pc.Loss = network.Loss{Model: "none"}
-		case o.LossModel == "gilbert":
-			b2g := 1 / o.Burst
-			pc.Loss = network.Loss{Model: "gilbert", BadToGood: b2g, GoodToBad: loss * b2g / (1 - loss), LossBad: 1}
-		default:
-			pc.Loss = network.Loss{Model: "bernoulli", P: loss}
-		}
-		for _, f := range o.Failures {
-			if f.Path == p {
-				iv := network.Interval{From: cyc(f.AtUS * 1000), To: math.MaxInt64}
-				if f.UntilUS != 0 {
-					iv.To = cyc(f.UntilUS * 1000)
-				}
-				pc.Down = append(pc.Down, iv)
-			}
-		}
-		nc.Paths = append(nc.Paths, pc)
-	}
-	net, err := network.New(nc)
+	net, err := network.New(s.netConfig(idx))
 	if err != nil {
 		return nil, err
 	}
@@ -275,26 +239,94 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 		sd.psn0[c] = s.txPSN(idx, c)
 		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: s.txPSN(idx, c), rx: s.txPSN(1-idx, c)})
 	}
-	per := uint32(4 * cfg.Window)
-	sd.rx = &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per, sb: s.sb,
-		tag: handleTag(cfg, o.Seed, 2*uint64(idx))}
-	for c := range sd.rx.conns {
-		sd.rx.conns[c].bufs = map[uint64][]byte{}
-	}
+	sd.rx = s.newRxHost(idx)
 	if sender {
-		dist, err := parseMsg(o.Msg)
-		if err != nil {
+		if sd.tx, err = s.newTxHost(idx); err != nil {
 			return nil, err
-		}
-		sd.tx = &txHost{conns: make([]txConn, o.Conns), window: cfg.Window, mtu: o.MTU,
-			slots: make([]segment, cfg.Conns*int(per)), slotsPer: per, tag: handleTag(cfg, o.Seed, 2*uint64(idx)+1), cur: -1, dist: dist,
-			rng: rand.New(rand.NewPCG(o.Seed, 0x6d7367+uint64(idx))), backlog: o.Backlog, sb: s.sb, sbBase: idx * cfg.Conns}
-		for c := range sd.tx.conns {
-			sd.tx.conns[c].psn = s.txPSN(idx, c)
-			sd.tx.conns[c].una = s.txPSN(idx, c)
 		}
 	}
 	return sd, nil
+}
+
+// netConfig is the network side idx's port sends into: one path per fabric path, each with its rate, delay,
+// loss and failures.
+func (s *sim) netConfig(idx int) network.Config {
+	o := s.o
+	nc := network.Config{ClockMHz: o.ClockMHz, PortGbps: o.PortGbps, HashSeed: uint32(0x5eed0000 + idx),
+		Seed: splitmix(o.Seed + uint64(idx)*0x9e3779b97f4a7c15)}
+	for p := 0; p < o.NetPaths; p++ {
+		nc.Paths = append(nc.Paths, s.pathConfig(idx, p))
+	}
+	return nc
+}
+
+// pathConfig is fabric path p of side idx's network: the path rate (or its --slow rate), delay plus skew,
+// jitter, queue, the loss of the direction (data, or ACKs only), and its failures.
+func (s *sim) pathConfig(idx, p int) network.PathConfig {
+	o := s.o
+	cyc := func(ns float64) int64 { return int64(math.Round(ns * float64(o.ClockMHz) / 1000)) }
+	gbps := o.PathGbps
+	for _, sp := range o.Slow {
+		if sp.Path == p {
+			gbps = sp.Gbps
+		}
+	}
+	pc := network.PathConfig{Gbps: gbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
+		QueueBytes: o.QueueKB << 10, ECNBytes: o.ECNKB << 10}
+	loss := o.Loss
+	if idx == 1 && !o.Bidir {
+		loss = o.AckLoss
+	}
+	switch {
+	case loss == 0:
+		pc.Loss = network.Loss{Model: "none"}
+	case o.LossModel == "gilbert":
+		b2g := 1 / o.Burst
+		pc.Loss = network.Loss{Model: "gilbert", BadToGood: b2g, GoodToBad: loss * b2g / (1 - loss), LossBad: 1}
+	default:
+		pc.Loss = network.Loss{Model: "bernoulli", P: loss}
+	}
+	for _, f := range o.Failures {
+		if f.Path == p {
+			iv := network.Interval{From: cyc(f.AtUS * 1000), To: math.MaxInt64}
+			if f.UntilUS != 0 {
+				iv.To = cyc(f.UntilUS * 1000)
+			}
+			pc.Down = append(pc.Down, iv)
+		}
+	}
+	return pc
+}
+
+// newRxHost builds side idx's receiving host.
+func (s *sim) newRxHost(idx int) *rxHost {
+	cfg := s.cfg
+	per := uint32(4 * cfg.Window)
+	rx := &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per,
+		sb: s.sb, tag: handleTag(cfg, s.o.Seed, 2*uint64(idx))}
+	for c := range rx.conns {
+		rx.conns[c].bufs = map[uint64][]byte{}
+	}
+	return rx
+}
+
+// newTxHost builds side idx's sending host, each connection starting at its initial PSN.
+func (s *sim) newTxHost(idx int) (*txHost, error) {
+	o, cfg := s.o, s.cfg
+	dist, err := parseMsg(o.Msg)
+	if err != nil {
+		return nil, err
+	}
+	per := uint32(4 * cfg.Window)
+	tx := &txHost{conns: make([]txConn, o.Conns), window: cfg.Window, mtu: o.MTU,
+		slots: make([]segment, cfg.Conns*int(per)), slotsPer: per, tag: handleTag(cfg, o.Seed, 2*uint64(idx)+1),
+		cur: -1, dist: dist, rng: rand.New(rand.NewPCG(o.Seed, 0x6d7367+uint64(idx))), backlog: o.Backlog,
+		sb: s.sb, sbBase: idx * cfg.Conns}
+	for c := range tx.conns {
+		tx.conns[c].psn = s.txPSN(idx, c)
+		tx.conns[c].una = s.txPSN(idx, c)
+	}
+	return tx, nil
 }
 
 // startPSN is the initial PSN of connection c in the A->B direction (B->A uses the same plus 2^23): StartPSN for
@@ -351,54 +383,70 @@ func (s *sim) run() error {
 			break
 		}
 		if s.cycle >= limit {
-			return fmt.Errorf("drain: %d message(s) still outstanding %g us after the measured time (seed %d)", s.sb.Outstanding(), o.DrainUS, o.Seed)
+			return fmt.Errorf("drain: %d message(s) still outstanding %g us after the measured time (seed %d)",
+				s.sb.Outstanding(), o.DrainUS, o.Seed)
 		}
-		for _, sd := range []*side{s.a, s.b} {
-			// (Two resets of one endpoint in the same cycle are one reset.)
-			if len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
-				for len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
-					sd.resetAt = sd.resetAt[1:]
-				}
-				s.reset(sd)
-			}
-		}
-		for len(s.reconnects) > 0 && s.reconnects[0].cycle <= s.cycle {
-			s.disconnect(s.reconnects[0].conn, true)
-			s.reconnects = s.reconnects[1:]
-		}
-		for c := range s.cm {
-			if m := &s.cm[c]; m.stop >= 0 && s.cycle >= m.stop {
-				s.stopHosts(c)
-			}
-			if m := &s.cm[c]; m.due >= 0 && s.cycle >= m.due {
-				s.reopen(c)
-			}
-		}
-		if s.cycle >= opens {
-			for _, sd := range []*side{s.a, s.b} {
-				if sd.tx == nil {
-					continue
-				}
-				if err := sd.tx.post(); err != nil {
-					return err
-				}
-			}
-		}
-		for _, sd := range []*side{s.a, s.b} {
-			if err := s.step(sd); err != nil {
-				return fmt.Errorf("cycle %d, endpoint %s: %w", s.cycle, sd.name, err)
-			}
-		}
-		for _, sd := range []*side{s.a, s.b} {
-			if err := s.deliver(sd); err != nil {
-				return fmt.Errorf("cycle %d, arrivals at %s: %w", s.cycle, sd.peer.name, err)
-			}
+		s.scheduled()
+		if err := s.cycleOnce(opens); err != nil {
+			return err
 		}
 		if o.Progress != nil && s.cycle%ProgressCycles == 0 && s.cycle > 0 {
 			o.Progress(Progress{Cycle: s.cycle, Cycles: end, Packets: s.res.DataPackets, Goodput: s.goodputSoFar()})
 		}
 	}
 	s.res.Cycles = s.cycle
+	return nil
+}
+
+// scheduled starts what is due in this cycle: endpoint resets, the connection manager's own reconnects, and its
+// timers (the hosts learning of a disconnect, reopens after the quiet time).
+func (s *sim) scheduled() {
+	for _, sd := range []*side{s.a, s.b} {
+		// (Two resets of one endpoint in the same cycle are one reset.)
+		if len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
+			for len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
+				sd.resetAt = sd.resetAt[1:]
+			}
+			s.reset(sd)
+		}
+	}
+	for len(s.reconnects) > 0 && s.reconnects[0].cycle <= s.cycle {
+		s.disconnect(s.reconnects[0].conn, true)
+		s.reconnects = s.reconnects[1:]
+	}
+	for c := range s.cm {
+		if m := &s.cm[c]; m.stop >= 0 && s.cycle >= m.stop {
+			s.stopHosts(c)
+		}
+		if m := &s.cm[c]; m.due >= 0 && s.cycle >= m.due {
+			s.reopen(c)
+		}
+	}
+}
+
+// cycleOnce runs one cycle: the sending hosts post (once the opens are done, from cycle opens), both endpoints
+// step, then the packets that arrived are delivered.
+func (s *sim) cycleOnce(opens int64) error {
+	if s.cycle >= opens {
+		for _, sd := range []*side{s.a, s.b} {
+			if sd.tx == nil {
+				continue
+			}
+			if err := sd.tx.post(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, sd := range []*side{s.a, s.b} {
+		if err := s.step(sd); err != nil {
+			return fmt.Errorf("cycle %d, endpoint %s: %w", s.cycle, sd.name, err)
+		}
+	}
+	for _, sd := range []*side{s.a, s.b} {
+		if err := s.deliver(sd); err != nil {
+			return fmt.Errorf("cycle %d, arrivals at %s: %w", s.cycle, sd.peer.name, err)
+		}
+	}
 	return nil
 }
 
@@ -570,21 +618,62 @@ func (s *sim) opened(sd *side, op ctlOp) {
 // step drives one endpoint for one cycle and follows its handshakes.
 func (s *sim) step(sd *side) error {
 	in := &sd.in
+	tc := s.drive(sd)
+	if f := s.o.Inputs[sd.idx]; f != nil {
+		f(in)
+	}
+	out := &sd.out
+	sd.ep.Step(in, out)
+	if in.Rst {
+		return nil
+	}
+	s.inputsTaken(sd, tc)
+	if out.Retx.ErrValid {
+		s.res.Errors++
+		if c := int(out.Retx.ErrConn); c < len(s.cm) {
+			s.disconnect(c, false)
+		}
+	}
+	if s.allFailed > 0 {
+		s.watchAllFailed(sd, &out.PathSel)
+	}
+	if err := s.outputsTaken(sd); err != nil {
+		return err
+	}
+	// A reconnect's open takes effect on the hosts after this cycle's completion (which the NIC made before it).
+	if in.CtlValid && out.CtlReady {
+		op := sd.ctlq[0]
+		sd.ctlq = sd.ctlq[1:]
+		if op.reconnect {
+			s.opened(sd, op)
+		}
+	}
+	return s.port(sd)
+}
+
+// drive sets sd's inputs for this cycle: reset, the next control operation, the host's packet on s_tx (its
+// connection is returned, -1: none), completion back-pressure, the status poller, the port's readies and the
+// packets that arrived.
+func (s *sim) drive(sd *side) int {
+	in := &sd.in
 	now := s.cycle
 	in.Rst = s.inReset(sd)
 	// Control: the waiting opens, one per cycle (every connection after the reset at the start; reconnects).
 	in.CtlValid = !in.Rst && len(sd.ctlq) > 0
 	if in.CtlValid {
 		op := sd.ctlq[0]
-		in.CtlOpen, in.CtlConn = !op.close, op.conn
-		in.CtlTxPSN, in.CtlRxPSN = op.tx, op.rx
+		in.CtlOpen = !op.close
+		in.CtlConn = op.conn
+		in.CtlTxPSN = op.tx
+		in.CtlRxPSN = op.rx
 	}
 	// Host TX.
 	tc := -1
 	in.TxValid = false
 	if sd.tx != nil && !in.Rst && !in.CtlValid {
 		if tc = sd.tx.pick(); tc >= 0 {
-			in.TxValid, in.TxConn = true, uint32(tc)
+			in.TxValid = true
+			in.TxConn = uint32(tc)
 			in.TxHandle, in.TxFirst, in.TxLast = sd.tx.head(tc)
 		}
 	}
@@ -602,17 +691,15 @@ func (s *sim) step(sd *side) error {
 	if in.AckInValid {
 		in.AckIn = sd.ackq[0].a
 	}
+	return tc
+}
 
-	if f := s.o.Inputs[sd.idx]; f != nil {
-		f(in)
-	}
-	out := &sd.out
-	sd.ep.Step(in, out)
-	if in.Rst {
-		return nil
-	}
+// inputsTaken follows the inputs sd's NIC took: the host's packet of connection tc, an arrived data packet (a
+// PSN that reached the endpoint, for the spurious count), an arrived ACK (the host's view of the window).
+func (s *sim) inputsTaken(sd *side, tc int) {
+	in, out := &sd.in, &sd.out
 	if in.TxValid && out.Retx.TxReady {
-		sd.tx.taken(tc, now, sd.epoch[tc])
+		sd.tx.taken(tc, s.cycle, sd.epoch[tc])
 	}
 	if in.RxValid && out.RxReady {
 		if d := &sd.rxq[0].d; !out.RxFiltered {
@@ -630,15 +717,12 @@ func (s *sim) step(sd *side) error {
 		}
 		sd.ackq = sd.ackq[1:]
 	}
-	if out.Retx.ErrValid {
-		s.res.Errors++
-		if c := int(out.Retx.ErrConn); c < len(s.cm) {
-			s.disconnect(c, false)
-		}
-	}
-	if s.allFailed > 0 {
-		s.watchAllFailed(sd, &out.PathSel)
-	}
+}
+
+// outputsTaken follows the outputs sd's port and host took: a data packet into the port's staging buffer, an
+// ACK into the ACK buffer, and a completion at the receiving host.
+func (s *sim) outputsTaken(sd *side) error {
+	in, out := &sd.in, &sd.out
 	r := &out.Retx
 	if r.PktValid && in.PktReady {
 		if err := s.takePacket(sd, r); err != nil {
@@ -647,7 +731,9 @@ func (s *sim) step(sd *side) error {
 	}
 	if out.AckOutValid && in.AckOutReady {
 		p := s.newPkt()
-		p.ack, p.a, p.epoch = true, out.AckOut, sd.epoch[out.AckOut.Conn]
+		p.ack = true
+		p.a = out.AckOut
+		p.epoch = sd.epoch[out.AckOut.Conn]
 		sd.stageAcks = append(sd.stageAcks, p)
 	}
 	if out.Rx.CplValid && in.CplReady {
@@ -655,15 +741,7 @@ func (s *sim) step(sd *side) error {
 			return err
 		}
 	}
-	// A reconnect's open takes effect on the hosts after this cycle's completion (which the NIC made before it).
-	if in.CtlValid && out.CtlReady {
-		op := sd.ctlq[0]
-		sd.ctlq = sd.ctlq[1:]
-		if op.reconnect {
-			s.opened(sd, op)
-		}
-	}
-	return s.port(sd)
+	return nil
 }
 
 // watchAllFailed follows sd's m_status_all_failed / m_status_conn: a connection shown all-failed for the
