@@ -67,8 +67,12 @@ func (s *PathSel) reset() {
 		s.paths[c] = make([]pathSB, s.cfg.Paths)
 		s.open(c)
 	}
-	s.reqs, s.phase = s.reqs[:0], 0
-	s.decisions, s.probes, s.failures, s.recoveries = 0, 0, 0, 0
+	s.reqs = s.reqs[:0]
+	s.phase = 0
+	s.decisions = 0
+	s.probes = 0
+	s.failures = 0
+	s.recoveries = 0
 }
 
 func (s *PathSel) open(c int) {
@@ -84,7 +88,9 @@ func (s *PathSel) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) error {
 	if s.have {
 		err = s.process(cycle-1, &s.prevIn, &s.prevOut, out)
 	}
-	s.prevIn, s.prevOut, s.have = *in, *out, true
+	s.prevIn = *in
+	s.prevOut = *out
+	s.have = true
 	return err
 }
 
@@ -372,8 +378,8 @@ func (s *PathSel) feedback(ps *pathSB, kind uint32, n int) {
 				return
 			}
 		}
-		*ps = pathSB{failed: true, cwnd: ps.cwnd, guard: ps.guard, holdoff: s.cfg.HoldoffTicks, entropy: ps.entropy, seen: ps.seen,
-			mustChange: true, decisions: ps.decisions}
+		*ps = pathSB{failed: true, cwnd: ps.cwnd, guard: ps.guard, holdoff: s.cfg.HoldoffTicks,
+			entropy: ps.entropy, seen: ps.seen, mustChange: true, decisions: ps.decisions}
 		s.failures++
 		s.Failures++
 	}
@@ -387,7 +393,8 @@ func (s *PathSel) Finish() error {
 		return nil
 	}
 	if s.steady == 0 {
-		return fmt.Errorf("fairness: no decision was made in steady state (all windows at cwnd_max); the run is too short to judge")
+		return fmt.Errorf("fairness: no decision was made in steady state (all windows at cwnd_max); " +
+			"the run is too short to judge")
 	}
 	bound := int64(max(1, s.cfg.CwndMax/4))
 	for c := range s.paths {
@@ -407,7 +414,8 @@ func (s *PathSel) Finish() error {
 			hi = max(hi, n)
 		}
 		if hi-lo > bound {
-			return fmt.Errorf("conn %d: decisions per path range %d..%d on healthy paths (weighted round robin allows %d)", c, lo, hi, bound)
+			return fmt.Errorf("conn %d: decisions per path range %d..%d on healthy paths "+
+				"(weighted round robin allows %d)", c, lo, hi, bound)
 		}
 	}
 	return nil

@@ -115,8 +115,13 @@ func NewRetx(cfg config.Config) *Retx {
 
 func (r *Retx) reset() {
 	r.conns = make([]connTx, r.cfg.Conns)
-	r.offers, r.fb = r.offers[:0], r.fb[:0]
-	r.dropped, r.sent, r.retx, r.errs, r.timeouts = 0, 0, 0, 0, 0
+	r.offers = r.offers[:0]
+	r.fb = r.fb[:0]
+	r.dropped = 0
+	r.sent = 0
+	r.retx = 0
+	r.errs = 0
+	r.timeouts = 0
 }
 
 // rto is the shortest time from a timer restart to a timeout retransmission, with slack for an ACK waiting inside
@@ -213,8 +218,8 @@ func (r *Retx) packet(cycle int64, out *retx.Out) error {
 // path, and records the sequence.
 func (r *Retx) pathSeq(c *connTx, o pathOffer, out *retx.Out) error {
 	if out.PktPath != o.path || out.PktEntropy != o.entropy {
-		return fmt.Errorf("m_pkt conn %d psn %#x: path %d entropy %#x, but s_path offered path %d entropy %#x (cycle %d)",
-			out.PktConn, out.PktPSN, out.PktPath, out.PktEntropy, o.path, o.entropy, o.at)
+		return fmt.Errorf("m_pkt conn %d psn %#x: path %d entropy %#x, but s_path offered path %d entropy %#x "+
+			"(cycle %d)", out.PktConn, out.PktPSN, out.PktPath, out.PktEntropy, o.path, o.entropy, o.at)
 	}
 	pt := &c.paths[out.PktPath]
 	if out.PktPseq != pt.next {
@@ -260,7 +265,8 @@ func (r *Retx) newPacket(c *connTx, o pathOffer, out *retx.Out) error {
 // checkAckReq checks a new packet's ack_req: set on a message's last packet (w) and on the packet that fills the
 // window. The window fills by the engine's oldest PSN, which may still be one an ACK taken lately moved past.
 func (r *Retx) checkAckReq(c *connTx, o pathOffer, w txWork, out *retx.Out) error {
-	fill, maybe := psnDiff(out.PktPSN+1, c.una) == int32(r.cfg.Window), false
+	fill := psnDiff(out.PktPSN+1, c.una) == int32(r.cfg.Window)
+	maybe := false
 	for _, u := range c.restarts {
 		if o.at-u.at <= ackHistory && psnDiff(out.PktPSN+1, u.psn) == int32(r.cfg.Window) {
 			maybe = true
@@ -325,12 +331,14 @@ func (r *Retx) justified(c *connTx, psn uint32, rec *txRec, at int64) string {
 		if c.nak >= rec.at-nakSlack || timedOut {
 			return ""
 		}
-		return fmt.Sprintf("no NAK since its last transmission and no timeout (timer restarted at %d, %d cycles before)", low, at-low)
+		return fmt.Sprintf("no NAK since its last transmission and no timeout "+
+			"(timer restarted at %d, %d cycles before)", low, at-low)
 	}
 	if rec.lost || oldest && timedOut {
 		return ""
 	}
-	return fmt.Sprintf("no SACK reported it lost; timeout: oldest %v, %d cycles since the timer restart (need %d)", oldest, at-low, r.rto())
+	return fmt.Sprintf("no SACK reported it lost; timeout: oldest %v, %d cycles since the timer restart (need %d)",
+		oldest, at-low, r.rto())
 }
 
 // setRestart records a timer restart at cycle at.
@@ -432,8 +440,8 @@ func b2u(b bool) uint32 {
 func (r *Retx) feedback(out *retx.Out) error {
 	if out.FbKind == retx.FbTimeout {
 		if r.gbn || out.FbCount != 1 {
-			return fmt.Errorf("m_fb: timeout event conn %d path %d count %d (only selective mode reports timeouts, one at a time)",
-				out.FbConn, out.FbPath, out.FbCount)
+			return fmt.Errorf("m_fb: timeout event conn %d path %d count %d "+
+				"(only selective mode reports timeouts, one at a time)", out.FbConn, out.FbPath, out.FbCount)
 		}
 		r.timeouts++
 		return nil
@@ -451,7 +459,8 @@ func (r *Retx) feedback(out *retx.Out) error {
 		}
 		// The ACK behind w was dropped by a reopen or error of its connection before the engine processed it.
 	}
-	return fmt.Errorf("m_fb conn %d path %d kind %d count %d: no ACK taken accounts for it", got.conn, got.path, got.kind, got.count)
+	return fmt.Errorf("m_fb conn %d path %d kind %d count %d: no ACK taken accounts for it",
+		got.conn, got.path, got.kind, got.count)
 }
 
 // errored checks one m_err pulse.
@@ -468,9 +477,12 @@ func (r *Retx) errored(in *retx.In, out *retx.Out) error {
 		}
 	}
 	if !at {
-		return fmt.Errorf("m_err conn %d: no outstanding packet was sent 1+max_retries (%d) times", out.ErrConn, r.cfg.MaxRetries+1)
+		return fmt.Errorf("m_err conn %d: no outstanding packet was sent 1+max_retries (%d) times",
+			out.ErrConn, r.cfg.MaxRetries+1)
 	}
-	c.err, c.epoch, c.work = true, c.epoch+1, nil
+	c.err = true
+	c.epoch++
+	c.work = nil
 	c.grace = out.PktValid && out.PktConn == out.ErrConn && !in.PktReady
 	r.errs++
 	return nil
@@ -493,25 +505,32 @@ func (r *Retx) Finish() error {
 	}
 	for _, w := range r.fb {
 		if w.epoch == r.conns[w.conn].epoch {
-			return fmt.Errorf("m_fb: expected conn %d path %d kind %d count %d never came", w.conn, w.path, w.kind, w.count)
+			return fmt.Errorf("m_fb: expected conn %d path %d kind %d count %d never came",
+				w.conn, w.path, w.kind, w.count)
 		}
 	}
 	switch {
 	case out.CntSent != r.sent:
 		return fmt.Errorf("cnt_sent %d, %d new packets left", out.CntSent, r.sent)
 	case out.CntRetxLoss+out.CntRetxTimeout+out.CntRetxGBN != r.retx:
-		return fmt.Errorf("cnt_retx_loss+timeout+gbn = %d, %d retransmissions left", out.CntRetxLoss+out.CntRetxTimeout+out.CntRetxGBN, r.retx)
+		return fmt.Errorf("cnt_retx_loss+timeout+gbn = %d, %d retransmissions left",
+			out.CntRetxLoss+out.CntRetxTimeout+out.CntRetxGBN, r.retx)
 	case r.gbn && out.CntRetxLoss+out.CntRetxTimeout != 0, !r.gbn && out.CntRetxGBN != 0:
-		return fmt.Errorf("retransmission counters of the other mode moved: loss %d timeout %d gbn %d", out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN)
+		return fmt.Errorf("retransmission counters of the other mode moved: loss %d timeout %d gbn %d",
+			out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN)
 	case int64(out.CntRetxTimeout) != r.timeouts:
 		return fmt.Errorf("cnt_retx_timeout %d, %d timeout feedback events", out.CntRetxTimeout, r.timeouts)
 	case out.CntErrors != r.errs:
 		return fmt.Errorf("cnt_errors %d, %d m_err pulses", out.CntErrors, r.errs)
 	case out.CntTxDropped != r.dropped:
-		return fmt.Errorf("cnt_tx_dropped %d, %d s_tx packets taken for closed or errored connections", out.CntTxDropped, r.dropped)
+		return fmt.Errorf("cnt_tx_dropped %d, %d s_tx packets taken for closed or errored connections",
+			out.CntTxDropped, r.dropped)
 	case out.CntTimeouts < out.CntRetxTimeout:
 		return fmt.Errorf("cnt_timeouts %d below cnt_retx_timeout %d", out.CntTimeouts, out.CntRetxTimeout)
 	}
-	r.Sent, r.Retransmitted, r.Acks, r.Errors = int64(r.sent), int64(r.retx), int64(r.acks), int64(r.errs)
+	r.Sent = int64(r.sent)
+	r.Retransmitted = int64(r.retx)
+	r.Acks = int64(r.acks)
+	r.Errors = int64(r.errs)
 	return nil
 }

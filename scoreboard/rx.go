@@ -90,7 +90,9 @@ func NewRx(cfg config.Config) *Rx {
 func (r *Rx) reset() {
 	r.conns = make([]connRx, r.cfg.Conns)
 	r.grace = make([][]*connRx, r.cfg.Conns)
-	r.acks, r.counts, r.cnt = nil, nil, [4]uint32{}
+	r.acks = nil
+	r.counts = nil
+	r.cnt = [4]uint32{}
 }
 
 // Observe checks one cycle.
@@ -136,7 +138,8 @@ func (r *Rx) control(in *rxreorder.In) {
 		r.conns[c] = connRx{}
 		return
 	}
-	r.conns[c] = connRx{open: true, cum: in.CtlPSN, rel: in.CtlPSN, got: map[uint32]entry{}, paths: make([]pathRx, r.cfg.Paths)}
+	r.conns[c] = connRx{open: true, cum: in.CtlPSN, rel: in.CtlPSN, got: map[uint32]entry{},
+		paths: make([]pathRx, r.cfg.Paths)}
 	for p := range r.conns[c].paths {
 		ring := make([]int64, r.cfg.SackBits)
 		for i := range ring {
@@ -258,11 +261,13 @@ func (r *Rx) completion(out *rxreorder.Out) error {
 		return fmt.Errorf("completion conn %d psn %#x: connection is not open", c, out.CplPSN)
 	}
 	if out.CplPSN != cn.rel {
-		return fmt.Errorf("completion conn %d: psn %#x, expected %#x (in PSN order, exactly once)", c, out.CplPSN, cn.rel)
+		return fmt.Errorf("completion conn %d: psn %#x, expected %#x (in PSN order, exactly once)",
+			c, out.CplPSN, cn.rel)
 	}
 	e, ok := cn.got[cn.rel]
 	if !ok || psnDiff(cn.rel, cn.cum) >= 0 {
-		return fmt.Errorf("completion conn %d psn %#x: never received, or not yet contiguous (cum %#x)", c, out.CplPSN, cn.cum)
+		return fmt.Errorf("completion conn %d psn %#x: never received, or not yet contiguous (cum %#x)",
+			c, out.CplPSN, cn.cum)
 	}
 	if e.handle != out.CplHandle || e.first != out.CplFirst || e.last != out.CplLast {
 		return fmt.Errorf("completion conn %d psn %#x: handle/first/last %#x/%v/%v, expected %#x/%v/%v",
@@ -281,14 +286,17 @@ func (r *Rx) ack(out *rxreorder.Out) error {
 	w := r.acks[0]
 	r.acks = r.acks[1:]
 	r.Acks++
-	if out.AckConn != w.conn || out.AckPSN != w.psn || out.AckPath != w.path || out.AckPseq != w.pseq || out.AckECN != w.ecn {
-		return fmt.Errorf("ACK for the packet of cycle %d: conn/psn/path/pseq/ecn %d/%#x/%d/%#x/%v, expected %d/%#x/%d/%#x/%v",
+	if out.AckConn != w.conn || out.AckPSN != w.psn || out.AckPath != w.path || out.AckPseq != w.pseq ||
+		out.AckECN != w.ecn {
+		return fmt.Errorf("ACK for the packet of cycle %d: conn/psn/path/pseq/ecn %d/%#x/%d/%#x/%v, "+
+			"expected %d/%#x/%d/%#x/%v",
 			w.at, out.AckConn, out.AckPSN, out.AckPath, out.AckPseq, out.AckECN, w.conn, w.psn, w.path, w.pseq, w.ecn)
 	}
 	for k, want := range w.sack {
 		if got := out.AckSack[k]; got != want {
 			i := k*64 + bits.TrailingZeros64(got^want)
-			return fmt.Errorf("ACK for the packet of cycle %d (conn %d path %d pseq %#x): SACK bit %d is %v, expected %v (sack_bits %d)",
+			return fmt.Errorf("ACK for the packet of cycle %d (conn %d path %d pseq %#x): SACK bit %d is %v, "+
+				"expected %v (sack_bits %d)",
 				w.at, w.conn, w.path, w.pseq, i, got>>(i%64)&1 == 1, want>>(i%64)&1 == 1, r.cfg.SackBits)
 		}
 	}
@@ -318,7 +326,8 @@ func (r *Rx) Finish() error {
 		}
 	}
 	if len(r.acks) > 0 {
-		return fmt.Errorf("%d ACK(s) due were never sent (first: conn %d from the packet of cycle %d)", len(r.acks), r.acks[0].conn, r.acks[0].at)
+		return fmt.Errorf("%d ACK(s) due were never sent (first: conn %d from the packet of cycle %d)",
+			len(r.acks), r.acks[0].conn, r.acks[0].at)
 	}
 	return nil
 }

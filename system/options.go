@@ -192,7 +192,8 @@ const maxMsg = 1 << 30
 func parseMsg(s string) (msgDist, error) {
 	parts := strings.Split(s, ":")
 	bad := func(why string) (msgDist, error) {
-		return msgDist{}, fmt.Errorf("option msg: value %q %s (allowed fixed:N, uniform:MIN:MAX, exp:MEAN with sizes 1..%d bytes)", s, why, maxMsg)
+		return msgDist{}, fmt.Errorf("option msg: value %q %s (allowed fixed:N, uniform:MIN:MAX, "+
+			"exp:MEAN with sizes 1..%d bytes)", s, why, maxMsg)
 	}
 	nums := make([]int, 0, 2)
 	for _, p := range parts[1:] {
@@ -355,8 +356,8 @@ func (o Options) validateHost() error {
 			o.HostLagUS, q)
 	}
 	if need := config.Log2(o.Config.Conns * 4 * o.Config.Window); need > o.Config.HandleWidth {
-		return fmt.Errorf("config %s: key %q: value %d below the %d bits the host model's handles need (conns*4*window)",
-			o.Config.Name, "handle_width", o.Config.HandleWidth, need)
+		return fmt.Errorf("config %s: key %q: value %d below the %d bits the host model's handles need "+
+			"(conns*4*window)", o.Config.Name, "handle_width", o.Config.HandleWidth, need)
 	}
 	if o.MTU > 1<<16-128 {
 		return fmt.Errorf("option mtu: value %d too large for one frame", o.MTU)
@@ -375,6 +376,7 @@ func (o Options) quietUS() float64 {
 	for _, sp := range o.Slow {
 		slowest = min(slowest, sp.Gbps)
 	}
-	trip := (o.DelayNS+float64(o.NetPaths-1)*o.SkewNS+o.JitterNS)/1000 + float64(o.QueueKB)*1024*8/(float64(slowest)*1000)
+	trip := (o.DelayNS+float64(o.NetPaths-1)*o.SkewNS+o.JitterNS)/1000 +
+		float64(o.QueueKB)*1024*8/(float64(slowest)*1000)
 	return 2 * trip
 }

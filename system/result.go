@@ -319,7 +319,8 @@ func WriteTable(w io.Writer, rs []*Result) error {
 // WriteRows prints one line per run: the compact table of a sweep.
 func WriteRows(w io.Writer, rs []*Result) error {
 	if _, err := fmt.Fprintf(w, "%-6s %5s %7s %8s %9s %9s %8s %8s %8s %6s %6s\n",
-		"mode", "paths", "loss%", "goodput%", "MCTp50us", "MCTp99us", "retx", "spurious", "timeouts", "errors", "lost"); err != nil {
+		"mode", "paths", "loss%", "goodput%", "MCTp50us", "MCTp99us", "retx", "spurious", "timeouts", "errors",
+		"lost"); err != nil {
 		return err
 	}
 	for _, r := range rs {

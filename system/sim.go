@@ -175,8 +175,8 @@ func Run(opt Options) (*Result, error) {
 	s.measured = cyc(o.DurationUS)
 	s.arrived = make([]uint32, 2*cfg.Conns*4*cfg.Window)
 	s.res = &Result{Mode: string(o.Mode), Config: cfg.Name, Paths: cfg.Paths, NetPaths: o.NetPaths, Conns: o.Conns,
-		Loss: o.Loss, AckLoss: o.AckLoss, Seed: o.Seed, Msg: o.Msg, MTU: o.MTU, PortGbps: o.PortGbps, ClockMHz: o.ClockMHz,
-		DurationUS: o.DurationUS}
+		Loss: o.Loss, AckLoss: o.AckLoss, Seed: o.Seed, Msg: o.Msg, MTU: o.MTU, PortGbps: o.PortGbps,
+		ClockMHz: o.ClockMHz, DurationUS: o.DurationUS}
 	var err error
 	if s.a, err = s.newSide("A", 0, true); err != nil {
 		return nil, err
@@ -184,7 +184,8 @@ func Run(opt Options) (*Result, error) {
 	if s.b, err = s.newSide("B", 1, o.Bidir); err != nil {
 		return nil, err
 	}
-	s.a.peer, s.b.peer = s.b, s.a
+	s.a.peer = s.b
+	s.b.peer = s.a
 	s.quiet = cyc(s.quietUS())
 	s.lag = cyc(o.HostLagUS)
 	if o.AllFailedReconnectUS > 0 {
@@ -347,7 +348,8 @@ func handleTag(cfg config.Config, seed, k uint64) uint32 {
 	if low >= cfg.HandleWidth {
 		return 0
 	}
-	return uint32(splitmix(seed^(0x6864_6c00_0000_0000+k))) & uint32(1<<uint(cfg.HandleWidth)-1) &^ uint32(1<<uint(low)-1)
+	mask := uint32(1<<uint(cfg.HandleWidth)-1) &^ uint32(1<<uint(low)-1)
+	return uint32(splitmix(seed^(0x6864_6c00_0000_0000+k))) & mask
 }
 
 // txPSN is the initial PSN of connection c sent by side idx.
@@ -454,8 +456,8 @@ func (s *sim) cycleOnce(opens int64) error {
 // is acknowledged as far as its host has seen.
 func (s *sim) idle() bool {
 	for _, sd := range []*side{s.a, s.b} {
-		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 || sd.net.Pending() > 0 ||
-			len(sd.ctlq) > 0 || len(sd.resetAt) > 0 || len(s.reconnects) > 0 {
+		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 ||
+			sd.net.Pending() > 0 || len(sd.ctlq) > 0 || len(sd.resetAt) > 0 || len(s.reconnects) > 0 {
 			return false
 		}
 		if sd.tx == nil {
@@ -489,13 +491,19 @@ func (m *cmConn) busy() bool { return m.pending[0] || m.pending[1] }
 func (s *sim) reset(sd *side) {
 	s.res.Resets++
 	sd.resetUntil = s.cycle + resetCycles
-	sd.stageData, sd.stageAcks, sd.rxq, sd.ackq, sd.ctlq = nil, nil, nil, nil, nil
+	sd.stageData = nil
+	sd.stageAcks = nil
+	sd.rxq = nil
+	sd.ackq = nil
+	sd.ctlq = nil
 	for c := range s.cm {
 		m := &s.cm[c]
 		if m.busy() {
 			// A reconnect in progress lost this endpoint's open: start it over (the peer's open of it, if still
 			// queued, is of an older epoch then and changes nothing).
-			m.pending, m.again, m.againClose = [2]bool{}, false, false
+			m.pending = [2]bool{}
+			m.again = false
+			m.againClose = false
 			s.disconnect(c, false)
 			continue
 		}
@@ -541,7 +549,9 @@ func (s *sim) stopHosts(c int) {
 			continue
 		}
 		tc := &sd.tx.conns[c]
-		tc.down, tc.queue, tc.off = true, nil, 0
+		tc.down = true
+		tc.queue = nil
+		tc.off = 0
 		if sd.tx.cur == c {
 			sd.tx.cur = -1
 		}
@@ -555,7 +565,8 @@ func (s *sim) reopen(c int) {
 	if m.stop >= 0 {
 		s.stopHosts(c) // (the host lag is below the quiet time: not reached)
 	}
-	m.due, m.pending = -1, [2]bool{true, true}
+	m.due = -1
+	m.pending = [2]bool{true, true}
 	m.epoch++
 	s.res.Reconnects++
 	var next [2]uint32
@@ -567,7 +578,8 @@ func (s *sim) reopen(c int) {
 		next[sd.idx] = (base + 1<<23) & (1<<24 - 1)
 	}
 	for _, sd := range []*side{s.a, s.b} {
-		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: next[sd.idx], rx: next[1-sd.idx], reconnect: true, epoch: m.epoch})
+		op := ctlOp{conn: uint32(c), tx: next[sd.idx], rx: next[1-sd.idx], reconnect: true, epoch: m.epoch}
+		sd.ctlq = append(sd.ctlq, op)
 	}
 }
 
@@ -594,7 +606,8 @@ func (s *sim) opened(sd *side, op ctlOp) {
 	}
 	if sd.tx != nil && c < len(sd.tx.conns) {
 		tc := &sd.tx.conns[c]
-		tc.psn, tc.una = op.tx, op.tx
+		tc.psn = op.tx
+		tc.una = op.tx
 	}
 	if m.pending[sd.idx] = false; m.busy() {
 		return
@@ -610,7 +623,8 @@ func (s *sim) opened(sd *side, op ctlOp) {
 	}
 	if m.again {
 		closing := m.againClose
-		m.again, m.againClose = false, false
+		m.again = false
+		m.againClose = false
 		s.disconnect(c, closing)
 	}
 }
@@ -755,7 +769,8 @@ func (s *sim) watchAllFailed(sd *side, ps *pathsel.Out) {
 		return
 	}
 	if c != sd.afConn {
-		sd.afConn, sd.afSince = c, s.cycle
+		sd.afConn = c
+		sd.afSince = s.cycle
 	}
 	if s.cycle-sd.afSince >= s.allFailed {
 		s.res.AllFailedReconnects++
@@ -775,19 +790,24 @@ func (s *sim) newPkt() *pkt {
 // takePacket turns an m_pkt descriptor into a data packet with the payload its handle names.
 func (s *sim) takePacket(sd *side, r *retx.Out) error {
 	if sd.tx == nil {
-		return fmt.Errorf("data error: endpoint %s sent a packet (conn %d psn %#x) but its host posted nothing", sd.name, r.PktConn, r.PktPSN)
+		return fmt.Errorf("data error: endpoint %s sent a packet (conn %d psn %#x) but its host posted nothing",
+			sd.name, r.PktConn, r.PktPSN)
 	}
 	seg, err := sd.tx.lookup(r.PktHandle, r.PktConn, r.PktPSN)
 	if err != nil {
 		return err
 	}
 	if seg.first != r.PktFirst || seg.last != r.PktLast {
-		return fmt.Errorf("data error: packet conn %d psn %#x flags first/last %v/%v, host handed %v/%v", r.PktConn, r.PktPSN, r.PktFirst, r.PktLast, seg.first, seg.last)
+		return fmt.Errorf("data error: packet conn %d psn %#x flags first/last %v/%v, host handed %v/%v",
+			r.PktConn, r.PktPSN, r.PktFirst, r.PktLast, seg.first, seg.last)
 	}
 	p := s.newPkt()
-	p.d = nictransport.RxDesc{Conn: r.PktConn, PSN: r.PktPSN, Path: r.PktPath, Pseq: r.PktPseq, First: r.PktFirst, Last: r.PktLast,
-		AckReq: r.PktAckReq}
-	p.msg, p.off, p.payload, p.epoch = seg.msg.id, seg.off, seg.msg.data[seg.off:seg.off+seg.n], seg.epoch
+	p.d = nictransport.RxDesc{Conn: r.PktConn, PSN: r.PktPSN, Path: r.PktPath, Pseq: r.PktPseq, First: r.PktFirst,
+		Last: r.PktLast, AckReq: r.PktAckReq}
+	p.msg = seg.msg.id
+	p.off = seg.off
+	p.payload = seg.msg.data[seg.off : seg.off+seg.n]
+	p.epoch = seg.epoch
 	p.entropy = uint16(r.PktEntropy)
 	sd.stageData = p
 	s.res.DataPackets++
@@ -817,12 +837,14 @@ func (s *sim) port(sd *side) error {
 	case len(sd.stageAcks) > 0:
 		p = sd.stageAcks[0]
 		sd.stageAcks = sd.stageAcks[1:]
-		np = network.Packet{Bytes: ackOverhead + 4*s.sackWords(), Entropy: uint16(pathsel.E0(s.cfg.Paths, p.a.Conn, p.a.Path)), Tag: p.seq}
+		np = network.Packet{Bytes: ackOverhead + 4*s.sackWords(),
+			Entropy: uint16(pathsel.E0(s.cfg.Paths, p.a.Conn, p.a.Path)), Tag: p.seq}
 		s.res.AckPackets++
 	case sd.stageData != nil:
 		p = sd.stageData
 		sd.stageData = nil
-		np = network.Packet{Bytes: dataOverhead + len(p.payload) + (4-len(p.payload)%4)%4, Entropy: p.entropy, Tag: p.seq}
+		pad := (4 - len(p.payload)%4) % 4
+		np = network.Packet{Bytes: dataOverhead + len(p.payload) + pad, Entropy: p.entropy, Tag: p.seq}
 	default:
 		return nil
 	}
@@ -847,7 +869,8 @@ func (s *sim) deliver(sd *side) error {
 		}
 		p := &s.ring[np.Tag%ringSize]
 		if p.seq != np.Tag {
-			return fmt.Errorf("packet %d left the network after its record was reused (more than %d packets in flight)", np.Tag, ringSize)
+			return fmt.Errorf("packet %d left the network after its record was reused (more than %d packets in flight)",
+				np.Tag, ringSize)
 		}
 		if p.ack {
 			peer.ackq = append(peer.ackq, p)
@@ -934,7 +957,8 @@ func (s *sim) capacity(t int64) float64 {
 
 // capture builds the frame of p as sd's port sent it and appends it with its simulated time.
 func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byte, stamps *[]time.Time) error {
-	h := roce.Header{SrcIP: sd.ip, DstIP: sd.peer.ip, SrcPort: entropy, TTL: 64, ECN: roce.ECNECT0, PKey: roce.DefaultPKey}
+	h := roce.Header{SrcIP: sd.ip, DstIP: sd.peer.ip, SrcPort: entropy, TTL: 64, ECN: roce.ECNECT0,
+		PKey: roce.DefaultPKey}
 	h.SrcMAC = [6]byte{0x02, 0, 0, 0, 0, sd.ip.As4()[3]}
 	h.DstMAC = [6]byte{0x02, 0, 0, 0, 0, sd.peer.ip.As4()[3]}
 	if ce {
@@ -944,8 +968,8 @@ func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byt
 	var err error
 	if p.ack {
 		h.DestQP = p.a.Conn
-		a := roce.Ack{Header: h, CumPSN: p.a.PSN, NAK: p.a.Nak, HasSACK: !p.a.Nak, Path: uint8(p.a.Path), PNext: p.a.Pseq,
-			ECNEcho: p.a.ECN, Words: uint8(s.sackWords())}
+		a := roce.Ack{Header: h, CumPSN: p.a.PSN, NAK: p.a.Nak, HasSACK: !p.a.Nak, Path: uint8(p.a.Path),
+			PNext: p.a.Pseq, ECNEcho: p.a.ECN, Words: uint8(s.sackWords())}
 		for i := 0; i < s.cfg.SackBits && !p.a.Nak; i++ {
 			if p.a.Sack.Bit(i) {
 				a.Bitmap[i/32] |= 1 << (i % 32)
@@ -954,8 +978,8 @@ func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byt
 		f, err = roce.BuildAck(&a)
 	} else {
 		h.DestQP = p.d.Conn
-		d := roce.Data{Header: h, PSN: p.d.PSN, AckReq: p.d.AckReq, Path: uint8(p.d.Path), PSeq: p.d.Pseq, First: p.d.First,
-			Last: p.d.Last, MsgID: uint32(p.msg), Offset: uint32(p.off), Payload: p.payload}
+		d := roce.Data{Header: h, PSN: p.d.PSN, AckReq: p.d.AckReq, Path: uint8(p.d.Path), PSeq: p.d.Pseq,
+			First: p.d.First, Last: p.d.Last, MsgID: uint32(p.msg), Offset: uint32(p.off), Payload: p.payload}
 		f, err = roce.BuildData(&d)
 	}
 	if err != nil {

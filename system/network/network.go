@@ -227,7 +227,8 @@ func (n *Network) Next() (int64, bool) {
 // of the queue) by t. Send fails if the port is busy or p.Bytes is out of range.
 func (n *Network) Send(now int64, p Packet) error {
 	if p.Bytes < MinPacketBytes || p.Bytes > MaxPacketBytes {
-		return fmt.Errorf("packet bytes: value %d out of range (allowed %d..%d)", p.Bytes, MinPacketBytes, MaxPacketBytes)
+		return fmt.Errorf("packet bytes: value %d out of range (allowed %d..%d)",
+			p.Bytes, MinPacketBytes, MaxPacketBytes)
 	}
 	if !n.PortFree(now) {
 		return fmt.Errorf("port busy in cycle %d: the previous packet leaves the port in cycle %d", now, n.portFree.cyc)
@@ -359,7 +360,8 @@ func (n *Network) Poll(now int64) (Packet, bool) {
 	pa.stats.BytesDelivered += int64(p.Bytes)
 	if pa.flights.n > 0 {
 		f := pa.flights.front()
-		n.heap[0].arrive, n.heap[0].seq = f.arrive, f.seq
+		n.heap[0].arrive = f.arrive
+		n.heap[0].seq = f.seq
 	} else {
 		last := len(n.heap) - 1
 		n.heap[0] = n.heap[last]
@@ -476,7 +478,8 @@ func (r *ring[T]) push(v T) {
 		for i := 0; i < r.n; i++ {
 			buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
 		}
-		r.buf, r.head = buf, 0
+		r.buf = buf
+		r.head = 0
 	}
 	r.buf[(r.head+r.n)&(len(r.buf)-1)] = v
 	r.n++
