@@ -67,8 +67,12 @@ func (s *PathSel) reset() {
 		s.paths[c] = make([]pathSB, s.cfg.Paths)
 		s.open(c)
 	}
-	s.reqs, s.phase = s.reqs[:0], 0
-	s.decisions, s.probes, s.failures, s.recoveries = 0, 0, 0, 0
+	s.reqs = s.reqs[:0]
+	s.phase = 0
+	s.decisions = 0
+	s.probes = 0
+	s.failures = 0
+	s.recoveries = 0
 }
 
 func (s *PathSel) open(c int) {
@@ -84,12 +88,17 @@ func (s *PathSel) Observe(cycle int64, in *pathsel.In, out *pathsel.Out) error {
 	if s.have {
 		err = s.process(cycle-1, &s.prevIn, &s.prevOut, out)
 	}
-	s.prevIn, s.prevOut, s.have = *in, *out, true
+	s.prevIn = *in
+	s.prevOut = *out
+	s.have = true
 	return err
 }
 
 func (p *pathSB) room() bool { return p.inflight < p.cwnd>>4 }
 
+// process judges cycle k: in and out are its ports, next the outputs of cycle k+1 (the decision S1 made in k,
+// the status and counters after k). It checks the status, the decision and the counters and then applies the
+// effects of cycle k to the scoreboard's state.
 func (s *PathSel) process(k int64, in *pathsel.In, out, next *pathsel.Out) error {
 	if in.Rst {
 		if out.ReqReady || out.FbReady || out.CtlReady {
@@ -98,19 +107,8 @@ func (s *PathSel) process(k int64, in *pathsel.In, out, next *pathsel.Out) error
 		s.reset()
 		return nil
 	}
-	// Status and counters at k+1 show the state at the start of k.
-	anyAll, lowest := false, uint32(0)
-	for c := len(s.paths) - 1; c >= 0; c-- {
-		all := true
-		for p := range s.paths[c] {
-			all = all && (s.paths[c][p].failed || s.paths[c][p].probing)
-		}
-		if all {
-			anyAll, lowest = true, uint32(c)
-		}
-	}
-	if next.StatusAllFail != anyAll || (anyAll && next.StatusConn != lowest) {
-		return fmt.Errorf("cycle %d: m_status_all_failed/conn = %v/%d, expected %v/%d", k+1, next.StatusAllFail, next.StatusConn, anyAll, lowest)
+	if err := s.checkStatus(k, next); err != nil {
+		return err
 	}
 	fired := next.SelValid && (!out.SelValid || in.SelReady)
 	if err := s.decision(k, fired, !out.SelValid || in.SelReady, next); err != nil {
@@ -123,6 +121,43 @@ func (s *PathSel) process(k int64, in *pathsel.In, out, next *pathsel.Out) error
 		s.reqs = append(s.reqs, selReq{conn: in.ReqConn, retx: in.ReqRetx, avoid: in.ReqAvoid})
 	}
 	// Effects of cycle k in the spec's order: tick, feedback, the decision, control.
+	s.tick()
+	if in.FbValid && out.FbReady {
+		s.feedback(&s.paths[in.FbConn][in.FbPath], in.FbKind, int(in.FbCount))
+	}
+	if fired {
+		s.decided(next)
+	}
+	if in.CtlValid && out.CtlReady {
+		s.open(int(in.CtlConn))
+	}
+	return s.checkCounters(k, next)
+}
+
+// checkStatus checks m_status_all_failed / m_status_conn of cycle k+1 (next), which show the state at the start
+// of cycle k: whether a connection has every path failed or probing, and the lowest such connection.
+func (s *PathSel) checkStatus(k int64, next *pathsel.Out) error {
+	anyAll, lowest := false, uint32(0)
+	for c := len(s.paths) - 1; c >= 0; c-- {
+		all := true
+		for p := range s.paths[c] {
+			all = all && (s.paths[c][p].failed || s.paths[c][p].probing)
+		}
+		if all {
+			anyAll = true
+			lowest = uint32(c)
+		}
+	}
+	if next.StatusAllFail != anyAll || (anyAll && next.StatusConn != lowest) {
+		return fmt.Errorf("cycle %d: m_status_all_failed/conn = %v/%d, expected %v/%d",
+			k+1, next.StatusAllFail, next.StatusConn, anyAll, lowest)
+	}
+	return nil
+}
+
+// tick advances the tick counter by one cycle; in the last cycle of a tick every failed path's hold-off counts
+// down by one.
+func (s *PathSel) tick() {
 	if s.phase == s.cfg.TickCycles-1 {
 		for c := range s.paths {
 			for p := range s.paths[c] {
@@ -133,22 +168,24 @@ func (s *PathSel) process(k int64, in *pathsel.In, out, next *pathsel.Out) error
 		}
 	}
 	s.phase = (s.phase + 1) % s.cfg.TickCycles
-	if in.FbValid && out.FbReady {
-		s.feedback(&s.paths[in.FbConn][in.FbPath], in.FbKind, int(in.FbCount))
+}
+
+// decided applies a decision shown on m_sel (next): one more packet in flight on the path, and a probe moves a
+// failed path to probing.
+func (s *PathSel) decided(next *pathsel.Out) {
+	ps := &s.paths[next.SelConn][next.SelPath]
+	ps.inflight = min(ps.inflight+1, 255)
+	s.decisions++
+	if next.SelProbe {
+		ps.failed = false
+		ps.probing = true
+		s.probes++
+		s.Probes++
 	}
-	if fired {
-		ps := &s.paths[next.SelConn][next.SelPath]
-		ps.inflight = min(ps.inflight+1, 255)
-		s.decisions++
-		if next.SelProbe {
-			ps.failed, ps.probing = false, true
-			s.probes++
-			s.Probes++
-		}
-	}
-	if in.CtlValid && out.CtlReady {
-		s.open(int(in.CtlConn))
-	}
+}
+
+// checkCounters compares the counters of cycle k+1 (next) with the expected ones after cycle k.
+func (s *PathSel) checkCounters(k int64, next *pathsel.Out) error {
 	got := [4]uint32{next.CntDecisions, next.CntProbes, next.CntFailures, next.CntRecoveries}
 	if want := [4]uint32{s.decisions, s.probes, s.failures, s.recoveries}; got != want {
 		return fmt.Errorf("cycle %d: counters decisions/probes/failures/recoveries = %v, expected %v", k+1, got, want)
@@ -156,7 +193,73 @@ func (s *PathSel) process(k int64, in *pathsel.In, out, next *pathsel.Out) error
 	return nil
 }
 
-// decision judges the decision S1 made in cycle k (fired), against the state at the start of k.
+// selChoice is what the policy allows for one request, judged from the state at the start of its cycle.
+type selChoice struct {
+	// act are the active paths with room (no loss since the last delivery), sus the suspect ones with room, prb
+	// the failed paths past their hold-off (probe-ready).
+	act, sus, prb uint64
+	// usable is act|sus, without the avoided path of a retransmission when another remains; mayProbe says a
+	// probe is allowed (a failed path is ready and the request is new, or nothing is usable).
+	usable   uint64
+	mayProbe bool
+	// guard are the paths the starvation guard allows (0: the guard does not apply), guardProbe whether it
+	// probes; possible says the request can be decided in this cycle.
+	guard      uint64
+	guardProbe bool
+	possible   bool
+}
+
+// choices classifies the paths of request r's connection and works out what the policy allows for it.
+func (s *PathSel) choices(r selReq) selChoice {
+	paths := s.paths[r.conn]
+	var ch selChoice
+	for p := range paths {
+		ps := &paths[p]
+		switch {
+		case ps.failed:
+			if ps.holdoff == 0 {
+				ch.prb |= 1 << p
+			}
+		case ps.probing:
+		case ps.room() && ps.consec == 0:
+			ch.act |= 1 << p
+		case ps.room():
+			ch.sus |= 1 << p
+		}
+	}
+	ch.usable = ch.act | ch.sus
+	if r.retx && ch.usable&^(1<<r.avoid) != 0 {
+		ch.usable &^= 1 << r.avoid
+	}
+	ch.mayProbe = ch.prb != 0 && (!r.retx || ch.usable == 0)
+	ch.possible = ch.usable != 0 || ch.mayProbe
+	if !ch.possible && r.aged {
+		s.starvationGuard(r, &ch)
+	}
+	return ch
+}
+
+// starvationGuard applies to an aged request with nothing usable: it takes any path that is not FAILED, whatever
+// its window (not the avoided one for a retransmission if another remains), or probes any path if all are FAILED.
+func (s *PathSel) starvationGuard(r selReq, ch *selChoice) {
+	paths := s.paths[r.conn]
+	for p := range paths {
+		if !paths[p].failed {
+			ch.guard |= 1 << p
+		}
+	}
+	if ch.guard == 0 {
+		ch.guard = 1<<len(paths) - 1
+		ch.guardProbe = true
+	}
+	if r.retx && ch.guard&^(1<<r.avoid) != 0 {
+		ch.guard &^= 1 << r.avoid
+	}
+	ch.possible = true
+}
+
+// decision judges the decision S1 made in cycle k (fired), against the state at the start of k: a request waits
+// only while nothing is possible (or m_sel is held), and a decision takes an allowed path with the right entropy.
 func (s *PathSel) decision(k int64, fired, outFree bool, next *pathsel.Out) error {
 	if len(s.reqs) == 0 {
 		if fired {
@@ -165,85 +268,77 @@ func (s *PathSel) decision(k int64, fired, outFree bool, next *pathsel.Out) erro
 		return nil
 	}
 	r := s.reqs[0]
-	paths := s.paths[r.conn]
-	var act, sus, prb uint64
-	for p := range paths {
-		ps := &paths[p]
-		switch {
-		case ps.failed:
-			if ps.holdoff == 0 {
-				prb |= 1 << p
-			}
-		case ps.probing:
-		case ps.room() && ps.consec == 0:
-			act |= 1 << p
-		case ps.room():
-			sus |= 1 << p
-		}
-	}
-	usable := act | sus
-	if r.retx && usable&^(1<<r.avoid) != 0 {
-		usable &^= 1 << r.avoid
-	}
-	mayProbe := prb != 0 && (!r.retx || usable == 0)
-	possible := usable != 0 || mayProbe
-	// Starvation guard: an aged request with nothing usable takes any path that is not FAILED, whatever its
-	// window (not the avoided one for a retransmission if another remains), or probes any path if all are FAILED.
-	var guard uint64
-	guardProbe := false
-	if !possible && r.aged {
-		for p := range paths {
-			if !paths[p].failed {
-				guard |= 1 << p
-			}
-		}
-		if guard == 0 {
-			guard, guardProbe = 1<<len(paths)-1, true
-		}
-		if r.retx && guard&^(1<<r.avoid) != 0 {
-			guard &^= 1 << r.avoid
-		}
-		possible = true
-	}
+	ch := s.choices(r)
 	if !fired {
-		if possible && outFree {
-			return fmt.Errorf("cycle %d: request for conn %d waits although a path is usable (usable %#x, probe-ready %#x, aged %v)", k, r.conn, usable, prb, r.aged)
+		if ch.possible && outFree {
+			return fmt.Errorf("cycle %d: request for conn %d waits although a path is usable "+
+				"(usable %#x, probe-ready %#x, aged %v)", k, r.conn, ch.usable, ch.prb, r.aged)
 		}
 		return nil
 	}
 	s.reqs = s.reqs[1:]
-	p := next.SelPath
 	if next.SelConn != r.conn {
 		return fmt.Errorf("cycle %d: decision for conn %d, the request was for conn %d", k, next.SelConn, r.conn)
 	}
+	if err := checkPath(k, r, &ch, next); err != nil {
+		return err
+	}
+	ps := &s.paths[r.conn][next.SelPath]
+	if err := checkEntropy(k, r, ps, next); err != nil {
+		return err
+	}
+	ps.entropy = next.SelEntropy
+	ps.seen = true
+	ps.mustChange = false
+	s.countFair(r.conn, ps)
+	return nil
+}
+
+// checkPath checks that the path (and probe flag) of decision next is one the policy allows for request r.
+func checkPath(k int64, r selReq, ch *selChoice, next *pathsel.Out) error {
+	p := next.SelPath
 	switch {
-	case guard != 0:
-		if guard&(1<<p) == 0 || next.SelProbe != guardProbe {
+	case ch.guard != 0:
+		if ch.guard&(1<<p) == 0 || next.SelProbe != ch.guardProbe {
 			return fmt.Errorf("cycle %d: conn %d starvation guard chose path %d probe %v, allowed paths %#x probe %v",
-				k, r.conn, p, next.SelProbe, guard, guardProbe)
+				k, r.conn, p, next.SelProbe, ch.guard, ch.guardProbe)
 		}
 	case next.SelProbe:
-		if !mayProbe || prb&(1<<p) == 0 {
-			return fmt.Errorf("cycle %d: probe on conn %d path %d: not a failed path past its hold-off, or a retransmission with a usable path (retx %v, usable %#x, probe-ready %#x)",
-				k, r.conn, p, r.retx, usable, prb)
+		if !ch.mayProbe || ch.prb&(1<<p) == 0 {
+			return fmt.Errorf("cycle %d: probe on conn %d path %d: not a failed path past its hold-off, "+
+				"or a retransmission with a usable path (retx %v, usable %#x, probe-ready %#x)",
+				k, r.conn, p, r.retx, ch.usable, ch.prb)
 		}
-	case mayProbe:
-		return fmt.Errorf("cycle %d: conn %d has failed paths past their hold-off (%#x) but was not probed", k, r.conn, prb)
-	case usable&(1<<p) == 0:
-		return fmt.Errorf("cycle %d: conn %d path %d chosen but not usable (failed, probing, at its window, or the avoided path %d with another usable; usable %#x)",
-			k, r.conn, p, r.avoid, usable)
-	case act&usable != 0 && act&(1<<p) == 0:
-		return fmt.Errorf("cycle %d: conn %d path %d is suspect while active paths %#x had room", k, r.conn, p, act&usable)
+	case ch.mayProbe:
+		return fmt.Errorf("cycle %d: conn %d has failed paths past their hold-off (%#x) but was not probed",
+			k, r.conn, ch.prb)
+	case ch.usable&(1<<p) == 0:
+		return fmt.Errorf("cycle %d: conn %d path %d chosen but not usable (failed, probing, at its window, "+
+			"or the avoided path %d with another usable; usable %#x)", k, r.conn, p, r.avoid, ch.usable)
+	case ch.act&ch.usable != 0 && ch.act&(1<<p) == 0:
+		return fmt.Errorf("cycle %d: conn %d path %d is suspect while active paths %#x had room",
+			k, r.conn, p, ch.act&ch.usable)
 	}
-	ps := &paths[p]
+	return nil
+}
+
+// checkEntropy checks decision next's entropy on path ps: a new one after a failure, the same one otherwise.
+func checkEntropy(k int64, r selReq, ps *pathSB, next *pathsel.Out) error {
+	p := next.SelPath
 	switch {
 	case ps.mustChange && ps.seen && next.SelEntropy == ps.entropy:
 		return fmt.Errorf("cycle %d: conn %d path %d failed but kept its entropy %#x", k, r.conn, p, ps.entropy)
 	case !ps.mustChange && ps.seen && next.SelEntropy != ps.entropy:
-		return fmt.Errorf("cycle %d: conn %d path %d changed entropy %#x -> %#x without a failure", k, r.conn, p, ps.entropy, next.SelEntropy)
+		return fmt.Errorf("cycle %d: conn %d path %d changed entropy %#x -> %#x without a failure",
+			k, r.conn, p, ps.entropy, next.SelEntropy)
 	}
-	ps.entropy, ps.seen, ps.mustChange = next.SelEntropy, true, false
-	// Fairness is judged in steady state only: every path of the connection at CWND_MAX, so all quanta are equal.
+	return nil
+}
+
+// countFair counts a decision on path ps of connection conn for the fairness check, which judges steady state
+// only: every path of the connection at CWND_MAX, so all quanta are equal.
+func (s *PathSel) countFair(conn uint32, ps *pathSB) {
+	paths := s.paths[conn]
 	steady := true
 	for q := range paths {
 		steady = steady && paths[q].cwnd == s.cfg.CwndMax*16
@@ -252,7 +347,6 @@ func (s *PathSel) decision(k int64, fired, outFree bool, next *pathsel.Out) erro
 		ps.decisions++
 		s.steady++
 	}
-	return nil
 }
 
 func (s *PathSel) feedback(ps *pathSB, kind uint32, n int) {
@@ -284,8 +378,8 @@ func (s *PathSel) feedback(ps *pathSB, kind uint32, n int) {
 				return
 			}
 		}
-		*ps = pathSB{failed: true, cwnd: ps.cwnd, guard: ps.guard, holdoff: s.cfg.HoldoffTicks, entropy: ps.entropy, seen: ps.seen,
-			mustChange: true, decisions: ps.decisions}
+		*ps = pathSB{failed: true, cwnd: ps.cwnd, guard: ps.guard, holdoff: s.cfg.HoldoffTicks,
+			entropy: ps.entropy, seen: ps.seen, mustChange: true, decisions: ps.decisions}
 		s.failures++
 		s.Failures++
 	}
@@ -299,7 +393,8 @@ func (s *PathSel) Finish() error {
 		return nil
 	}
 	if s.steady == 0 {
-		return fmt.Errorf("fairness: no decision was made in steady state (all windows at cwnd_max); the run is too short to judge")
+		return fmt.Errorf("fairness: no decision was made in steady state (all windows at cwnd_max); " +
+			"the run is too short to judge")
 	}
 	bound := int64(max(1, s.cfg.CwndMax/4))
 	for c := range s.paths {
@@ -319,7 +414,8 @@ func (s *PathSel) Finish() error {
 			hi = max(hi, n)
 		}
 		if hi-lo > bound {
-			return fmt.Errorf("conn %d: decisions per path range %d..%d on healthy paths (weighted round robin allows %d)", c, lo, hi, bound)
+			return fmt.Errorf("conn %d: decisions per path range %d..%d on healthy paths "+
+				"(weighted round robin allows %d)", c, lo, hi, bound)
 		}
 	}
 	return nil

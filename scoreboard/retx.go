@@ -115,8 +115,13 @@ func NewRetx(cfg config.Config) *Retx {
 
 func (r *Retx) reset() {
 	r.conns = make([]connTx, r.cfg.Conns)
-	r.offers, r.fb = r.offers[:0], r.fb[:0]
-	r.dropped, r.sent, r.retx, r.errs, r.timeouts = 0, 0, 0, 0, 0
+	r.offers = r.offers[:0]
+	r.fb = r.fb[:0]
+	r.dropped = 0
+	r.sent = 0
+	r.retx = 0
+	r.errs = 0
+	r.timeouts = 0
 }
 
 // rto is the shortest time from a timer restart to a timeout retransmission, with slack for an ACK waiting inside
@@ -173,7 +178,8 @@ func (r *Retx) Observe(cycle int64, in *retx.In, out *retx.Out) error {
 	return nil
 }
 
-// packet checks one transmission.
+// packet checks one transmission: it leaves on the path offered on s_path with the next path sequence of that
+// path, inside the window, as a new packet or a retransmission.
 func (r *Retx) packet(cycle int64, out *retx.Out) error {
 	if len(r.offers) == 0 {
 		return fmt.Errorf("m_pkt conn %d psn %#x left without a path taken on s_path", out.PktConn, out.PktPSN)
@@ -192,11 +198,28 @@ func (r *Retx) packet(cycle int64, out *retx.Out) error {
 		return nil
 	}
 	if !c.open || c.err {
-		return fmt.Errorf("m_pkt conn %d psn %#x: the connection is %s", out.PktConn, out.PktPSN, map[bool]string{true: "in error", false: "closed"}[c.err])
+		return fmt.Errorf("m_pkt conn %d psn %#x: the connection is %s",
+			out.PktConn, out.PktPSN, map[bool]string{true: "in error", false: "closed"}[c.err])
 	}
+	if err := r.pathSeq(c, o, out); err != nil {
+		return err
+	}
+	if d := psnDiff(out.PktPSN, c.una); d < 0 && !out.PktRetx || d >= int32(r.cfg.Window) {
+		return fmt.Errorf("m_pkt conn %d psn %#x outside the window [%#x, %#x+%d)",
+			out.PktConn, out.PktPSN, c.una, c.una, r.cfg.Window)
+	}
+	if !out.PktRetx {
+		return r.newPacket(c, o, out)
+	}
+	return r.retransmission(c, o, out)
+}
+
+// pathSeq checks that the packet leaves on the path and entropy offered (o) with the next path sequence of that
+// path, and records the sequence.
+func (r *Retx) pathSeq(c *connTx, o pathOffer, out *retx.Out) error {
 	if out.PktPath != o.path || out.PktEntropy != o.entropy {
-		return fmt.Errorf("m_pkt conn %d psn %#x: path %d entropy %#x, but s_path offered path %d entropy %#x (cycle %d)",
-			out.PktConn, out.PktPSN, out.PktPath, out.PktEntropy, o.path, o.entropy, o.at)
+		return fmt.Errorf("m_pkt conn %d psn %#x: path %d entropy %#x, but s_path offered path %d entropy %#x "+
+			"(cycle %d)", out.PktConn, out.PktPSN, out.PktPath, out.PktEntropy, o.path, o.entropy, o.at)
 	}
 	pt := &c.paths[out.PktPath]
 	if out.PktPseq != pt.next {
@@ -205,64 +228,87 @@ func (r *Retx) packet(cycle int64, out *retx.Out) error {
 	}
 	pt.next = (pt.next + 1) & r.pseqMask
 	pt.bySeq[out.PktPseq] = out.PktPSN
-	if d := psnDiff(out.PktPSN, c.una); d < 0 && !out.PktRetx || d >= int32(r.cfg.Window) {
-		return fmt.Errorf("m_pkt conn %d psn %#x outside the window [%#x, %#x+%d)", out.PktConn, out.PktPSN, c.una, c.una, r.cfg.Window)
+	return nil
+}
+
+// newPacket checks a new packet against the oldest one taken on s_tx: the next PSN, its handle and flags, no
+// retries, ack_req on a message's last packet or one that fills the window. It starts the PSN's record.
+func (r *Retx) newPacket(c *connTx, o pathOffer, out *retx.Out) error {
+	if len(c.work) == 0 {
+		return fmt.Errorf("m_pkt conn %d psn %#x: a new packet nobody handed over on s_tx", out.PktConn, out.PktPSN)
 	}
-	if !out.PktRetx {
-		if len(c.work) == 0 {
-			return fmt.Errorf("m_pkt conn %d psn %#x: a new packet nobody handed over on s_tx", out.PktConn, out.PktPSN)
-		}
-		w := c.work[0]
-		c.work = c.work[1:]
-		switch {
-		case out.PktPSN != c.nxt:
-			return fmt.Errorf("m_pkt conn %d: new packet psn %#x, want %#x (consecutive PSNs)", out.PktConn, out.PktPSN, c.nxt)
-		case out.PktHandle != w.handle || out.PktFirst != w.first || out.PktLast != w.last:
-			return fmt.Errorf("m_pkt conn %d psn %#x: handle %#x first %v last %v, s_tx gave %#x %v %v",
-				out.PktConn, out.PktPSN, out.PktHandle, out.PktFirst, out.PktLast, w.handle, w.first, w.last)
-		case out.PktRetries != 0:
-			return fmt.Errorf("m_pkt conn %d psn %#x: new packet with retries %d", out.PktConn, out.PktPSN, out.PktRetries)
-		}
-		// The window fills by the engine's oldest PSN, which may still be one an ACK taken lately moved past.
-		fill, maybe := psnDiff(out.PktPSN+1, c.una) == int32(r.cfg.Window), false
-		for _, u := range c.restarts {
-			if o.at-u.at <= ackHistory && psnDiff(out.PktPSN+1, u.psn) == int32(r.cfg.Window) {
-				maybe = true
-			}
-		}
-		if out.PktAckReq != (w.last || fill) && !(out.PktAckReq && maybe) {
-			return fmt.Errorf("m_pkt conn %d psn %#x: ack_req %v, want %v (last %v, fills the window %v)",
-				out.PktConn, out.PktPSN, out.PktAckReq, w.last || fill, w.last, fill)
-		}
-		if c.una == c.nxt {
-			c.setRestart(o.at)
-		}
-		c.nxt = (c.nxt + 1) & psnMask
-		c.recs[out.PktPSN] = &txRec{handle: w.handle, first: w.first, last: w.last, count: 1, path: out.PktPath, pseq: out.PktPseq, at: o.at}
-		r.sent++
-		return nil
+	w := c.work[0]
+	c.work = c.work[1:]
+	switch {
+	case out.PktPSN != c.nxt:
+		return fmt.Errorf("m_pkt conn %d: new packet psn %#x, want %#x (consecutive PSNs)",
+			out.PktConn, out.PktPSN, c.nxt)
+	case out.PktHandle != w.handle || out.PktFirst != w.first || out.PktLast != w.last:
+		return fmt.Errorf("m_pkt conn %d psn %#x: handle %#x first %v last %v, s_tx gave %#x %v %v",
+			out.PktConn, out.PktPSN, out.PktHandle, out.PktFirst, out.PktLast, w.handle, w.first, w.last)
+	case out.PktRetries != 0:
+		return fmt.Errorf("m_pkt conn %d psn %#x: new packet with retries %d", out.PktConn, out.PktPSN, out.PktRetries)
 	}
+	if err := r.checkAckReq(c, o, w, out); err != nil {
+		return err
+	}
+	if c.una == c.nxt {
+		c.setRestart(o.at)
+	}
+	c.nxt = (c.nxt + 1) & psnMask
+	c.recs[out.PktPSN] = &txRec{handle: w.handle, first: w.first, last: w.last, count: 1, path: out.PktPath,
+		pseq: out.PktPseq, at: o.at}
+	r.sent++
+	return nil
+}
+
+// checkAckReq checks a new packet's ack_req: set on a message's last packet (w) and on the packet that fills the
+// window. The window fills by the engine's oldest PSN, which may still be one an ACK taken lately moved past.
+func (r *Retx) checkAckReq(c *connTx, o pathOffer, w txWork, out *retx.Out) error {
+	fill := psnDiff(out.PktPSN+1, c.una) == int32(r.cfg.Window)
+	maybe := false
+	for _, u := range c.restarts {
+		if o.at-u.at <= ackHistory && psnDiff(out.PktPSN+1, u.psn) == int32(r.cfg.Window) {
+			maybe = true
+		}
+	}
+	if out.PktAckReq != (w.last || fill) && !(out.PktAckReq && maybe) {
+		return fmt.Errorf("m_pkt conn %d psn %#x: ack_req %v, want %v (last %v, fills the window %v)",
+			out.PktConn, out.PktPSN, out.PktAckReq, w.last || fill, w.last, fill)
+	}
+	return nil
+}
+
+// retransmission checks a retransmission against the PSN's record: a PSN sent before, the same handle and flags,
+// the retry count, at most 1+MAX_RETRIES transmissions, ack_req, and a cause (justified). It updates the record.
+func (r *Retx) retransmission(c *connTx, o pathOffer, out *retx.Out) error {
 	rec := c.recs[out.PktPSN]
 	if rec == nil || psnDiff(out.PktPSN, c.nxt) >= 0 || psnDiff(out.PktPSN, c.una) < -int32(r.cfg.Window) {
 		return fmt.Errorf("m_pkt conn %d psn %#x: a retransmission of a PSN never sent", out.PktConn, out.PktPSN)
 	}
 	switch {
 	case out.PktHandle != rec.handle || out.PktFirst != rec.first || out.PktLast != rec.last:
-		return fmt.Errorf("m_pkt conn %d psn %#x: retransmission carries handle %#x first %v last %v, the packet had %#x %v %v",
+		return fmt.Errorf("m_pkt conn %d psn %#x: retransmission carries handle %#x first %v last %v, "+
+			"the packet had %#x %v %v",
 			out.PktConn, out.PktPSN, out.PktHandle, out.PktFirst, out.PktLast, rec.handle, rec.first, rec.last)
 	case int(out.PktRetries) != rec.count:
-		return fmt.Errorf("m_pkt conn %d psn %#x: retries %d, but it was sent %d times before", out.PktConn, out.PktPSN, out.PktRetries, rec.count)
+		return fmt.Errorf("m_pkt conn %d psn %#x: retries %d, but it was sent %d times before",
+			out.PktConn, out.PktPSN, out.PktRetries, rec.count)
 	case rec.count > r.cfg.MaxRetries:
-		return fmt.Errorf("m_pkt conn %d psn %#x: transmission %d, more than 1+max_retries (max_retries %d)", out.PktConn, out.PktPSN, rec.count+1, r.cfg.MaxRetries)
+		return fmt.Errorf("m_pkt conn %d psn %#x: transmission %d, more than 1+max_retries (max_retries %d)",
+			out.PktConn, out.PktPSN, rec.count+1, r.cfg.MaxRetries)
 	case !out.PktAckReq:
 		return fmt.Errorf("m_pkt conn %d psn %#x: a retransmission without ack_req", out.PktConn, out.PktPSN)
 	}
 	if why := r.justified(c, out.PktPSN, rec, o.at); why != "" {
-		return fmt.Errorf("m_pkt conn %d psn %#x retransmitted (transmission %d, the previous on path %d seq %d at cycle %d) without cause: %s",
-			out.PktConn, out.PktPSN, rec.count+1, rec.path, rec.pseq, rec.at, why)
+		return fmt.Errorf("m_pkt conn %d psn %#x retransmitted (transmission %d, the previous on path %d seq %d "+
+			"at cycle %d) without cause: %s", out.PktConn, out.PktPSN, rec.count+1, rec.path, rec.pseq, rec.at, why)
 	}
 	rec.count++
-	rec.path, rec.pseq, rec.lost, rec.at = out.PktPath, out.PktPseq, false, o.at
+	rec.path = out.PktPath
+	rec.pseq = out.PktPseq
+	rec.lost = false
+	rec.at = o.at
 	r.retx++
 	return nil
 }
@@ -285,12 +331,14 @@ func (r *Retx) justified(c *connTx, psn uint32, rec *txRec, at int64) string {
 		if c.nak >= rec.at-nakSlack || timedOut {
 			return ""
 		}
-		return fmt.Sprintf("no NAK since its last transmission and no timeout (timer restarted at %d, %d cycles before)", low, at-low)
+		return fmt.Sprintf("no NAK since its last transmission and no timeout "+
+			"(timer restarted at %d, %d cycles before)", low, at-low)
 	}
 	if rec.lost || oldest && timedOut {
 		return ""
 	}
-	return fmt.Sprintf("no SACK reported it lost; timeout: oldest %v, %d cycles since the timer restart (need %d)", oldest, at-low, r.rto())
+	return fmt.Sprintf("no SACK reported it lost; timeout: oldest %v, %d cycles since the timer restart (need %d)",
+		oldest, at-low, r.rto())
 }
 
 // setRestart records a timer restart at cycle at.
@@ -302,7 +350,8 @@ func (c *connTx) setRestart(at int64) {
 	c.restart = at
 }
 
-// ack follows one ACK the engine took.
+// ack follows one ACK the engine took: the cumulative part moves the window, a NAK (go-back-N) is noted, and in
+// selective mode the path part is followed (ackPath).
 func (r *Retx) ack(cycle int64, in *retx.In) {
 	r.acks++
 	c := &r.conns[in.AckConn]
@@ -324,8 +373,12 @@ func (r *Retx) ack(cycle int64, in *retx.In) {
 		}
 		return
 	}
-	// The path part: every path sequence newly covered is delivered or lost; a hole of a packet's latest
-	// transmission makes its retransmission legitimate.
+	r.ackPath(c, in)
+}
+
+// ackPath follows the path part of an ACK: every path sequence newly covered is delivered or lost (the feedback
+// events it must cause are queued); a hole of a packet's latest transmission makes its retransmission legitimate.
+func (r *Retx) ackPath(c *connTx, in *retx.In) {
 	pt := &c.paths[in.AckPath]
 	d := (in.AckPseq - pt.ahi) & r.pseqMask
 	sent := (pt.next - pt.ahi) & r.pseqMask
@@ -349,14 +402,24 @@ func (r *Retx) ack(cycle int64, in *retx.In) {
 			}
 		}
 	}
-	for _, e := range []fbWant{{kind: retx.FbDelivered, count: uint32(deliv)}, {kind: retx.FbECN, count: b2u(in.AckECN)},
-		{kind: retx.FbLoss, count: uint32(n - deliv)}} {
+	for _, e := range []fbWant{
+		{kind: retx.FbDelivered, count: uint32(deliv)},
+		{kind: retx.FbECN, count: b2u(in.AckECN)},
+		{kind: retx.FbLoss, count: uint32(n - deliv)},
+	} {
 		if e.count > 0 {
-			e.conn, e.path, e.epoch = in.AckConn, in.AckPath, c.epoch
+			e.conn = in.AckConn
+			e.path = in.AckPath
+			e.epoch = c.epoch
 			r.fb = append(r.fb, e)
 		}
 	}
-	// Path sequences far behind cannot be asked about again.
+	r.prune(pt)
+}
+
+// prune forgets the path sequences of pt far behind the highest one an ACK reported: they cannot be asked about
+// again.
+func (r *Retx) prune(pt *pathTx) {
 	if len(pt.bySeq) > 4*r.cfg.SackBits+4*r.cfg.Window {
 		for q := range pt.bySeq {
 			if (pt.ahi-q)&r.pseqMask > uint32(2*r.cfg.SackBits) && (pt.ahi-q)&r.pseqMask < r.pseqMask/2 {
@@ -377,8 +440,8 @@ func b2u(b bool) uint32 {
 func (r *Retx) feedback(out *retx.Out) error {
 	if out.FbKind == retx.FbTimeout {
 		if r.gbn || out.FbCount != 1 {
-			return fmt.Errorf("m_fb: timeout event conn %d path %d count %d (only selective mode reports timeouts, one at a time)",
-				out.FbConn, out.FbPath, out.FbCount)
+			return fmt.Errorf("m_fb: timeout event conn %d path %d count %d "+
+				"(only selective mode reports timeouts, one at a time)", out.FbConn, out.FbPath, out.FbCount)
 		}
 		r.timeouts++
 		return nil
@@ -396,7 +459,8 @@ func (r *Retx) feedback(out *retx.Out) error {
 		}
 		// The ACK behind w was dropped by a reopen or error of its connection before the engine processed it.
 	}
-	return fmt.Errorf("m_fb conn %d path %d kind %d count %d: no ACK taken accounts for it", got.conn, got.path, got.kind, got.count)
+	return fmt.Errorf("m_fb conn %d path %d kind %d count %d: no ACK taken accounts for it",
+		got.conn, got.path, got.kind, got.count)
 }
 
 // errored checks one m_err pulse.
@@ -413,9 +477,12 @@ func (r *Retx) errored(in *retx.In, out *retx.Out) error {
 		}
 	}
 	if !at {
-		return fmt.Errorf("m_err conn %d: no outstanding packet was sent 1+max_retries (%d) times", out.ErrConn, r.cfg.MaxRetries+1)
+		return fmt.Errorf("m_err conn %d: no outstanding packet was sent 1+max_retries (%d) times",
+			out.ErrConn, r.cfg.MaxRetries+1)
 	}
-	c.err, c.epoch, c.work = true, c.epoch+1, nil
+	c.err = true
+	c.epoch++
+	c.work = nil
 	c.grace = out.PktValid && out.PktConn == out.ErrConn && !in.PktReady
 	r.errs++
 	return nil
@@ -438,25 +505,32 @@ func (r *Retx) Finish() error {
 	}
 	for _, w := range r.fb {
 		if w.epoch == r.conns[w.conn].epoch {
-			return fmt.Errorf("m_fb: expected conn %d path %d kind %d count %d never came", w.conn, w.path, w.kind, w.count)
+			return fmt.Errorf("m_fb: expected conn %d path %d kind %d count %d never came",
+				w.conn, w.path, w.kind, w.count)
 		}
 	}
 	switch {
 	case out.CntSent != r.sent:
 		return fmt.Errorf("cnt_sent %d, %d new packets left", out.CntSent, r.sent)
 	case out.CntRetxLoss+out.CntRetxTimeout+out.CntRetxGBN != r.retx:
-		return fmt.Errorf("cnt_retx_loss+timeout+gbn = %d, %d retransmissions left", out.CntRetxLoss+out.CntRetxTimeout+out.CntRetxGBN, r.retx)
+		return fmt.Errorf("cnt_retx_loss+timeout+gbn = %d, %d retransmissions left",
+			out.CntRetxLoss+out.CntRetxTimeout+out.CntRetxGBN, r.retx)
 	case r.gbn && out.CntRetxLoss+out.CntRetxTimeout != 0, !r.gbn && out.CntRetxGBN != 0:
-		return fmt.Errorf("retransmission counters of the other mode moved: loss %d timeout %d gbn %d", out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN)
+		return fmt.Errorf("retransmission counters of the other mode moved: loss %d timeout %d gbn %d",
+			out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN)
 	case int64(out.CntRetxTimeout) != r.timeouts:
 		return fmt.Errorf("cnt_retx_timeout %d, %d timeout feedback events", out.CntRetxTimeout, r.timeouts)
 	case out.CntErrors != r.errs:
 		return fmt.Errorf("cnt_errors %d, %d m_err pulses", out.CntErrors, r.errs)
 	case out.CntTxDropped != r.dropped:
-		return fmt.Errorf("cnt_tx_dropped %d, %d s_tx packets taken for closed or errored connections", out.CntTxDropped, r.dropped)
+		return fmt.Errorf("cnt_tx_dropped %d, %d s_tx packets taken for closed or errored connections",
+			out.CntTxDropped, r.dropped)
 	case out.CntTimeouts < out.CntRetxTimeout:
 		return fmt.Errorf("cnt_timeouts %d below cnt_retx_timeout %d", out.CntTimeouts, out.CntRetxTimeout)
 	}
-	r.Sent, r.Retransmitted, r.Acks, r.Errors = int64(r.sent), int64(r.retx), int64(r.acks), int64(r.errs)
+	r.Sent = int64(r.sent)
+	r.Retransmitted = int64(r.retx)
+	r.Acks = int64(r.acks)
+	r.Errors = int64(r.errs)
 	return nil
 }

@@ -90,7 +90,9 @@ func NewRx(cfg config.Config) *Rx {
 func (r *Rx) reset() {
 	r.conns = make([]connRx, r.cfg.Conns)
 	r.grace = make([][]*connRx, r.cfg.Conns)
-	r.acks, r.counts, r.cnt = nil, nil, [4]uint32{}
+	r.acks = nil
+	r.counts = nil
+	r.cnt = [4]uint32{}
 }
 
 // Observe checks one cycle.
@@ -136,7 +138,8 @@ func (r *Rx) control(in *rxreorder.In) {
 		r.conns[c] = connRx{}
 		return
 	}
-	r.conns[c] = connRx{open: true, cum: in.CtlPSN, rel: in.CtlPSN, got: map[uint32]entry{}, paths: make([]pathRx, r.cfg.Paths)}
+	r.conns[c] = connRx{open: true, cum: in.CtlPSN, rel: in.CtlPSN, got: map[uint32]entry{},
+		paths: make([]pathRx, r.cfg.Paths)}
 	for p := range r.conns[c].paths {
 		ring := make([]int64, r.cfg.SackBits)
 		for i := range ring {
@@ -153,6 +156,8 @@ const (
 	cntClosed
 )
 
+// packet follows one packet rx_reorder took at cycle: its drop class (counted two cycles later), the path's
+// receive set, the accepted PSNs, and the ACK it must cause.
 func (r *Rx) packet(cycle int64, in *rxreorder.In) {
 	cn := &r.conns[in.PktConn]
 	visible := cycle + 2 // taken at t, stage 1 at t+1, counter register shows at t+2
@@ -160,37 +165,10 @@ func (r *Rx) packet(cycle int64, in *rxreorder.In) {
 		r.counts = append(r.counts, countEvent{at: visible, which: cntClosed})
 		return
 	}
-	// Classify by the spec: the window [cum, cum+WINDOW), duplicates behind cum within half the space.
-	d := psnDiff(in.PktPSN, cn.cum)
-	_, have := cn.got[in.PktPSN]
-	received := d < 0 || have
-	kind := cntAccepted
-	switch {
-	case d >= 0 && d < int32(r.cfg.Window) && !received:
-	case d >= 0 && d < int32(r.cfg.Window), d < 0 && d > -(1<<23):
-		kind = cntDuplicate
-	default:
-		kind = cntOutOfWindow
-	}
+	kind := r.classify(cn, in.PktPSN)
 	// Path state: every packet of an open connection crossed its path.
 	ps := &cn.paths[in.PktPath]
-	mod := int64(1) << r.cfg.PseqWidth
-	rel := int64(in.PktPseq) - (ps.high % mod)
-	if rel >= mod/2 {
-		rel -= mod
-	} else if rel < -mod/2 {
-		rel += mod
-	}
-	abs := ps.high + rel
-	gap := false
-	if rel >= 0 {
-		gap = rel > 0
-		ps.high = abs + 1
-	}
-	if abs >= ps.high-int64(r.cfg.SackBits) {
-		ps.seen[abs%int64(len(ps.seen))] = abs
-	}
-	ps.any = true
+	gap := r.seePath(ps, in.PktPseq)
 	ps.ecn = ps.ecn || in.PktECN
 	r.counts = append(r.counts, countEvent{at: visible, which: kind})
 	if kind == cntOutOfWindow {
@@ -208,19 +186,64 @@ func (r *Rx) packet(cycle int64, in *rxreorder.In) {
 	}
 	coalesce := kind == cntAccepted && cn.sinceAck+1 == r.cfg.AckEvery
 	if in.PktAckReq || kind == cntDuplicate || gap || coalesce {
-		var sack [4]uint64
-		for i := 0; i < r.cfg.SackBits; i++ {
-			if q := ps.high - 1 - int64(i); q >= 0 && ps.seen[q%int64(len(ps.seen))] == q {
-				sack[i/64] |= 1 << (i % 64)
-			}
-		}
-		r.acks = append(r.acks, ackWant{conn: in.PktConn, psn: cn.cum, path: in.PktPath, pseq: uint32(ps.high % mod),
-			sack: sack, ecn: ps.ecn, at: cycle})
-		ps.ecn = false
-		cn.sinceAck = 0
+		r.dueAck(cycle, in, cn, ps)
 	} else if kind == cntAccepted {
 		cn.sinceAck++
 	}
+}
+
+// classify classifies PSN psn of connection cn by the spec: accepted inside the window [cum, cum+WINDOW) unless
+// received already, duplicate if received or behind cum within half the PSN space, else out of window.
+func (r *Rx) classify(cn *connRx, psn uint32) int {
+	d := psnDiff(psn, cn.cum)
+	_, have := cn.got[psn]
+	received := d < 0 || have
+	switch {
+	case d >= 0 && d < int32(r.cfg.Window) && !received:
+		return cntAccepted
+	case d >= 0 && d < int32(r.cfg.Window), d < 0 && d > -(1<<23):
+		return cntDuplicate
+	}
+	return cntOutOfWindow
+}
+
+// seePath adds path sequence pseq (unwrapped near the highest one seen) to the path's receive set and reports
+// whether it skipped sequences (a gap, which asks for an ACK).
+func (r *Rx) seePath(ps *pathRx, pseq uint32) bool {
+	mod := int64(1) << r.cfg.PseqWidth
+	rel := int64(pseq) - (ps.high % mod)
+	if rel >= mod/2 {
+		rel -= mod
+	} else if rel < -mod/2 {
+		rel += mod
+	}
+	abs := ps.high + rel
+	gap := false
+	if rel >= 0 {
+		gap = rel > 0
+		ps.high = abs + 1
+	}
+	if abs >= ps.high-int64(r.cfg.SackBits) {
+		ps.seen[abs%int64(len(ps.seen))] = abs
+	}
+	ps.any = true
+	return gap
+}
+
+// dueAck queues the ACK the packet of cycle (in) causes on path ps of connection cn: the cumulative PSN, the
+// path's next sequence and SACK bitmap, and the ECN seen since the path's last ACK.
+func (r *Rx) dueAck(cycle int64, in *rxreorder.In, cn *connRx, ps *pathRx) {
+	mod := int64(1) << r.cfg.PseqWidth
+	var sack [4]uint64
+	for i := 0; i < r.cfg.SackBits; i++ {
+		if q := ps.high - 1 - int64(i); q >= 0 && ps.seen[q%int64(len(ps.seen))] == q {
+			sack[i/64] |= 1 << (i % 64)
+		}
+	}
+	r.acks = append(r.acks, ackWant{conn: in.PktConn, psn: cn.cum, path: in.PktPath, pseq: uint32(ps.high % mod),
+		sack: sack, ecn: ps.ecn, at: cycle})
+	ps.ecn = false
+	cn.sinceAck = 0
 }
 
 func (r *Rx) completion(out *rxreorder.Out) error {
@@ -238,11 +261,13 @@ func (r *Rx) completion(out *rxreorder.Out) error {
 		return fmt.Errorf("completion conn %d psn %#x: connection is not open", c, out.CplPSN)
 	}
 	if out.CplPSN != cn.rel {
-		return fmt.Errorf("completion conn %d: psn %#x, expected %#x (in PSN order, exactly once)", c, out.CplPSN, cn.rel)
+		return fmt.Errorf("completion conn %d: psn %#x, expected %#x (in PSN order, exactly once)",
+			c, out.CplPSN, cn.rel)
 	}
 	e, ok := cn.got[cn.rel]
 	if !ok || psnDiff(cn.rel, cn.cum) >= 0 {
-		return fmt.Errorf("completion conn %d psn %#x: never received, or not yet contiguous (cum %#x)", c, out.CplPSN, cn.cum)
+		return fmt.Errorf("completion conn %d psn %#x: never received, or not yet contiguous (cum %#x)",
+			c, out.CplPSN, cn.cum)
 	}
 	if e.handle != out.CplHandle || e.first != out.CplFirst || e.last != out.CplLast {
 		return fmt.Errorf("completion conn %d psn %#x: handle/first/last %#x/%v/%v, expected %#x/%v/%v",
@@ -261,14 +286,17 @@ func (r *Rx) ack(out *rxreorder.Out) error {
 	w := r.acks[0]
 	r.acks = r.acks[1:]
 	r.Acks++
-	if out.AckConn != w.conn || out.AckPSN != w.psn || out.AckPath != w.path || out.AckPseq != w.pseq || out.AckECN != w.ecn {
-		return fmt.Errorf("ACK for the packet of cycle %d: conn/psn/path/pseq/ecn %d/%#x/%d/%#x/%v, expected %d/%#x/%d/%#x/%v",
+	if out.AckConn != w.conn || out.AckPSN != w.psn || out.AckPath != w.path || out.AckPseq != w.pseq ||
+		out.AckECN != w.ecn {
+		return fmt.Errorf("ACK for the packet of cycle %d: conn/psn/path/pseq/ecn %d/%#x/%d/%#x/%v, "+
+			"expected %d/%#x/%d/%#x/%v",
 			w.at, out.AckConn, out.AckPSN, out.AckPath, out.AckPseq, out.AckECN, w.conn, w.psn, w.path, w.pseq, w.ecn)
 	}
 	for k, want := range w.sack {
 		if got := out.AckSack[k]; got != want {
 			i := k*64 + bits.TrailingZeros64(got^want)
-			return fmt.Errorf("ACK for the packet of cycle %d (conn %d path %d pseq %#x): SACK bit %d is %v, expected %v (sack_bits %d)",
+			return fmt.Errorf("ACK for the packet of cycle %d (conn %d path %d pseq %#x): SACK bit %d is %v, "+
+				"expected %v (sack_bits %d)",
 				w.at, w.conn, w.path, w.pseq, i, got>>(i%64)&1 == 1, want>>(i%64)&1 == 1, r.cfg.SackBits)
 		}
 	}
@@ -298,7 +326,8 @@ func (r *Rx) Finish() error {
 		}
 	}
 	if len(r.acks) > 0 {
-		return fmt.Errorf("%d ACK(s) due were never sent (first: conn %d from the packet of cycle %d)", len(r.acks), r.acks[0].conn, r.acks[0].at)
+		return fmt.Errorf("%d ACK(s) due were never sent (first: conn %d from the packet of cycle %d)",
+			len(r.acks), r.acks[0].conn, r.acks[0].at)
 	}
 	return nil
 }

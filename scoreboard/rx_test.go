@@ -17,16 +17,25 @@ type step struct {
 }
 
 func open(conn, psn uint32) step {
-	return step{in: rxreorder.In{CtlValid: true, CtlOpen: true, CtlConn: conn, CtlPSN: psn}, out: rxreorder.Out{CtlReady: true, PktReady: true}}
+	return step{
+		in:  rxreorder.In{CtlValid: true, CtlOpen: true, CtlConn: conn, CtlPSN: psn},
+		out: rxreorder.Out{CtlReady: true, PktReady: true},
+	}
 }
 
 func pkt(conn, psn, path, pseq, handle uint32) step {
-	return step{in: rxreorder.In{PktValid: true, PktConn: conn, PktPSN: psn, PktPath: path, PktPseq: pseq, PktHandle: handle},
-		out: rxreorder.Out{PktReady: true, CtlReady: true}}
+	return step{
+		in:  rxreorder.In{PktValid: true, PktConn: conn, PktPSN: psn, PktPath: path, PktPseq: pseq, PktHandle: handle},
+		out: rxreorder.Out{PktReady: true, CtlReady: true},
+	}
 }
 
 func cpl(conn, psn, handle uint32) step {
-	return step{in: rxreorder.In{CplReady: true}, out: rxreorder.Out{PktReady: true, CtlReady: true, CplValid: true, CplConn: conn, CplPSN: psn, CplHandle: handle}}
+	return step{
+		in: rxreorder.In{CplReady: true},
+		out: rxreorder.Out{PktReady: true, CtlReady: true, CplValid: true, CplConn: conn, CplPSN: psn,
+			CplHandle: handle},
+	}
 }
 
 func closeConn(conn uint32) step {
@@ -37,7 +46,10 @@ func idle() step { return step{out: rxreorder.Out{PktReady: true, CtlReady: true
 
 // withCounters sets the counter outputs a step shows.
 func withCounters(s step, acc, dup, oow, closed uint32) step {
-	s.out.CntAccepted, s.out.CntDuplicate, s.out.CntOutOfWin, s.out.CntClosed = acc, dup, oow, closed
+	s.out.CntAccepted = acc
+	s.out.CntDuplicate = dup
+	s.out.CntOutOfWin = oow
+	s.out.CntClosed = closed
 	return s
 }
 
@@ -54,33 +66,40 @@ func run(t *testing.T, steps []step) error {
 }
 
 func TestRxCatches(t *testing.T) {
+	// held takes PSNs 10 and 11 of connection 0 and then reopens, closes and opens the connection again: the
+	// completion of PSN 10 may still come (m_cpl held it under back-pressure).
+	held := func(more ...step) []step {
+		return append([]step{open(0, 10), pkt(0, 10, 0, 0, 6), pkt(0, 11, 0, 1, 7),
+			withCounters(open(0, 100), 1, 0, 0, 0), withCounters(closeConn(0), 2, 0, 0, 0),
+			withCounters(open(0, 200), 2, 0, 0, 0)}, more...)
+	}
 	tests := []struct {
 		name  string
 		steps []step
 		want  string
 	}{
-		{name: "in order completions pass", steps: []step{open(0, 10), pkt(0, 11, 0, 1, 7), withCounters(pkt(0, 10, 1, 0, 6), 0, 0, 0, 0),
-			withCounters(cpl(0, 10, 6), 1, 0, 0, 0), withCounters(cpl(0, 11, 7), 2, 0, 0, 0)}, want: ""},
+		{name: "in order completions pass", steps: []step{open(0, 10), pkt(0, 11, 0, 1, 7),
+			withCounters(pkt(0, 10, 1, 0, 6), 0, 0, 0, 0), withCounters(cpl(0, 10, 6), 1, 0, 0, 0),
+			withCounters(cpl(0, 11, 7), 2, 0, 0, 0)}, want: ""},
 		{name: "completion out of order", steps: []step{open(0, 10), pkt(0, 11, 0, 0, 7), pkt(0, 10, 1, 0, 6),
 			withCounters(cpl(0, 11, 7), 1, 0, 0, 0)}, want: "psn 0xb, expected 0xa"},
 		{name: "completion twice", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), idle(),
 			withCounters(cpl(0, 10, 6), 1, 0, 0, 0), withCounters(cpl(0, 10, 6), 1, 0, 0, 0)}, want: "expected 0xb"},
 		{name: "completion never received", steps: []step{open(0, 10), idle(), cpl(0, 10, 6)}, want: "never received"},
-		{name: "wrong handle", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), idle(), withCounters(cpl(0, 10, 5), 1, 0, 0, 0)},
-			want: "handle/first/last 0x5"},
+		{name: "wrong handle", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), idle(),
+			withCounters(cpl(0, 10, 5), 1, 0, 0, 0)}, want: "handle/first/last 0x5"},
 		{name: "counter late", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), idle(), idle()}, want: "counters"},
-		{name: "closed drop counted", steps: []step{pkt(3, 10, 0, 0, 6), idle(), withCounters(idle(), 0, 0, 0, 1)}, want: ""},
+		{name: "closed drop counted", steps: []step{pkt(3, 10, 0, 0, 6), idle(), withCounters(idle(), 0, 0, 0, 1)},
+			want: ""},
 		// A completion released before a reopen, a close and an open again is still taken after them (m_cpl held
 		// it under back-pressure), and it is the only one of the old incarnations.
-		{name: "completion held through reopen, close, open", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), pkt(0, 11, 0, 1, 7),
-			withCounters(open(0, 100), 1, 0, 0, 0), withCounters(closeConn(0), 2, 0, 0, 0), withCounters(open(0, 200), 2, 0, 0, 0),
-			withCounters(cpl(0, 10, 6), 2, 0, 0, 0)}, want: ""},
-		{name: "second completion of an old incarnation", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), pkt(0, 11, 0, 1, 7),
-			withCounters(open(0, 100), 1, 0, 0, 0), withCounters(closeConn(0), 2, 0, 0, 0), withCounters(open(0, 200), 2, 0, 0, 0),
-			withCounters(cpl(0, 10, 6), 2, 0, 0, 0), withCounters(cpl(0, 11, 7), 2, 0, 0, 0)}, want: "psn 0xb, expected 0xc8"},
-		{name: "old incarnation's completion out of order", steps: []step{open(0, 10), pkt(0, 10, 0, 0, 6), pkt(0, 11, 0, 1, 7),
-			withCounters(open(0, 100), 1, 0, 0, 0), withCounters(closeConn(0), 2, 0, 0, 0), withCounters(open(0, 200), 2, 0, 0, 0),
-			withCounters(cpl(0, 11, 7), 2, 0, 0, 0)}, want: "psn 0xb, expected 0xc8"},
+		{name: "completion held through reopen, close, open", steps: held(withCounters(cpl(0, 10, 6), 2, 0, 0, 0)),
+			want: ""},
+		{name: "second completion of an old incarnation",
+			steps: held(withCounters(cpl(0, 10, 6), 2, 0, 0, 0), withCounters(cpl(0, 11, 7), 2, 0, 0, 0)),
+			want:  "psn 0xb, expected 0xc8"},
+		{name: "old incarnation's completion out of order", steps: held(withCounters(cpl(0, 11, 7), 2, 0, 0, 0)),
+			want: "psn 0xb, expected 0xc8"},
 		{name: "no ack due", steps: []step{open(0, 10), {in: rxreorder.In{AckReady: true},
 			out: rxreorder.Out{PktReady: true, CtlReady: true, AckValid: true}}}, want: "no ACK was due"},
 	}

@@ -59,16 +59,20 @@ func (t *Transfer) Deliver(conn int, id uint64, data []byte) error {
 	}
 	c := &t.conns[conn]
 	if len(c.queue) == 0 {
-		return fmt.Errorf("transfer: connection %d: message %d delivered, but nothing is outstanding (a duplicate or an invented message)", conn, id)
+		return fmt.Errorf("transfer: connection %d: message %d delivered, but nothing is outstanding "+
+			"(a duplicate or an invented message)", conn, id)
 	}
 	want := c.queue[0]
 	switch {
 	case id != want.id:
-		return fmt.Errorf("transfer: connection %d: message %d delivered, expected message %d next (order or duplicate)", conn, id, want.id)
+		return fmt.Errorf("transfer: connection %d: message %d delivered, expected message %d next "+
+			"(order or duplicate)", conn, id, want.id)
 	case len(data) != want.size:
-		return fmt.Errorf("transfer: connection %d: message %d delivered with %d bytes, posted %d", conn, id, len(data), want.size)
+		return fmt.Errorf("transfer: connection %d: message %d delivered with %d bytes, posted %d",
+			conn, id, len(data), want.size)
 	case crc64.Checksum(data, crcTable) != want.sum:
-		return fmt.Errorf("transfer: connection %d: message %d (%d bytes) delivered with other bytes than posted", conn, id, len(data))
+		return fmt.Errorf("transfer: connection %d: message %d (%d bytes) delivered with other bytes than posted",
+			conn, id, len(data))
 	}
 	c.queue = c.queue[1:]
 	t.Delivered++
@@ -91,8 +95,8 @@ func (t *Transfer) Outstanding() int64 { return t.Posted - t.Delivered - t.Abort
 func (t *Transfer) Finish() error {
 	for i := range t.conns {
 		if q := t.conns[i].queue; len(q) > 0 {
-			return fmt.Errorf("transfer: connection %d: %d message(s) never delivered, the first is message %d (%d bytes)",
-				i, len(q), q[0].id, q[0].size)
+			return fmt.Errorf("transfer: connection %d: %d message(s) never delivered, "+
+				"the first is message %d (%d bytes)", i, len(q), q[0].id, q[0].size)
 		}
 	}
 	return nil

@@ -11,13 +11,15 @@ import (
 
 // TestTransfer: exactly once, in order, byte-exact, nothing left behind; aborted connections are counted apart.
 func TestTransfer(t *testing.T) {
-	a, b, c := []byte("first message"), []byte("second"), []byte("third")
+	a := []byte("first message")
+	b := []byte("second")
+	c := []byte("third")
 	tests := []struct {
 		name string
 		run  func(s *scoreboard.Transfer) error
 		want string
 	}{
-		{"in order", func(s *scoreboard.Transfer) error {
+		{name: "in order", run: func(s *scoreboard.Transfer) error {
 			if err := s.Deliver(0, 1, a); err != nil {
 				return err
 			}
@@ -28,32 +30,33 @@ func TestTransfer(t *testing.T) {
 				return err
 			}
 			return s.Finish()
-		}, ""},
-		{"reordered", func(s *scoreboard.Transfer) error { return s.Deliver(0, 2, b) },
-			"transfer: connection 0: message 2 delivered, expected message 1 next (order or duplicate)"},
-		{"duplicate", func(s *scoreboard.Transfer) error {
+		}, want: ""},
+		{name: "reordered", run: func(s *scoreboard.Transfer) error { return s.Deliver(0, 2, b) },
+			want: "transfer: connection 0: message 2 delivered, expected message 1 next (order or duplicate)"},
+		{name: "duplicate", run: func(s *scoreboard.Transfer) error {
 			_ = s.Deliver(1, 7, c)
 			return s.Deliver(1, 7, c)
-		}, "transfer: connection 1: message 7 delivered, but nothing is outstanding (a duplicate or an invented message)"},
-		{"corrupted", func(s *scoreboard.Transfer) error {
+		}, want: "transfer: connection 1: message 7 delivered, but nothing is outstanding " +
+			"(a duplicate or an invented message)"},
+		{name: "corrupted", run: func(s *scoreboard.Transfer) error {
 			x := append([]byte(nil), a...)
 			x[3] ^= 1
 			return s.Deliver(0, 1, x)
-		}, "transfer: connection 0: message 1 (13 bytes) delivered with other bytes than posted"},
-		{"truncated", func(s *scoreboard.Transfer) error { return s.Deliver(0, 1, a[:5]) },
-			"transfer: connection 0: message 1 delivered with 5 bytes, posted 13"},
-		{"lost", func(s *scoreboard.Transfer) error {
+		}, want: "transfer: connection 0: message 1 (13 bytes) delivered with other bytes than posted"},
+		{name: "truncated", run: func(s *scoreboard.Transfer) error { return s.Deliver(0, 1, a[:5]) },
+			want: "transfer: connection 0: message 1 delivered with 5 bytes, posted 13"},
+		{name: "lost", run: func(s *scoreboard.Transfer) error {
 			_ = s.Deliver(0, 1, a)
 			return s.Finish()
-		}, "transfer: connection 0: 1 message(s) never delivered, the first is message 2 (6 bytes)"},
-		{"aborted", func(s *scoreboard.Transfer) error {
+		}, want: "transfer: connection 0: 1 message(s) never delivered, the first is message 2 (6 bytes)"},
+		{name: "aborted", run: func(s *scoreboard.Transfer) error {
 			s.Abort(0)
 			_ = s.Deliver(1, 7, c)
 			if s.Aborted != 2 || s.Outstanding() != 0 {
 				return errors.New("abort must count connection 0's two messages and leave nothing outstanding")
 			}
 			return s.Finish()
-		}, ""},
+		}, want: ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

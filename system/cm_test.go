@@ -17,7 +17,8 @@ type ctlLog struct {
 
 func (l *ctlLog) tap(in *nictransport.In) {
 	if in.CtlValid && !in.Rst {
-		l.ops = append(l.ops, fmt.Sprintf("%v:%d", map[bool]string{true: "open", false: "close"}[in.CtlOpen], in.CtlConn))
+		l.ops = append(l.ops, fmt.Sprintf("%v:%d",
+			map[bool]string{true: "open", false: "close"}[in.CtlOpen], in.CtlConn))
 	}
 }
 
@@ -59,7 +60,8 @@ func TestReconnect(t *testing.T) {
 	var logs [2]ctlLog
 	o := system.Options{Config: preset(t, "default"), Loss: 0.01, DurationUS: 150, Seed: sd,
 		Reconnects: []system.Reconnect{{Conn: 2, AtUS: 50}}}
-	o.Inputs[0], o.Inputs[1] = logs[0].tap, logs[1].tap
+	o.Inputs[0] = logs[0].tap
+	o.Inputs[1] = logs[1].tap
 	r, err := system.Run(o)
 	require.NoError(t, err, "seed %d", sd)
 	require.EqualValues(t, 1, r.Reconnects)
@@ -78,8 +80,8 @@ func TestHostLag(t *testing.T) {
 	sd := seed(t)
 	for _, lag := range []float64{0, 1} {
 		t.Run(fmt.Sprint(lag), func(t *testing.T) {
-			r, err := system.Run(system.Options{Config: preset(t, "default"), Loss: 0.01, DurationUS: 100, Seed: sd, QuietUS: 5,
-				HostLagUS: lag, Resets: []system.Reset{{Side: 0, AtUS: 40}}})
+			r, err := system.Run(system.Options{Config: preset(t, "default"), Loss: 0.01, DurationUS: 100, Seed: sd,
+				QuietUS: 5, HostLagUS: lag, Resets: []system.Reset{{Side: 0, AtUS: 40}}})
 			require.NoError(t, err, "seed %d", sd)
 			require.Positive(t, r.ReconnectedMessages)
 			if lag == 0 {
@@ -104,7 +106,8 @@ func TestAllFailedReconnect(t *testing.T) {
 	var logs [2]ctlLog
 	o := system.Options{Config: cfg, Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 300, Seed: sd, Failures: fs,
 		AllFailedReconnectUS: 5}
-	o.Inputs[0], o.Inputs[1] = logs[0].tap, logs[1].tap
+	o.Inputs[0] = logs[0].tap
+	o.Inputs[1] = logs[1].tap
 	r, err := system.Run(o)
 	require.NoError(t, err, "seed %d", sd)
 	require.Positive(t, r.AllFailedReconnects, "a connection must be shown all-failed for 5 us")

@@ -52,15 +52,16 @@ func TestTargets(t *testing.T) {
 		{name: "spray_clean", opt: system.Options{}, minGoodput: 0.96},
 		{name: "spray_loss_1pct", opt: system.Options{Loss: 0.01}, minGoodput: 0.95},
 		{name: "spray_loss_10pct", opt: system.Options{Loss: 0.10}, minGoodput: 0.80},
-		{name: "spray_one_path_fails", opt: system.Options{Failures: []system.Failure{{Path: 3, AtUS: 100}}, DurationUS: 400},
-			minGoodput: 0.85, maxRecovery: 100},
+		{name: "spray_one_path_fails", opt: system.Options{Failures: []system.Failure{{Path: 3, AtUS: 100}},
+			DurationUS: 400}, minGoodput: 0.85, maxRecovery: 100},
 		{name: "gbn_clean", opt: system.Options{Mode: system.ModeGBN}, minGoodput: 0.96},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			o := tc.opt
-			o.Config, o.Seed = cfg, sd
+			o.Config = cfg
+			o.Seed = sd
 			r, err := system.Run(o)
 			require.NoError(t, err, "seed %d", sd)
 			require.GreaterOrEqual(t, r.Goodput, tc.minGoodput, "goodput (seed %d)", sd)
@@ -108,15 +109,18 @@ func TestScenarios(t *testing.T) {
 				require.Positive(t, r.PathFailures, "path_sel must fail a path")
 				require.Positive(t, r.PathRecoveries, "the healed path must come back")
 			}},
-		{name: "wrap_many_conns_u250", preset: "u250", opt: system.Options{Conns: 64, Loss: 0.01, StartPSN: 1<<24 - 3, DurationUS: 150}},
-		{name: "ice40_small", preset: "ice40", opt: system.Options{Loss: 0.02, MTU: 1024, Msg: "uniform:1:20000", PortGbps: 100}},
+		{name: "wrap_many_conns_u250", preset: "u250",
+			opt: system.Options{Conns: 64, Loss: 0.01, StartPSN: 1<<24 - 3, DurationUS: 150}},
+		{name: "ice40_small", preset: "ice40",
+			opt: system.Options{Loss: 0.02, MTU: 1024, Msg: "uniform:1:20000", PortGbps: 100}},
 		{name: "exp_sizes_4_paths", preset: "default", opt: system.Options{Loss: 0.03, Msg: "exp:20000", Backlog: 8}},
 		{name: "bidirectional", preset: "default", opt: system.Options{Bidir: true, Loss: 0.02},
 			check: func(t *testing.T, r *system.Result) {
 				require.Greater(t, r.Goodput, 0.85, "A->B goodput with B's data sharing the ports")
 				require.Greater(t, r.GoodputBA, 0.85, "B->A goodput")
 			}},
-		{name: "bidirectional_gbn", preset: "ice40", opt: system.Options{Bidir: true, Mode: system.ModeGBN, Loss: 0.01, PortGbps: 100}},
+		{name: "bidirectional_gbn", preset: "ice40",
+			opt: system.Options{Bidir: true, Mode: system.ModeGBN, Loss: 0.01, PortGbps: 100}},
 		{name: "slow_path_ecn", preset: "default", opt: system.Options{Loss: 0.005, QueueKB: 64, ECNKB: 16,
 			Slow: []system.SlowPath{{Path: 0, Gbps: 25}}},
 			check: func(t *testing.T, r *system.Result) {
@@ -125,7 +129,8 @@ func TestScenarios(t *testing.T) {
 					require.Greater(t, r.PathUtil[0], r.PathUtil[p], "the slow path is the busiest link (path %d)", p)
 				}
 			}},
-		{name: "reset_sender", preset: "default", opt: system.Options{Loss: 0.01, Resets: []system.Reset{{Side: 0, AtUS: 50}}},
+		{name: "reset_sender", preset: "default",
+			opt: system.Options{Loss: 0.01, Resets: []system.Reset{{Side: 0, AtUS: 50}}},
 			check: func(t *testing.T, r *system.Result) {
 				require.EqualValues(t, 1, r.Resets)
 				require.EqualValues(t, 16, r.Reconnects, "a sender's reset reconnects every connection of the config")
@@ -134,19 +139,23 @@ func TestScenarios(t *testing.T) {
 				require.Positive(t, r.ReconnectedMessages, "the reopened connections carry messages")
 				require.Zero(t, r.Stale, "the default quiet time outlasts every packet of the old epoch")
 			}},
-		{name: "reset_sender_stale", preset: "ice40", opt: system.Options{Loss: 0.02, QuietUS: 0.2, Bidir: true, PortGbps: 100,
-			Resets: []system.Reset{{Side: 0, AtUS: 40}, {Side: 1, AtUS: 120}}},
+		{name: "reset_sender_stale", preset: "ice40",
+			opt: system.Options{Loss: 0.02, QuietUS: 0.2, Bidir: true, PortGbps: 100,
+				Resets: []system.Reset{{Side: 0, AtUS: 40}, {Side: 1, AtUS: 120}}},
 			check: func(t *testing.T, r *system.Result) {
 				require.EqualValues(t, 2, r.Resets)
 				require.Positive(t, r.Stale, "a short quiet time lets old-epoch packets reach the reopened receiver")
 				require.Positive(t, r.ReconnectedMessages)
 			}},
-		{name: "resets_overlapping", preset: "ice40", opt: system.Options{Loss: 0.01, QuietUS: 0.5, Bidir: true, PortGbps: 100,
-			Resets: []system.Reset{{Side: 0, AtUS: 20}, {Side: 1, AtUS: 20.05}, {Side: 1, AtUS: 20.05}, {Side: 0, AtUS: 20.508}}},
+		{name: "resets_overlapping", preset: "ice40",
+			opt: system.Options{Loss: 0.01, QuietUS: 0.5, Bidir: true, PortGbps: 100,
+				Resets: []system.Reset{{Side: 0, AtUS: 20}, {Side: 1, AtUS: 20.05}, {Side: 1, AtUS: 20.05},
+					{Side: 0, AtUS: 20.508}}},
 			check: func(t *testing.T, r *system.Result) {
 				require.EqualValues(t, 3, r.Resets, "two resets of one endpoint in the same cycle are one")
 				require.Greater(t, r.Reconnects, int64(4), "the last reset restarts reconnects in progress")
-				require.Positive(t, r.ReconnectedMessages, "reconnects restarted by later resets still end in working connections")
+				require.Positive(t, r.ReconnectedMessages,
+					"reconnects restarted by later resets still end in working connections")
 			}},
 		{name: "reset_receiver", preset: "default", opt: system.Options{Loss: 0.01, DurationUS: 600, QuietUS: 10,
 			Resets: []system.Reset{{Side: 1, AtUS: 20}}},
@@ -161,7 +170,8 @@ func TestScenarios(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			o := tc.opt
-			o.Config, o.Seed = preset(t, tc.preset), sd
+			o.Config = preset(t, tc.preset)
+			o.Seed = sd
 			if o.DurationUS == 0 {
 				o.DurationUS = 200
 			}
@@ -192,7 +202,8 @@ func TestDeterministic(t *testing.T) {
 // TestCapture: every packet both ports sent is in the pcap, and each one parses (ICRC included).
 func TestCapture(t *testing.T) {
 	var cap, arr bytes.Buffer
-	o := system.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 30, Seed: seed(t), Capture: &cap, Arrivals: &arr}
+	o := system.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 30, Seed: seed(t), Capture: &cap,
+		Arrivals: &arr}
 	r, err := system.Run(o)
 	require.NoError(t, err)
 	frames, _, err := roce.ReadPcap(&cap)
@@ -227,27 +238,46 @@ func TestOptionErrors(t *testing.T) {
 		opt  system.Options
 		want string
 	}{
-		{"mode", system.Options{Mode: "tcp"}, `option mode: value "tcp" unknown (allowed spray, gbn)`},
-		{"loss", system.Options{Loss: 0.7}, "option loss: value 0.7 out of range (allowed 0..0.5)"},
-		{"conns", system.Options{Conns: 17}, "option conns: value 17 out of range (allowed 1..16)"},
-		{"msg", system.Options{Msg: "fixed:0"}, `option msg: value "fixed:0" has a size out of range (allowed fixed:N, uniform:MIN:MAX, exp:MEAN with sizes 1..1073741824 bytes)`},
-		{"msg_kind", system.Options{Msg: "pareto:3"}, `option msg: value "pareto:3" is not a known distribution (allowed fixed:N, uniform:MIN:MAX, exp:MEAN with sizes 1..1073741824 bytes)`},
-		{"loss_model", system.Options{LossModel: "markov"}, `option loss-model: value "markov" unknown (allowed bernoulli, gilbert)`},
-		{"fail_path", system.Options{Failures: []system.Failure{{Path: 8, AtUS: 1}}}, "option fail[0]: path 8 out of range (allowed 0..7)"},
-		{"fail_interval", system.Options{Failures: []system.Failure{{Path: 1, AtUS: 10, UntilUS: 5}}}, "option fail[0]: interval 10..5 us invalid (allowed AT >= 0 and UNTIL > AT, or UNTIL 0 for never)"},
-		{"mtu", system.Options{MTU: 10}, "option mtu: value 10 out of range (allowed 64..9000)"},
-		{"slow_path", system.Options{Slow: []system.SlowPath{{Path: 9, Gbps: 10}}}, "option slow[0]: path 9 out of range (allowed 0..7)"},
-		{"slow_rate", system.Options{Slow: []system.SlowPath{{Path: 1, Gbps: 0}}}, "option slow[0]: rate 0 Gb/s out of range (allowed 1..1600)"},
-		{"reset_side", system.Options{Resets: []system.Reset{{Side: 2, AtUS: 5}}}, "option reset[0]: side 2 unknown (allowed 0 for A, 1 for B)"},
-		{"reset_time", system.Options{Resets: []system.Reset{{Side: 1, AtUS: 900}}}, "option reset[0]: time 900 us out of range (allowed 0 < AT < duration-us 500)"},
-		{"quiet", system.Options{QuietUS: -1}, "option quiet-us: value -1 out of range (allowed 0..1e+06)"},
-		{"bidir_ack_loss", system.Options{Bidir: true, AckLoss: 0.1}, "option ack-loss: value 0.1 not allowed with bidir (both directions carry data and ACKs; use loss)"},
-		{"cpl_stall", system.Options{CplStall: 0.95}, "option cpl-stall: value 0.95 out of range (allowed 0..0.9)"},
-		{"all_failed_reconnect", system.Options{AllFailedReconnectUS: -2}, "option all-failed-reconnect-us: value -2 out of range (allowed 0..1e+06)"},
-		{"reconnect_conn", system.Options{Conns: 4, Reconnects: []system.Reconnect{{Conn: 4, AtUS: 10}}}, "option reconnect[0]: connection 4 out of range (allowed 0..3, the active connections)"},
-		{"reconnect_time", system.Options{Reconnects: []system.Reconnect{{Conn: 1, AtUS: 0}}}, "option reconnect[0]: time 0 us out of range (allowed 0 < AT < duration-us 500)"},
-		{"host_lag", system.Options{QuietUS: 2, HostLagUS: 2}, "option host-lag-us: value 2 out of range (allowed 0 <= LAG < the quiet time 2 us)"},
-		{"host_lag_negative", system.Options{HostLagUS: -1}, "option host-lag-us: value -1 out of range (allowed 0 <= LAG < the quiet time 45.74304 us)"},
+		{name: "mode", opt: system.Options{Mode: "tcp"}, want: `option mode: value "tcp" unknown (allowed spray, gbn)`},
+		{name: "loss", opt: system.Options{Loss: 0.7}, want: "option loss: value 0.7 out of range (allowed 0..0.5)"},
+		{name: "conns", opt: system.Options{Conns: 17}, want: "option conns: value 17 out of range (allowed 1..16)"},
+		{name: "msg", opt: system.Options{Msg: "fixed:0"},
+			want: `option msg: value "fixed:0" has a size out of range (allowed fixed:N, uniform:MIN:MAX, ` +
+				`exp:MEAN with sizes 1..1073741824 bytes)`},
+		{name: "msg_kind", opt: system.Options{Msg: "pareto:3"},
+			want: `option msg: value "pareto:3" is not a known distribution (allowed fixed:N, uniform:MIN:MAX, ` +
+				`exp:MEAN with sizes 1..1073741824 bytes)`},
+		{name: "loss_model", opt: system.Options{LossModel: "markov"},
+			want: `option loss-model: value "markov" unknown (allowed bernoulli, gilbert)`},
+		{name: "fail_path", opt: system.Options{Failures: []system.Failure{{Path: 8, AtUS: 1}}},
+			want: "option fail[0]: path 8 out of range (allowed 0..7)"},
+		{name: "fail_interval", opt: system.Options{Failures: []system.Failure{{Path: 1, AtUS: 10, UntilUS: 5}}},
+			want: "option fail[0]: interval 10..5 us invalid (allowed AT >= 0 and UNTIL > AT, or UNTIL 0 for never)"},
+		{name: "mtu", opt: system.Options{MTU: 10}, want: "option mtu: value 10 out of range (allowed 64..9000)"},
+		{name: "slow_path", opt: system.Options{Slow: []system.SlowPath{{Path: 9, Gbps: 10}}},
+			want: "option slow[0]: path 9 out of range (allowed 0..7)"},
+		{name: "slow_rate", opt: system.Options{Slow: []system.SlowPath{{Path: 1, Gbps: 0}}},
+			want: "option slow[0]: rate 0 Gb/s out of range (allowed 1..1600)"},
+		{name: "reset_side", opt: system.Options{Resets: []system.Reset{{Side: 2, AtUS: 5}}},
+			want: "option reset[0]: side 2 unknown (allowed 0 for A, 1 for B)"},
+		{name: "reset_time", opt: system.Options{Resets: []system.Reset{{Side: 1, AtUS: 900}}},
+			want: "option reset[0]: time 900 us out of range (allowed 0 < AT < duration-us 500)"},
+		{name: "quiet", opt: system.Options{QuietUS: -1},
+			want: "option quiet-us: value -1 out of range (allowed 0..1e+06)"},
+		{name: "bidir_ack_loss", opt: system.Options{Bidir: true, AckLoss: 0.1},
+			want: "option ack-loss: value 0.1 not allowed with bidir (both directions carry data and ACKs; use loss)"},
+		{name: "cpl_stall", opt: system.Options{CplStall: 0.95},
+			want: "option cpl-stall: value 0.95 out of range (allowed 0..0.9)"},
+		{name: "all_failed_reconnect", opt: system.Options{AllFailedReconnectUS: -2},
+			want: "option all-failed-reconnect-us: value -2 out of range (allowed 0..1e+06)"},
+		{name: "reconnect_conn", opt: system.Options{Conns: 4, Reconnects: []system.Reconnect{{Conn: 4, AtUS: 10}}},
+			want: "option reconnect[0]: connection 4 out of range (allowed 0..3, the active connections)"},
+		{name: "reconnect_time", opt: system.Options{Reconnects: []system.Reconnect{{Conn: 1, AtUS: 0}}},
+			want: "option reconnect[0]: time 0 us out of range (allowed 0 < AT < duration-us 500)"},
+		{name: "host_lag", opt: system.Options{QuietUS: 2, HostLagUS: 2},
+			want: "option host-lag-us: value 2 out of range (allowed 0 <= LAG < the quiet time 2 us)"},
+		{name: "host_lag_negative", opt: system.Options{HostLagUS: -1},
+			want: "option host-lag-us: value -1 out of range (allowed 0 <= LAG < the quiet time 45.74304 us)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -260,7 +290,8 @@ func TestOptionErrors(t *testing.T) {
 	small := cfg
 	small.HandleWidth = 8
 	_, err := system.Run(system.Options{Config: small})
-	require.EqualError(t, err, `config default: key "handle_width": value 8 below the 12 bits the host model's handles need (conns*4*window)`)
+	require.EqualError(t, err,
+		`config default: key "handle_width": value 8 below the 12 bits the host model's handles need (conns*4*window)`)
 	var lost *system.ConnLostError
 	require.False(t, errors.As(err, &lost))
 }
@@ -272,7 +303,8 @@ func TestCaptureTshark(t *testing.T) {
 		t.Skip("tshark not installed (make deps)")
 	}
 	var cap bytes.Buffer
-	r, err := system.Run(system.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 10, Seed: seed(t), Capture: &cap})
+	r, err := system.Run(system.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 10, Seed: seed(t),
+		Capture: &cap})
 	require.NoError(t, err)
 	frames, _, err := roce.ReadPcap(bytes.NewReader(cap.Bytes()))
 	require.NoError(t, err)

@@ -19,29 +19,29 @@ func TestChecksCatchFaults(t *testing.T) {
 		fault func(p *pkt)
 		want  string
 	}{
-		{"corrupt_byte", func(p *pkt) {
+		{name: "corrupt_byte", fault: func(p *pkt) {
 			if p.seq == victim && len(p.payload) > 0 {
 				b := append([]byte(nil), p.payload...)
 				b[len(b)/2] ^= 0x40
 				p.payload = b
 			}
-		}, "delivered with other bytes than posted"},
-		{"wrong_offset", func(p *pkt) {
+		}, want: "delivered with other bytes than posted"},
+		{name: "wrong_offset", fault: func(p *pkt) {
 			if p.seq == victim {
 				p.off += 8
 			}
-		}, "expected message"},
-		{"flipped_last", func(p *pkt) {
+		}, want: "expected message"},
+		{name: "flipped_last", fault: func(p *pkt) {
 			if p.seq == victim {
 				p.d.Last = !p.d.Last
 			}
-		}, "transfer: connection"},
-		{"lost_for_good", func(p *pkt) {
+		}, want: "transfer: connection"},
+		{name: "lost_for_good", fault: func(p *pkt) {
 			// Every copy of one PSN is mangled into a packet of a closed connection: it never arrives.
 			if !p.ack && p.d.Conn == 0 && p.d.PSN == cfg0PSN+40 {
 				p.d.Conn = 15
 			}
-		}, ""},
+		}, want: ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,14 +67,16 @@ func TestHostChecks(t *testing.T) {
 	require.NoError(t, r.place(0, 5, 0, 0, []byte{1, 2}, true, false))
 	require.NoError(t, r.place(0, 6, 0, 2, []byte{3}, false, true))
 	_, _, _, err := r.complete(0, 6, r.handle(0, 6), false, true)
-	require.EqualError(t, err, "data error: completion conn 0 psn 0x6 is message 0 offset 2, expected message 0 offset 0")
+	require.EqualError(t, err,
+		"data error: completion conn 0 psn 0x6 is message 0 offset 2, expected message 0 offset 0")
 	_, _, _, err = r.complete(0, 5, r.handle(0, 6), true, false)
 	require.EqualError(t, err, "data error: completion conn 0 psn 0x5 carries handle 0x306, placed under 0x305")
 	_, _, done, err := r.complete(0, 5, r.handle(0, 5), true, false)
 	require.NoError(t, err)
 	require.False(t, done)
 	_, _, _, err = r.complete(0, 5, r.handle(0, 5), true, false)
-	require.EqualError(t, err, "data error: completion conn 0 psn 0x5: nothing was placed for it (slot holds psn 0x5, set false)")
+	require.EqualError(t, err,
+		"data error: completion conn 0 psn 0x5: nothing was placed for it (slot holds psn 0x5, set false)")
 	msg, data, done, err := r.complete(0, 6, r.handle(0, 6), false, true)
 	require.NoError(t, err)
 	require.True(t, done)
@@ -86,7 +88,9 @@ func TestHostChecks(t *testing.T) {
 
 	h := &txHost{conns: make([]txConn, 1), slots: make([]segment, 16), slotsPer: 16, tag: 0x100}
 	_, err = h.lookup(0x103, 0, 3)
-	require.EqualError(t, err, "data error: packet conn 0 psn 0x3 carries handle 0x103, which holds conn 0 psn 0x0 (set false)")
+	require.EqualError(t, err,
+		"data error: packet conn 0 psn 0x3 carries handle 0x103, which holds conn 0 psn 0x0 (set false)")
 	_, err = h.lookup(3, 0, 3)
-	require.EqualError(t, err, "data error: packet conn 0 psn 0x3 carries handle 0x3 beyond the table (16 entries, tag 0x100)")
+	require.EqualError(t, err,
+		"data error: packet conn 0 psn 0x3 carries handle 0x3 beyond the table (16 entries, tag 0x100)")
 }

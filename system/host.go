@@ -160,11 +160,13 @@ func (h *txHost) taken(c int, now int64, epoch uint32) {
 // lookup returns the segment behind a packet descriptor and checks that the handle names that very packet.
 func (h *txHost) lookup(handle, conn, psn uint32) (*segment, error) {
 	if handle^h.tag >= uint32(len(h.slots)) {
-		return nil, fmt.Errorf("data error: packet conn %d psn %#x carries handle %#x beyond the table (%d entries, tag %#x)", conn, psn, handle, len(h.slots), h.tag)
+		return nil, fmt.Errorf("data error: packet conn %d psn %#x carries handle %#x beyond the table "+
+			"(%d entries, tag %#x)", conn, psn, handle, len(h.slots), h.tag)
 	}
 	s := &h.slots[handle^h.tag]
 	if !s.set || s.conn != conn || s.psn != psn {
-		return nil, fmt.Errorf("data error: packet conn %d psn %#x carries handle %#x, which holds conn %d psn %#x (set %v)", conn, psn, handle, s.conn, s.psn, s.set)
+		return nil, fmt.Errorf("data error: packet conn %d psn %#x carries handle %#x, which holds conn %d psn %#x "+
+			"(set %v)", conn, psn, handle, s.conn, s.psn, s.set)
 	}
 	return s, nil
 }
@@ -218,7 +220,8 @@ func (r *rxHost) place(conn, psn uint32, msg uint64, off int, payload []byte, fi
 	}
 	s := &r.slots[r.index(conn, psn)]
 	if s.set && s.psn != psn {
-		return fmt.Errorf("host model: receive handle %#x of conn %d psn %#x still holds uncompleted psn %#x", r.handle(conn, psn), conn, psn, s.psn)
+		return fmt.Errorf("host model: receive handle %#x of conn %d psn %#x still holds uncompleted psn %#x",
+			r.handle(conn, psn), conn, psn, s.psn)
 	}
 	*s = rxSlot{set: true, psn: psn, msg: msg, off: off, n: len(payload), first: first, last: last}
 	b := rc.bufs[msg]
@@ -239,18 +242,23 @@ func (r *rxHost) place(conn, psn uint32, msg uint64, off int, payload []byte, fi
 func (r *rxHost) complete(conn, psn, handle uint32, first, last bool) (msg uint64, data []byte, done bool, err error) {
 	rc := &r.conns[conn]
 	if handle != r.handle(conn, psn) {
-		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x carries handle %#x, placed under %#x", conn, psn, handle, r.handle(conn, psn))
+		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x carries handle %#x, placed under %#x",
+			conn, psn, handle, r.handle(conn, psn))
 	}
 	s := &r.slots[r.index(conn, psn)]
 	switch {
 	case !s.set || s.psn != psn:
-		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x: nothing was placed for it (slot holds psn %#x, set %v)", conn, psn, s.psn, s.set)
+		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x: nothing was placed for it "+
+			"(slot holds psn %#x, set %v)", conn, psn, s.psn, s.set)
 	case rc.started && psn != rc.psn:
-		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x out of order or duplicated (expected psn %#x)", conn, psn, rc.psn)
+		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x out of order or duplicated "+
+			"(expected psn %#x)", conn, psn, rc.psn)
 	case first != s.first || last != s.last:
-		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x flags first/last %v/%v, packet had %v/%v", conn, psn, first, last, s.first, s.last)
+		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x flags first/last %v/%v, "+
+			"packet had %v/%v", conn, psn, first, last, s.first, s.last)
 	case s.msg != rc.next || s.off != rc.off || s.first != (rc.off == 0):
-		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x is message %d offset %d, expected message %d offset %d", conn, psn, s.msg, s.off, rc.next, rc.off)
+		return 0, nil, false, fmt.Errorf("data error: completion conn %d psn %#x is message %d offset %d, "+
+			"expected message %d offset %d", conn, psn, s.msg, s.off, rc.next, rc.off)
 	}
 	rc.started = true
 	rc.psn = seqnum.PSN(psn).Add(1).Uint32()

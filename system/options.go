@@ -144,67 +144,38 @@ type Progress struct {
 
 // Defaults returns o with every zero field set to its default (docs/e2e.md).
 func (o Options) Defaults() Options {
-	if o.Mode == "" {
-		o.Mode = ModeSpray
-	}
-	if o.NetPaths == 0 {
-		o.NetPaths = o.Config.Paths
-	}
-	if o.Conns == 0 {
-		o.Conns = min(8, o.Config.Conns)
-	}
-	if o.Msg == "" {
-		o.Msg = "fixed:65536"
-	}
-	if o.Backlog == 0 {
-		o.Backlog = 4
-	}
-	if o.MTU == 0 {
-		o.MTU = 4096
-	}
-	if o.ClockMHz == 0 {
-		o.ClockMHz = 250
-	}
-	if o.PortGbps == 0 {
-		o.PortGbps = 400
-	}
-	if o.PathGbps == 0 {
-		o.PathGbps = o.PortGbps
-	}
-	if o.DelayNS == 0 {
-		o.DelayNS = 1000
-	}
-	if o.SkewNS == 0 {
-		o.SkewNS = 100
-	}
-	if o.JitterNS == 0 {
-		o.JitterNS = 200
-	}
-	if o.LossModel == "" {
-		o.LossModel = "bernoulli"
-	}
-	if o.Burst == 0 {
-		o.Burst = 4
-	}
-	if o.QueueKB == 0 {
-		o.QueueKB = 1024
-	}
-	if o.ECNKB == 0 {
-		o.ECNKB = 128
-	}
-	if o.DurationUS == 0 {
-		o.DurationUS = 500
-	}
-	if o.DrainUS == 0 {
-		o.DrainUS = 5000
-	}
-	if o.BinUS == 0 {
-		o.BinUS = 10
-	}
-	if o.StartPSN == 0 {
-		o.StartPSN = 1<<24 - 100
-	}
+	// Traffic.
+	orDefault(&o.Mode, ModeSpray)
+	orDefault(&o.NetPaths, o.Config.Paths)
+	orDefault(&o.Conns, min(8, o.Config.Conns))
+	orDefault(&o.Msg, "fixed:65536")
+	orDefault(&o.Backlog, 4)
+	orDefault(&o.MTU, 4096)
+	// Clock and network (the path rate defaults to the port rate, after its default).
+	orDefault(&o.ClockMHz, 250)
+	orDefault(&o.PortGbps, 400)
+	orDefault(&o.PathGbps, o.PortGbps)
+	orDefault(&o.DelayNS, 1000)
+	orDefault(&o.SkewNS, 100)
+	orDefault(&o.JitterNS, 200)
+	orDefault(&o.LossModel, "bernoulli")
+	orDefault(&o.Burst, 4)
+	orDefault(&o.QueueKB, 1024)
+	orDefault(&o.ECNKB, 128)
+	// Time and PSNs.
+	orDefault(&o.DurationUS, 500)
+	orDefault(&o.DrainUS, 5000)
+	orDefault(&o.BinUS, 10)
+	orDefault(&o.StartPSN, 1<<24-100)
 	return o
+}
+
+// orDefault sets *v to def when *v is the zero value of its type.
+func orDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
 
 // msgDist is a parsed message size distribution.
@@ -221,7 +192,8 @@ const maxMsg = 1 << 30
 func parseMsg(s string) (msgDist, error) {
 	parts := strings.Split(s, ":")
 	bad := func(why string) (msgDist, error) {
-		return msgDist{}, fmt.Errorf("option msg: value %q %s (allowed fixed:N, uniform:MIN:MAX, exp:MEAN with sizes 1..%d bytes)", s, why, maxMsg)
+		return msgDist{}, fmt.Errorf("option msg: value %q %s (allowed fixed:N, uniform:MIN:MAX, "+
+			"exp:MEAN with sizes 1..%d bytes)", s, why, maxMsg)
 	}
 	nums := make([]int, 0, 2)
 	for _, p := range parts[1:] {
@@ -253,27 +225,51 @@ func (o Options) Validate() error {
 	if err := o.Config.Validate(); err != nil {
 		return err
 	}
-	intIn := func(name string, v, lo, hi int) error {
-		if v < lo || v > hi {
-			return fmt.Errorf("option %s: value %d out of range (allowed %d..%d)", name, v, lo, hi)
+	// The checks in the order their errors take precedence.
+	for _, check := range []func() error{
+		o.validateNames,
+		o.validateRanges,
+		o.validateSchedule,
+		o.validateHost,
+	} {
+		if err := check(); err != nil {
+			return err
 		}
-		return nil
 	}
-	floatIn := func(name string, v, lo, hi float64) error {
-		if math.IsNaN(v) || v < lo || v > hi {
-			return fmt.Errorf("option %s: value %g out of range (allowed %g..%g)", name, v, lo, hi)
-		}
-		return nil
+	return nil
+}
+
+// intIn checks that integer option name has a value v in lo..hi.
+func intIn(name string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("option %s: value %d out of range (allowed %d..%d)", name, v, lo, hi)
 	}
+	return nil
+}
+
+// floatIn checks that option name has a value v in lo..hi (not NaN).
+func floatIn(name string, v, lo, hi float64) error {
+	if math.IsNaN(v) || v < lo || v > hi {
+		return fmt.Errorf("option %s: value %g out of range (allowed %g..%g)", name, v, lo, hi)
+	}
+	return nil
+}
+
+// validateNames checks the options given by name: the mode, the loss model and the message size distribution.
+func (o Options) validateNames() error {
 	if o.Mode != ModeSpray && o.Mode != ModeGBN {
 		return fmt.Errorf("option mode: value %q unknown (allowed spray, gbn)", o.Mode)
 	}
 	if o.LossModel != "bernoulli" && o.LossModel != "gilbert" {
 		return fmt.Errorf("option loss-model: value %q unknown (allowed bernoulli, gilbert)", o.LossModel)
 	}
-	if _, err := parseMsg(o.Msg); err != nil {
-		return err
-	}
+	_, err := parseMsg(o.Msg)
+	return err
+}
+
+// validateRanges checks every numeric option against its range (the first bad one in the table's order), and
+// that ACK loss is not asked for in a bidirectional run.
+func (o Options) validateRanges() error {
 	for _, err := range []error{
 		intIn("net-paths", o.NetPaths, 1, 64),
 		intIn("conns", o.Conns, 1, o.Config.Conns),
@@ -303,14 +299,23 @@ func (o Options) Validate() error {
 		}
 	}
 	if o.Bidir && o.AckLoss != 0 {
-		return fmt.Errorf("option ack-loss: value %g not allowed with bidir (both directions carry data and ACKs; use loss)", o.AckLoss)
+		return fmt.Errorf("option ack-loss: value %g not allowed with bidir "+
+			"(both directions carry data and ACKs; use loss)", o.AckLoss)
 	}
+	return nil
+}
+
+// validateSchedule checks the scheduled events: failures and slow paths name a fabric path (failures with a
+// valid interval, slow paths a valid rate), resets a side and reconnects an active connection, both inside the
+// measured time.
+func (o Options) validateSchedule() error {
 	for i, f := range o.Failures {
 		if f.Path < 0 || f.Path >= o.NetPaths {
 			return fmt.Errorf("option fail[%d]: path %d out of range (allowed 0..%d)", i, f.Path, o.NetPaths-1)
 		}
 		if f.AtUS < 0 || (f.UntilUS != 0 && f.UntilUS <= f.AtUS) {
-			return fmt.Errorf("option fail[%d]: interval %g..%g us invalid (allowed AT >= 0 and UNTIL > AT, or UNTIL 0 for never)", i, f.AtUS, f.UntilUS)
+			return fmt.Errorf("option fail[%d]: interval %g..%g us invalid "+
+				"(allowed AT >= 0 and UNTIL > AT, or UNTIL 0 for never)", i, f.AtUS, f.UntilUS)
 		}
 	}
 	for i, sp := range o.Slow {
@@ -326,24 +331,33 @@ func (o Options) Validate() error {
 			return fmt.Errorf("option reset[%d]: side %d unknown (allowed 0 for A, 1 for B)", i, r.Side)
 		}
 		if math.IsNaN(r.AtUS) || r.AtUS <= 0 || r.AtUS >= o.DurationUS {
-			return fmt.Errorf("option reset[%d]: time %g us out of range (allowed 0 < AT < duration-us %g)", i, r.AtUS, o.DurationUS)
+			return fmt.Errorf("option reset[%d]: time %g us out of range (allowed 0 < AT < duration-us %g)",
+				i, r.AtUS, o.DurationUS)
 		}
 	}
 	for i, r := range o.Reconnects {
 		if r.Conn < 0 || r.Conn >= o.Conns {
-			return fmt.Errorf("option reconnect[%d]: connection %d out of range (allowed 0..%d, the active connections)", i, r.Conn, o.Conns-1)
+			return fmt.Errorf("option reconnect[%d]: connection %d out of range "+
+				"(allowed 0..%d, the active connections)", i, r.Conn, o.Conns-1)
 		}
 		if math.IsNaN(r.AtUS) || r.AtUS <= 0 || r.AtUS >= o.DurationUS {
-			return fmt.Errorf("option reconnect[%d]: time %g us out of range (allowed 0 < AT < duration-us %g)", i, r.AtUS, o.DurationUS)
+			return fmt.Errorf("option reconnect[%d]: time %g us out of range (allowed 0 < AT < duration-us %g)",
+				i, r.AtUS, o.DurationUS)
 		}
 	}
+	return nil
+}
+
+// validateHost checks what the host model needs: a host lag below the quiet time, handles that fit
+// HANDLE_WIDTH (connection*4*WINDOW + PSN mod 4*WINDOW), and an MTU that fits one frame.
+func (o Options) validateHost() error {
 	if q := o.quietUS(); math.IsNaN(o.HostLagUS) || o.HostLagUS < 0 || o.HostLagUS >= q {
-		return fmt.Errorf("option host-lag-us: value %g out of range (allowed 0 <= LAG < the quiet time %g us)", o.HostLagUS, q)
+		return fmt.Errorf("option host-lag-us: value %g out of range (allowed 0 <= LAG < the quiet time %g us)",
+			o.HostLagUS, q)
 	}
-	// Host handles: connection*4*WINDOW + PSN mod 4*WINDOW must fit HANDLE_WIDTH.
 	if need := config.Log2(o.Config.Conns * 4 * o.Config.Window); need > o.Config.HandleWidth {
-		return fmt.Errorf("config %s: key %q: value %d below the %d bits the host model's handles need (conns*4*window)",
-			o.Config.Name, "handle_width", o.Config.HandleWidth, need)
+		return fmt.Errorf("config %s: key %q: value %d below the %d bits the host model's handles need "+
+			"(conns*4*window)", o.Config.Name, "handle_width", o.Config.HandleWidth, need)
 	}
 	if o.MTU > 1<<16-128 {
 		return fmt.Errorf("option mtu: value %d too large for one frame", o.MTU)
@@ -362,6 +376,7 @@ func (o Options) quietUS() float64 {
 	for _, sp := range o.Slow {
 		slowest = min(slowest, sp.Gbps)
 	}
-	trip := (o.DelayNS+float64(o.NetPaths-1)*o.SkewNS+o.JitterNS)/1000 + float64(o.QueueKB)*1024*8/(float64(slowest)*1000)
+	trip := (o.DelayNS+float64(o.NetPaths-1)*o.SkewNS+o.JitterNS)/1000 +
+		float64(o.QueueKB)*1024*8/(float64(slowest)*1000)
 	return 2 * trip
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // TestStartPSNs: connection 0 starts at StartPSN in every run; the others start at offsets drawn from the seed,
-// so that over the nightly suite's 20 seeds every bit of every connection's start PSN takes both values (the PSN state of every
-// connection is exercised, not only its low bits).
+// so that over the nightly suite's 20 seeds every bit of every connection's start PSN takes both values (the PSN
+// state of every connection is exercised, not only its low bits).
 func TestStartPSNs(t *testing.T) {
 	const conns = 64
 	var ones, zeros [conns]uint32
@@ -26,7 +26,8 @@ func TestStartPSNs(t *testing.T) {
 		}
 	}
 	for c := 1; c < conns; c++ {
-		require.Equal(t, uint32(1<<24-1), ones[c]&zeros[c], "connection %d: start PSN bits that never changed over 20 seeds", c)
+		require.Equal(t, uint32(1<<24-1), ones[c]&zeros[c],
+			"connection %d: start PSN bits that never changed over 20 seeds", c)
 	}
 }
 

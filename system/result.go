@@ -87,7 +87,8 @@ type Result struct {
 	RecoveryUS float64 `json:"recovery_us"`
 }
 
-// finish checks the scoreboard and computes the figures.
+// finish checks the scoreboard, computes the figures and writes the captures. Lost messages are an error only in
+// a run that loses none by design.
 func (s *sim) finish() error {
 	r := s.res
 	o := s.o
@@ -97,18 +98,46 @@ func (s *sim) finish() error {
 	// A connection reopened while the hosts still posted must carry messages again (the scoreboard has already
 	// proved every one of them delivered exactly once, in order): a reopened connection works.
 	if s.reopenedEarly && r.ReconnectedMessages == 0 {
-		return fmt.Errorf("reconnect: connections were reopened during the measured time, but none delivered a message after it (seed %d)", o.Seed)
+		return fmt.Errorf("reconnect: connections were reopened during the measured time, "+
+			"but none delivered a message after it (seed %d)", o.Seed)
 	}
 	r.Aborted = s.sb.Aborted
 	r.Goodput = float64(r.PayloadBytes) / s.capacity(s.measured)
 	r.Bidir = o.Bidir
 	r.GoodputBA = float64(r.PayloadBytesBA) / s.capacity(s.measured)
-	us := func(c int64) float64 { return float64(c) / float64(o.ClockMHz) }
-	if len(s.mct) > 0 {
-		slices.Sort(s.mct)
-		q := func(f float64) int64 { return s.mct[min(len(s.mct)-1, int(math.Ceil(f*float64(len(s.mct))))-1)] }
-		r.MCTP50US, r.MCTP99US, r.MCTMaxUS = us(q(0.5)), us(q(0.99)), us(s.mct[len(s.mct)-1])
+	s.mctFigures()
+	s.counterFigures()
+	s.series()
+	if len(o.Failures) > 0 || len(o.Resets) > 0 {
+		r.RecoveryUS = s.recovery()
 	}
+	if err := s.writeCaptures(); err != nil {
+		return err
+	}
+	// An endpoint reset or a reconnect the connection manager starts on its own (scheduled, or on an all-failed
+	// status) loses the messages in flight by design; only then are lost messages not an error.
+	if s.sb.Aborted > 0 && len(o.Resets) == 0 && len(o.Reconnects) == 0 && o.AllFailedReconnectUS == 0 {
+		return &ConnLostError{Conns: r.Errors, Messages: r.Aborted, Seed: o.Seed}
+	}
+	return nil
+}
+
+// mctFigures computes the message completion time percentiles (microseconds).
+func (s *sim) mctFigures() {
+	if len(s.mct) == 0 {
+		return
+	}
+	us := func(c int64) float64 { return float64(c) / float64(s.o.ClockMHz) }
+	slices.Sort(s.mct)
+	q := func(f float64) int64 { return s.mct[min(len(s.mct)-1, int(math.Ceil(f*float64(len(s.mct))))-1)] }
+	s.res.MCTP50US = us(q(0.5))
+	s.res.MCTP99US = us(q(0.99))
+	s.res.MCTMaxUS = us(s.mct[len(s.mct)-1])
+}
+
+// counterFigures sums the endpoints' counters (both endpoints) and reads the forward network's per-path figures.
+func (s *sim) counterFigures() {
+	r := s.res
 	for _, sd := range []*side{s.a, s.b} {
 		x := &sd.out.Retx
 		r.RetxLoss += int64(x.CntRetxLoss)
@@ -125,7 +154,13 @@ func (s *sim) finish() error {
 		r.PathDrops = append(r.PathDrops, ps.DroppedLoss+ps.DroppedTail+ps.DroppedDown)
 		r.ECNMarks += ps.Marked
 	}
-	r.BinUS = o.BinUS
+}
+
+// series computes the goodput time series: each bin of the measured time as a fraction of the port capacity of
+// that bin (the last one may be shorter).
+func (s *sim) series() {
+	r := s.res
+	r.BinUS = s.o.BinUS
 	nb := int((s.measured + s.binCycles - 1) / s.binCycles)
 	for i := 0; i < nb; i++ {
 		v := int64(0)
@@ -135,9 +170,10 @@ func (s *sim) finish() error {
 		w := min(s.binCycles, s.measured-int64(i)*s.binCycles)
 		r.Series = append(r.Series, float64(v)/s.capacity(w))
 	}
-	if len(o.Failures) > 0 || len(o.Resets) > 0 {
-		r.RecoveryUS = s.recovery()
-	}
+}
+
+// writeCaptures writes the pcaps asked for: every packet both ports sent, and the arrivals at B.
+func (s *sim) writeCaptures() error {
 	if s.o.Capture != nil {
 		if err := roce.WritePcap(s.o.Capture, s.frames, s.stamps); err != nil {
 			return err
@@ -147,12 +183,6 @@ func (s *sim) finish() error {
 		if err := roce.WritePcap(s.o.Arrivals, s.arrFrames, s.arrStamps); err != nil {
 			return err
 		}
-	}
-	// An endpoint reset or a reconnect the connection manager starts on its own (scheduled, or on an all-failed
-	// status) loses the messages in flight by design;
-	// only then are lost messages not an error.
-	if s.sb.Aborted > 0 && len(o.Resets) == 0 && len(o.Reconnects) == 0 && o.AllFailedReconnectUS == 0 {
-		return &ConnLostError{Conns: r.Errors, Messages: r.Aborted, Seed: o.Seed}
 	}
 	return nil
 }
@@ -201,57 +231,76 @@ func (s *sim) recovery() float64 {
 	return -1
 }
 
+// tableRow is one row of WriteTable: its name and the text of a run's figure.
+type tableRow struct {
+	// name heads the row; f gives a run's cell.
+	name string
+	f    func(r *Result) string
+}
+
+// tableRows are the rows of WriteTable, in order.
+var tableRows = []tableRow{
+	{name: "mode", f: func(r *Result) string { return r.Mode }},
+	{name: "paths (conn / fabric)", f: func(r *Result) string { return fmt.Sprintf("%d / %d", r.Paths, r.NetPaths) }},
+	{name: "loss / ack loss", f: func(r *Result) string {
+		return fmt.Sprintf("%g%% / %g%%", 100*r.Loss, 100*r.AckLoss)
+	}},
+	{name: "goodput (% of port)", f: func(r *Result) string {
+		if r.Bidir {
+			return fmt.Sprintf("%.2f%% A->B, %.2f%% B->A", 100*r.Goodput, 100*r.GoodputBA)
+		}
+		return fmt.Sprintf("%.2f%%", 100*r.Goodput)
+	}},
+	{name: "messages delivered", f: func(r *Result) string { return fmt.Sprint(r.Messages) }},
+	{name: "MCT p50 / p99 / max (us)", f: func(r *Result) string {
+		return fmt.Sprintf("%.1f / %.1f / %.1f", r.MCTP50US, r.MCTP99US, r.MCTMaxUS)
+	}},
+	{name: "data packets / retransmitted", f: func(r *Result) string {
+		return fmt.Sprintf("%d / %d", r.DataPackets, r.Retransmissions)
+	}},
+	{name: "retx by SACK / RTO / go-back-N", f: func(r *Result) string {
+		return fmt.Sprintf("%d / %d / %d", r.RetxLoss, r.RetxTimeout, r.RetxGBN)
+	}},
+	{name: "spurious retransmissions", f: func(r *Result) string { return fmt.Sprint(r.Spurious) }},
+	{name: "timeouts / NAKs", f: func(r *Result) string { return fmt.Sprintf("%d / %d", r.Timeouts, r.Naks) }},
+	{name: "conn errors / messages lost", f: func(r *Result) string {
+		return fmt.Sprintf("%d / %d", r.Errors, r.Aborted)
+	}},
+	{name: "resets / reconnects", f: func(r *Result) string { return fmt.Sprintf("%d / %d", r.Resets, r.Reconnects) }},
+	{name: "msgs after reconnect / stale pkts", f: func(r *Result) string {
+		return fmt.Sprintf("%d / %d", r.ReconnectedMessages, r.Stale)
+	}},
+	{name: "ECN marks", f: func(r *Result) string { return fmt.Sprint(r.ECNMarks) }},
+	{name: "path failures / recoveries", f: func(r *Result) string {
+		return fmt.Sprintf("%d / %d", r.PathFailures, r.PathRecoveries)
+	}},
+	{name: "path utilisation", f: pathUtilisation},
+	{name: "recovery after failure/reset (us)", f: func(r *Result) string {
+		if r.RecoveryUS < 0 {
+			return "never"
+		}
+		return fmt.Sprintf("%g", r.RecoveryUS)
+	}},
+	{name: "simulated (us)", f: func(r *Result) string {
+		return fmt.Sprintf("%.1f", float64(r.Cycles)/float64(r.ClockMHz))
+	}},
+}
+
+// pathUtilisation is the table cell of the fabric paths' utilisations, percent.
+func pathUtilisation(r *Result) string {
+	var b strings.Builder
+	for i, u := range r.PathUtil {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%.0f", 100*u)
+	}
+	return b.String() + " %"
+}
+
 // WriteTable prints the figures of rs as a table, one column per run.
 func WriteTable(w io.Writer, rs []*Result) error {
-	rows := []struct {
-		name string
-		f    func(r *Result) string
-	}{
-		{"mode", func(r *Result) string { return r.Mode }},
-		{"paths (conn / fabric)", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Paths, r.NetPaths) }},
-		{"loss / ack loss", func(r *Result) string { return fmt.Sprintf("%g%% / %g%%", 100*r.Loss, 100*r.AckLoss) }},
-		{"goodput (% of port)", func(r *Result) string {
-			if r.Bidir {
-				return fmt.Sprintf("%.2f%% A->B, %.2f%% B->A", 100*r.Goodput, 100*r.GoodputBA)
-			}
-			return fmt.Sprintf("%.2f%%", 100*r.Goodput)
-		}},
-		{"messages delivered", func(r *Result) string { return fmt.Sprint(r.Messages) }},
-		{"MCT p50 / p99 / max (us)", func(r *Result) string {
-			return fmt.Sprintf("%.1f / %.1f / %.1f", r.MCTP50US, r.MCTP99US, r.MCTMaxUS)
-		}},
-		{"data packets / retransmitted", func(r *Result) string { return fmt.Sprintf("%d / %d", r.DataPackets, r.Retransmissions) }},
-		{"retx by SACK / RTO / go-back-N", func(r *Result) string {
-			return fmt.Sprintf("%d / %d / %d", r.RetxLoss, r.RetxTimeout, r.RetxGBN)
-		}},
-		{"spurious retransmissions", func(r *Result) string { return fmt.Sprint(r.Spurious) }},
-		{"timeouts / NAKs", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Timeouts, r.Naks) }},
-		{"conn errors / messages lost", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Errors, r.Aborted) }},
-		{"resets / reconnects", func(r *Result) string { return fmt.Sprintf("%d / %d", r.Resets, r.Reconnects) }},
-		{"msgs after reconnect / stale pkts", func(r *Result) string {
-			return fmt.Sprintf("%d / %d", r.ReconnectedMessages, r.Stale)
-		}},
-		{"ECN marks", func(r *Result) string { return fmt.Sprint(r.ECNMarks) }},
-		{"path failures / recoveries", func(r *Result) string { return fmt.Sprintf("%d / %d", r.PathFailures, r.PathRecoveries) }},
-		{"path utilisation", func(r *Result) string {
-			var b strings.Builder
-			for i, u := range r.PathUtil {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprintf(&b, "%.0f", 100*u)
-			}
-			return b.String() + " %"
-		}},
-		{"recovery after failure/reset (us)", func(r *Result) string {
-			if r.RecoveryUS < 0 {
-				return "never"
-			}
-			return fmt.Sprintf("%g", r.RecoveryUS)
-		}},
-		{"simulated (us)", func(r *Result) string { return fmt.Sprintf("%.1f", float64(r.Cycles)/float64(r.ClockMHz)) }},
-	}
-	for _, row := range rows {
+	for _, row := range tableRows {
 		if _, err := fmt.Fprintf(w, "%-34s", row.name); err != nil {
 			return err
 		}
@@ -270,7 +319,8 @@ func WriteTable(w io.Writer, rs []*Result) error {
 // WriteRows prints one line per run: the compact table of a sweep.
 func WriteRows(w io.Writer, rs []*Result) error {
 	if _, err := fmt.Fprintf(w, "%-6s %5s %7s %8s %9s %9s %8s %8s %8s %6s %6s\n",
-		"mode", "paths", "loss%", "goodput%", "MCTp50us", "MCTp99us", "retx", "spurious", "timeouts", "errors", "lost"); err != nil {
+		"mode", "paths", "loss%", "goodput%", "MCTp50us", "MCTp99us", "retx", "spurious", "timeouts", "errors",
+		"lost"); err != nil {
 		return err
 	}
 	for _, r := range rs {

@@ -175,8 +175,8 @@ func Run(opt Options) (*Result, error) {
 	s.measured = cyc(o.DurationUS)
 	s.arrived = make([]uint32, 2*cfg.Conns*4*cfg.Window)
 	s.res = &Result{Mode: string(o.Mode), Config: cfg.Name, Paths: cfg.Paths, NetPaths: o.NetPaths, Conns: o.Conns,
-		Loss: o.Loss, AckLoss: o.AckLoss, Seed: o.Seed, Msg: o.Msg, MTU: o.MTU, PortGbps: o.PortGbps, ClockMHz: o.ClockMHz,
-		DurationUS: o.DurationUS}
+		Loss: o.Loss, AckLoss: o.AckLoss, Seed: o.Seed, Msg: o.Msg, MTU: o.MTU, PortGbps: o.PortGbps,
+		ClockMHz: o.ClockMHz, DurationUS: o.DurationUS}
 	var err error
 	if s.a, err = s.newSide("A", 0, true); err != nil {
 		return nil, err
@@ -184,7 +184,8 @@ func Run(opt Options) (*Result, error) {
 	if s.b, err = s.newSide("B", 1, o.Bidir); err != nil {
 		return nil, err
 	}
-	s.a.peer, s.b.peer = s.b, s.a
+	s.a.peer = s.b
+	s.b.peer = s.a
 	s.quiet = cyc(s.quietUS())
 	s.lag = cyc(o.HostLagUS)
 	if o.AllFailedReconnectUS > 0 {
@@ -215,50 +216,14 @@ func Run(opt Options) (*Result, error) {
 	return s.res, nil
 }
 
-// newSide builds one endpoint, its host and the network its port sends into.
+// newSide builds one endpoint, its hosts and the network its port sends into; sender says it sends data.
 func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 	o, cfg := s.o, s.cfg
 	ep, err := nictransport.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	nc := network.Config{ClockMHz: o.ClockMHz, PortGbps: o.PortGbps, HashSeed: uint32(0x5eed0000 + idx),
-		Seed: splitmix(o.Seed + uint64(idx)*0x9e3779b97f4a7c15)}
-	cyc := func(ns float64) int64 { return int64(math.Round(ns * float64(o.ClockMHz) / 1000)) }
-	for p := 0; p < o.NetPaths; p++ {
-		gbps := o.PathGbps
-		for _, sp := range o.Slow {
-			if sp.Path == p {
-				gbps = sp.Gbps
-			}
-		}
-		pc := network.PathConfig{Gbps: gbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
-			QueueBytes: o.QueueKB << 10, ECNBytes: o.ECNKB << 10}
-		loss := o.Loss
-		if idx == 1 && !o.Bidir {
-			loss = o.AckLoss
-		}
-		switch {
-		case loss == 0:
-			pc.Loss = network.Loss{Model: "none"}
-		case o.LossModel == "gilbert":
-			b2g := 1 / o.Burst
-			pc.Loss = network.Loss{Model: "gilbert", BadToGood: b2g, GoodToBad: loss * b2g / (1 - loss), LossBad: 1}
-		default:
-			pc.Loss = network.Loss{Model: "bernoulli", P: loss}
-		}
-		for _, f := range o.Failures {
-			if f.Path == p {
-				iv := network.Interval{From: cyc(f.AtUS * 1000), To: math.MaxInt64}
-				if f.UntilUS != 0 {
-					iv.To = cyc(f.UntilUS * 1000)
-				}
-				pc.Down = append(pc.Down, iv)
-			}
-		}
-		nc.Paths = append(nc.Paths, pc)
-	}
-	net, err := network.New(nc)
+	net, err := network.New(s.netConfig(idx))
 	if err != nil {
 		return nil, err
 	}
@@ -275,26 +240,94 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 		sd.psn0[c] = s.txPSN(idx, c)
 		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: s.txPSN(idx, c), rx: s.txPSN(1-idx, c)})
 	}
-	per := uint32(4 * cfg.Window)
-	sd.rx = &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per, sb: s.sb,
-		tag: handleTag(cfg, o.Seed, 2*uint64(idx))}
-	for c := range sd.rx.conns {
-		sd.rx.conns[c].bufs = map[uint64][]byte{}
-	}
+	sd.rx = s.newRxHost(idx)
 	if sender {
-		dist, err := parseMsg(o.Msg)
-		if err != nil {
+		if sd.tx, err = s.newTxHost(idx); err != nil {
 			return nil, err
-		}
-		sd.tx = &txHost{conns: make([]txConn, o.Conns), window: cfg.Window, mtu: o.MTU,
-			slots: make([]segment, cfg.Conns*int(per)), slotsPer: per, tag: handleTag(cfg, o.Seed, 2*uint64(idx)+1), cur: -1, dist: dist,
-			rng: rand.New(rand.NewPCG(o.Seed, 0x6d7367+uint64(idx))), backlog: o.Backlog, sb: s.sb, sbBase: idx * cfg.Conns}
-		for c := range sd.tx.conns {
-			sd.tx.conns[c].psn = s.txPSN(idx, c)
-			sd.tx.conns[c].una = s.txPSN(idx, c)
 		}
 	}
 	return sd, nil
+}
+
+// netConfig is the network side idx's port sends into: one path per fabric path, each with its rate, delay,
+// loss and failures.
+func (s *sim) netConfig(idx int) network.Config {
+	o := s.o
+	nc := network.Config{ClockMHz: o.ClockMHz, PortGbps: o.PortGbps, HashSeed: uint32(0x5eed0000 + idx),
+		Seed: splitmix(o.Seed + uint64(idx)*0x9e3779b97f4a7c15)}
+	for p := 0; p < o.NetPaths; p++ {
+		nc.Paths = append(nc.Paths, s.pathConfig(idx, p))
+	}
+	return nc
+}
+
+// pathConfig is fabric path p of side idx's network: the path rate (or its --slow rate), delay plus skew,
+// jitter, queue, the loss of the direction (data, or ACKs only), and its failures.
+func (s *sim) pathConfig(idx, p int) network.PathConfig {
+	o := s.o
+	cyc := func(ns float64) int64 { return int64(math.Round(ns * float64(o.ClockMHz) / 1000)) }
+	gbps := o.PathGbps
+	for _, sp := range o.Slow {
+		if sp.Path == p {
+			gbps = sp.Gbps
+		}
+	}
+	pc := network.PathConfig{Gbps: gbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
+		QueueBytes: o.QueueKB << 10, ECNBytes: o.ECNKB << 10}
+	loss := o.Loss
+	if idx == 1 && !o.Bidir {
+		loss = o.AckLoss
+	}
+	switch {
+	case loss == 0:
+		pc.Loss = network.Loss{Model: "none"}
+	case o.LossModel == "gilbert":
+		b2g := 1 / o.Burst
+		pc.Loss = network.Loss{Model: "gilbert", BadToGood: b2g, GoodToBad: loss * b2g / (1 - loss), LossBad: 1}
+	default:
+		pc.Loss = network.Loss{Model: "bernoulli", P: loss}
+	}
+	for _, f := range o.Failures {
+		if f.Path == p {
+			iv := network.Interval{From: cyc(f.AtUS * 1000), To: math.MaxInt64}
+			if f.UntilUS != 0 {
+				iv.To = cyc(f.UntilUS * 1000)
+			}
+			pc.Down = append(pc.Down, iv)
+		}
+	}
+	return pc
+}
+
+// newRxHost builds side idx's receiving host.
+func (s *sim) newRxHost(idx int) *rxHost {
+	cfg := s.cfg
+	per := uint32(4 * cfg.Window)
+	rx := &rxHost{conns: make([]rxConn, cfg.Conns), slots: make([]rxSlot, cfg.Conns*int(per)), slotsPer: per,
+		sb: s.sb, tag: handleTag(cfg, s.o.Seed, 2*uint64(idx))}
+	for c := range rx.conns {
+		rx.conns[c].bufs = map[uint64][]byte{}
+	}
+	return rx
+}
+
+// newTxHost builds side idx's sending host, each connection starting at its initial PSN.
+func (s *sim) newTxHost(idx int) (*txHost, error) {
+	o, cfg := s.o, s.cfg
+	dist, err := parseMsg(o.Msg)
+	if err != nil {
+		return nil, err
+	}
+	per := uint32(4 * cfg.Window)
+	tx := &txHost{conns: make([]txConn, o.Conns), window: cfg.Window, mtu: o.MTU,
+		slots: make([]segment, cfg.Conns*int(per)), slotsPer: per, tag: handleTag(cfg, o.Seed, 2*uint64(idx)+1),
+		cur: -1, dist: dist, rng: rand.New(rand.NewPCG(o.Seed, 0x6d7367+uint64(idx))), backlog: o.Backlog,
+		sb: s.sb, sbBase: idx * cfg.Conns}
+	for c := range tx.conns {
+		tx.conns[c].psn = s.txPSN(idx, c)
+		tx.conns[c].una = s.txPSN(idx, c)
+	}
+	return tx, nil
 }
 
 // startPSN is the initial PSN of connection c in the A->B direction (B->A uses the same plus 2^23): StartPSN for
@@ -315,7 +348,8 @@ func handleTag(cfg config.Config, seed, k uint64) uint32 {
 	if low >= cfg.HandleWidth {
 		return 0
 	}
-	return uint32(splitmix(seed^(0x6864_6c00_0000_0000+k))) & uint32(1<<uint(cfg.HandleWidth)-1) &^ uint32(1<<uint(low)-1)
+	mask := uint32(1<<uint(cfg.HandleWidth)-1) &^ uint32(1<<uint(low)-1)
+	return uint32(splitmix(seed^(0x6864_6c00_0000_0000+k))) & mask
 }
 
 // txPSN is the initial PSN of connection c sent by side idx.
@@ -351,48 +385,12 @@ func (s *sim) run() error {
 			break
 		}
 		if s.cycle >= limit {
-			return fmt.Errorf("drain: %d message(s) still outstanding %g us after the measured time (seed %d)", s.sb.Outstanding(), o.DrainUS, o.Seed)
+			return fmt.Errorf("drain: %d message(s) still outstanding %g us after the measured time (seed %d)",
+				s.sb.Outstanding(), o.DrainUS, o.Seed)
 		}
-		for _, sd := range []*side{s.a, s.b} {
-			// (Two resets of one endpoint in the same cycle are one reset.)
-			if len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
-				for len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
-					sd.resetAt = sd.resetAt[1:]
-				}
-				s.reset(sd)
-			}
-		}
-		for len(s.reconnects) > 0 && s.reconnects[0].cycle <= s.cycle {
-			s.disconnect(s.reconnects[0].conn, true)
-			s.reconnects = s.reconnects[1:]
-		}
-		for c := range s.cm {
-			if m := &s.cm[c]; m.stop >= 0 && s.cycle >= m.stop {
-				s.stopHosts(c)
-			}
-			if m := &s.cm[c]; m.due >= 0 && s.cycle >= m.due {
-				s.reopen(c)
-			}
-		}
-		if s.cycle >= opens {
-			for _, sd := range []*side{s.a, s.b} {
-				if sd.tx == nil {
-					continue
-				}
-				if err := sd.tx.post(); err != nil {
-					return err
-				}
-			}
-		}
-		for _, sd := range []*side{s.a, s.b} {
-			if err := s.step(sd); err != nil {
-				return fmt.Errorf("cycle %d, endpoint %s: %w", s.cycle, sd.name, err)
-			}
-		}
-		for _, sd := range []*side{s.a, s.b} {
-			if err := s.deliver(sd); err != nil {
-				return fmt.Errorf("cycle %d, arrivals at %s: %w", s.cycle, sd.peer.name, err)
-			}
+		s.scheduled()
+		if err := s.cycleOnce(opens); err != nil {
+			return err
 		}
 		if o.Progress != nil && s.cycle%ProgressCycles == 0 && s.cycle > 0 {
 			o.Progress(Progress{Cycle: s.cycle, Cycles: end, Packets: s.res.DataPackets, Goodput: s.goodputSoFar()})
@@ -402,12 +400,64 @@ func (s *sim) run() error {
 	return nil
 }
 
+// scheduled starts what is due in this cycle: endpoint resets, the connection manager's own reconnects, and its
+// timers (the hosts learning of a disconnect, reopens after the quiet time).
+func (s *sim) scheduled() {
+	for _, sd := range []*side{s.a, s.b} {
+		// (Two resets of one endpoint in the same cycle are one reset.)
+		if len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
+			for len(sd.resetAt) > 0 && sd.resetAt[0] <= s.cycle {
+				sd.resetAt = sd.resetAt[1:]
+			}
+			s.reset(sd)
+		}
+	}
+	for len(s.reconnects) > 0 && s.reconnects[0].cycle <= s.cycle {
+		s.disconnect(s.reconnects[0].conn, true)
+		s.reconnects = s.reconnects[1:]
+	}
+	for c := range s.cm {
+		if m := &s.cm[c]; m.stop >= 0 && s.cycle >= m.stop {
+			s.stopHosts(c)
+		}
+		if m := &s.cm[c]; m.due >= 0 && s.cycle >= m.due {
+			s.reopen(c)
+		}
+	}
+}
+
+// cycleOnce runs one cycle: the sending hosts post (once the opens are done, from cycle opens), both endpoints
+// step, then the packets that arrived are delivered.
+func (s *sim) cycleOnce(opens int64) error {
+	if s.cycle >= opens {
+		for _, sd := range []*side{s.a, s.b} {
+			if sd.tx == nil {
+				continue
+			}
+			if err := sd.tx.post(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, sd := range []*side{s.a, s.b} {
+		if err := s.step(sd); err != nil {
+			return fmt.Errorf("cycle %d, endpoint %s: %w", s.cycle, sd.name, err)
+		}
+	}
+	for _, sd := range []*side{s.a, s.b} {
+		if err := s.deliver(sd); err != nil {
+			return fmt.Errorf("cycle %d, arrivals at %s: %w", s.cycle, sd.peer.name, err)
+		}
+	}
+	return nil
+}
+
 // idle reports that no packet is staged, queued or in the network, and every packet a healthy connection sent
 // is acknowledged as far as its host has seen.
 func (s *sim) idle() bool {
 	for _, sd := range []*side{s.a, s.b} {
-		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 || sd.net.Pending() > 0 ||
-			len(sd.ctlq) > 0 || len(sd.resetAt) > 0 || len(s.reconnects) > 0 {
+		if sd.stageData != nil || len(sd.stageAcks) > 0 || len(sd.rxq) > 0 || len(sd.ackq) > 0 ||
+			sd.net.Pending() > 0 || len(sd.ctlq) > 0 || len(sd.resetAt) > 0 || len(s.reconnects) > 0 {
 			return false
 		}
 		if sd.tx == nil {
@@ -441,13 +491,19 @@ func (m *cmConn) busy() bool { return m.pending[0] || m.pending[1] }
 func (s *sim) reset(sd *side) {
 	s.res.Resets++
 	sd.resetUntil = s.cycle + resetCycles
-	sd.stageData, sd.stageAcks, sd.rxq, sd.ackq, sd.ctlq = nil, nil, nil, nil, nil
+	sd.stageData = nil
+	sd.stageAcks = nil
+	sd.rxq = nil
+	sd.ackq = nil
+	sd.ctlq = nil
 	for c := range s.cm {
 		m := &s.cm[c]
 		if m.busy() {
 			// A reconnect in progress lost this endpoint's open: start it over (the peer's open of it, if still
 			// queued, is of an older epoch then and changes nothing).
-			m.pending, m.again, m.againClose = [2]bool{}, false, false
+			m.pending = [2]bool{}
+			m.again = false
+			m.againClose = false
 			s.disconnect(c, false)
 			continue
 		}
@@ -493,7 +549,9 @@ func (s *sim) stopHosts(c int) {
 			continue
 		}
 		tc := &sd.tx.conns[c]
-		tc.down, tc.queue, tc.off = true, nil, 0
+		tc.down = true
+		tc.queue = nil
+		tc.off = 0
 		if sd.tx.cur == c {
 			sd.tx.cur = -1
 		}
@@ -507,7 +565,8 @@ func (s *sim) reopen(c int) {
 	if m.stop >= 0 {
 		s.stopHosts(c) // (the host lag is below the quiet time: not reached)
 	}
-	m.due, m.pending = -1, [2]bool{true, true}
+	m.due = -1
+	m.pending = [2]bool{true, true}
 	m.epoch++
 	s.res.Reconnects++
 	var next [2]uint32
@@ -519,7 +578,8 @@ func (s *sim) reopen(c int) {
 		next[sd.idx] = (base + 1<<23) & (1<<24 - 1)
 	}
 	for _, sd := range []*side{s.a, s.b} {
-		sd.ctlq = append(sd.ctlq, ctlOp{conn: uint32(c), tx: next[sd.idx], rx: next[1-sd.idx], reconnect: true, epoch: m.epoch})
+		op := ctlOp{conn: uint32(c), tx: next[sd.idx], rx: next[1-sd.idx], reconnect: true, epoch: m.epoch}
+		sd.ctlq = append(sd.ctlq, op)
 	}
 }
 
@@ -546,7 +606,8 @@ func (s *sim) opened(sd *side, op ctlOp) {
 	}
 	if sd.tx != nil && c < len(sd.tx.conns) {
 		tc := &sd.tx.conns[c]
-		tc.psn, tc.una = op.tx, op.tx
+		tc.psn = op.tx
+		tc.una = op.tx
 	}
 	if m.pending[sd.idx] = false; m.busy() {
 		return
@@ -562,7 +623,8 @@ func (s *sim) opened(sd *side, op ctlOp) {
 	}
 	if m.again {
 		closing := m.againClose
-		m.again, m.againClose = false, false
+		m.again = false
+		m.againClose = false
 		s.disconnect(c, closing)
 	}
 }
@@ -570,21 +632,62 @@ func (s *sim) opened(sd *side, op ctlOp) {
 // step drives one endpoint for one cycle and follows its handshakes.
 func (s *sim) step(sd *side) error {
 	in := &sd.in
+	tc := s.drive(sd)
+	if f := s.o.Inputs[sd.idx]; f != nil {
+		f(in)
+	}
+	out := &sd.out
+	sd.ep.Step(in, out)
+	if in.Rst {
+		return nil
+	}
+	s.inputsTaken(sd, tc)
+	if out.Retx.ErrValid {
+		s.res.Errors++
+		if c := int(out.Retx.ErrConn); c < len(s.cm) {
+			s.disconnect(c, false)
+		}
+	}
+	if s.allFailed > 0 {
+		s.watchAllFailed(sd, &out.PathSel)
+	}
+	if err := s.outputsTaken(sd); err != nil {
+		return err
+	}
+	// A reconnect's open takes effect on the hosts after this cycle's completion (which the NIC made before it).
+	if in.CtlValid && out.CtlReady {
+		op := sd.ctlq[0]
+		sd.ctlq = sd.ctlq[1:]
+		if op.reconnect {
+			s.opened(sd, op)
+		}
+	}
+	return s.port(sd)
+}
+
+// drive sets sd's inputs for this cycle: reset, the next control operation, the host's packet on s_tx (its
+// connection is returned, -1: none), completion back-pressure, the status poller, the port's readies and the
+// packets that arrived.
+func (s *sim) drive(sd *side) int {
+	in := &sd.in
 	now := s.cycle
 	in.Rst = s.inReset(sd)
 	// Control: the waiting opens, one per cycle (every connection after the reset at the start; reconnects).
 	in.CtlValid = !in.Rst && len(sd.ctlq) > 0
 	if in.CtlValid {
 		op := sd.ctlq[0]
-		in.CtlOpen, in.CtlConn = !op.close, op.conn
-		in.CtlTxPSN, in.CtlRxPSN = op.tx, op.rx
+		in.CtlOpen = !op.close
+		in.CtlConn = op.conn
+		in.CtlTxPSN = op.tx
+		in.CtlRxPSN = op.rx
 	}
 	// Host TX.
 	tc := -1
 	in.TxValid = false
 	if sd.tx != nil && !in.Rst && !in.CtlValid {
 		if tc = sd.tx.pick(); tc >= 0 {
-			in.TxValid, in.TxConn = true, uint32(tc)
+			in.TxValid = true
+			in.TxConn = uint32(tc)
 			in.TxHandle, in.TxFirst, in.TxLast = sd.tx.head(tc)
 		}
 	}
@@ -602,17 +705,15 @@ func (s *sim) step(sd *side) error {
 	if in.AckInValid {
 		in.AckIn = sd.ackq[0].a
 	}
+	return tc
+}
 
-	if f := s.o.Inputs[sd.idx]; f != nil {
-		f(in)
-	}
-	out := &sd.out
-	sd.ep.Step(in, out)
-	if in.Rst {
-		return nil
-	}
+// inputsTaken follows the inputs sd's NIC took: the host's packet of connection tc, an arrived data packet (a
+// PSN that reached the endpoint, for the spurious count), an arrived ACK (the host's view of the window).
+func (s *sim) inputsTaken(sd *side, tc int) {
+	in, out := &sd.in, &sd.out
 	if in.TxValid && out.Retx.TxReady {
-		sd.tx.taken(tc, now, sd.epoch[tc])
+		sd.tx.taken(tc, s.cycle, sd.epoch[tc])
 	}
 	if in.RxValid && out.RxReady {
 		if d := &sd.rxq[0].d; !out.RxFiltered {
@@ -630,15 +731,12 @@ func (s *sim) step(sd *side) error {
 		}
 		sd.ackq = sd.ackq[1:]
 	}
-	if out.Retx.ErrValid {
-		s.res.Errors++
-		if c := int(out.Retx.ErrConn); c < len(s.cm) {
-			s.disconnect(c, false)
-		}
-	}
-	if s.allFailed > 0 {
-		s.watchAllFailed(sd, &out.PathSel)
-	}
+}
+
+// outputsTaken follows the outputs sd's port and host took: a data packet into the port's staging buffer, an
+// ACK into the ACK buffer, and a completion at the receiving host.
+func (s *sim) outputsTaken(sd *side) error {
+	in, out := &sd.in, &sd.out
 	r := &out.Retx
 	if r.PktValid && in.PktReady {
 		if err := s.takePacket(sd, r); err != nil {
@@ -647,7 +745,9 @@ func (s *sim) step(sd *side) error {
 	}
 	if out.AckOutValid && in.AckOutReady {
 		p := s.newPkt()
-		p.ack, p.a, p.epoch = true, out.AckOut, sd.epoch[out.AckOut.Conn]
+		p.ack = true
+		p.a = out.AckOut
+		p.epoch = sd.epoch[out.AckOut.Conn]
 		sd.stageAcks = append(sd.stageAcks, p)
 	}
 	if out.Rx.CplValid && in.CplReady {
@@ -655,15 +755,7 @@ func (s *sim) step(sd *side) error {
 			return err
 		}
 	}
-	// A reconnect's open takes effect on the hosts after this cycle's completion (which the NIC made before it).
-	if in.CtlValid && out.CtlReady {
-		op := sd.ctlq[0]
-		sd.ctlq = sd.ctlq[1:]
-		if op.reconnect {
-			s.opened(sd, op)
-		}
-	}
-	return s.port(sd)
+	return nil
 }
 
 // watchAllFailed follows sd's m_status_all_failed / m_status_conn: a connection shown all-failed for the
@@ -677,7 +769,8 @@ func (s *sim) watchAllFailed(sd *side, ps *pathsel.Out) {
 		return
 	}
 	if c != sd.afConn {
-		sd.afConn, sd.afSince = c, s.cycle
+		sd.afConn = c
+		sd.afSince = s.cycle
 	}
 	if s.cycle-sd.afSince >= s.allFailed {
 		s.res.AllFailedReconnects++
@@ -697,19 +790,24 @@ func (s *sim) newPkt() *pkt {
 // takePacket turns an m_pkt descriptor into a data packet with the payload its handle names.
 func (s *sim) takePacket(sd *side, r *retx.Out) error {
 	if sd.tx == nil {
-		return fmt.Errorf("data error: endpoint %s sent a packet (conn %d psn %#x) but its host posted nothing", sd.name, r.PktConn, r.PktPSN)
+		return fmt.Errorf("data error: endpoint %s sent a packet (conn %d psn %#x) but its host posted nothing",
+			sd.name, r.PktConn, r.PktPSN)
 	}
 	seg, err := sd.tx.lookup(r.PktHandle, r.PktConn, r.PktPSN)
 	if err != nil {
 		return err
 	}
 	if seg.first != r.PktFirst || seg.last != r.PktLast {
-		return fmt.Errorf("data error: packet conn %d psn %#x flags first/last %v/%v, host handed %v/%v", r.PktConn, r.PktPSN, r.PktFirst, r.PktLast, seg.first, seg.last)
+		return fmt.Errorf("data error: packet conn %d psn %#x flags first/last %v/%v, host handed %v/%v",
+			r.PktConn, r.PktPSN, r.PktFirst, r.PktLast, seg.first, seg.last)
 	}
 	p := s.newPkt()
-	p.d = nictransport.RxDesc{Conn: r.PktConn, PSN: r.PktPSN, Path: r.PktPath, Pseq: r.PktPseq, First: r.PktFirst, Last: r.PktLast,
-		AckReq: r.PktAckReq}
-	p.msg, p.off, p.payload, p.epoch = seg.msg.id, seg.off, seg.msg.data[seg.off:seg.off+seg.n], seg.epoch
+	p.d = nictransport.RxDesc{Conn: r.PktConn, PSN: r.PktPSN, Path: r.PktPath, Pseq: r.PktPseq, First: r.PktFirst,
+		Last: r.PktLast, AckReq: r.PktAckReq}
+	p.msg = seg.msg.id
+	p.off = seg.off
+	p.payload = seg.msg.data[seg.off : seg.off+seg.n]
+	p.epoch = seg.epoch
 	p.entropy = uint16(r.PktEntropy)
 	sd.stageData = p
 	s.res.DataPackets++
@@ -739,12 +837,14 @@ func (s *sim) port(sd *side) error {
 	case len(sd.stageAcks) > 0:
 		p = sd.stageAcks[0]
 		sd.stageAcks = sd.stageAcks[1:]
-		np = network.Packet{Bytes: ackOverhead + 4*s.sackWords(), Entropy: uint16(pathsel.E0(s.cfg.Paths, p.a.Conn, p.a.Path)), Tag: p.seq}
+		np = network.Packet{Bytes: ackOverhead + 4*s.sackWords(),
+			Entropy: uint16(pathsel.E0(s.cfg.Paths, p.a.Conn, p.a.Path)), Tag: p.seq}
 		s.res.AckPackets++
 	case sd.stageData != nil:
 		p = sd.stageData
 		sd.stageData = nil
-		np = network.Packet{Bytes: dataOverhead + len(p.payload) + (4-len(p.payload)%4)%4, Entropy: p.entropy, Tag: p.seq}
+		pad := (4 - len(p.payload)%4) % 4
+		np = network.Packet{Bytes: dataOverhead + len(p.payload) + pad, Entropy: p.entropy, Tag: p.seq}
 	default:
 		return nil
 	}
@@ -769,7 +869,8 @@ func (s *sim) deliver(sd *side) error {
 		}
 		p := &s.ring[np.Tag%ringSize]
 		if p.seq != np.Tag {
-			return fmt.Errorf("packet %d left the network after its record was reused (more than %d packets in flight)", np.Tag, ringSize)
+			return fmt.Errorf("packet %d left the network after its record was reused (more than %d packets in flight)",
+				np.Tag, ringSize)
 		}
 		if p.ack {
 			peer.ackq = append(peer.ackq, p)
@@ -856,7 +957,8 @@ func (s *sim) capacity(t int64) float64 {
 
 // capture builds the frame of p as sd's port sent it and appends it with its simulated time.
 func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byte, stamps *[]time.Time) error {
-	h := roce.Header{SrcIP: sd.ip, DstIP: sd.peer.ip, SrcPort: entropy, TTL: 64, ECN: roce.ECNECT0, PKey: roce.DefaultPKey}
+	h := roce.Header{SrcIP: sd.ip, DstIP: sd.peer.ip, SrcPort: entropy, TTL: 64, ECN: roce.ECNECT0,
+		PKey: roce.DefaultPKey}
 	h.SrcMAC = [6]byte{0x02, 0, 0, 0, 0, sd.ip.As4()[3]}
 	h.DstMAC = [6]byte{0x02, 0, 0, 0, 0, sd.peer.ip.As4()[3]}
 	if ce {
@@ -866,8 +968,8 @@ func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byt
 	var err error
 	if p.ack {
 		h.DestQP = p.a.Conn
-		a := roce.Ack{Header: h, CumPSN: p.a.PSN, NAK: p.a.Nak, HasSACK: !p.a.Nak, Path: uint8(p.a.Path), PNext: p.a.Pseq,
-			ECNEcho: p.a.ECN, Words: uint8(s.sackWords())}
+		a := roce.Ack{Header: h, CumPSN: p.a.PSN, NAK: p.a.Nak, HasSACK: !p.a.Nak, Path: uint8(p.a.Path),
+			PNext: p.a.Pseq, ECNEcho: p.a.ECN, Words: uint8(s.sackWords())}
 		for i := 0; i < s.cfg.SackBits && !p.a.Nak; i++ {
 			if p.a.Sack.Bit(i) {
 				a.Bitmap[i/32] |= 1 << (i % 32)
@@ -876,8 +978,8 @@ func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byt
 		f, err = roce.BuildAck(&a)
 	} else {
 		h.DestQP = p.d.Conn
-		d := roce.Data{Header: h, PSN: p.d.PSN, AckReq: p.d.AckReq, Path: uint8(p.d.Path), PSeq: p.d.Pseq, First: p.d.First,
-			Last: p.d.Last, MsgID: uint32(p.msg), Offset: uint32(p.off), Payload: p.payload}
+		d := roce.Data{Header: h, PSN: p.d.PSN, AckReq: p.d.AckReq, Path: uint8(p.d.Path), PSeq: p.d.Pseq,
+			First: p.d.First, Last: p.d.Last, MsgID: uint32(p.msg), Offset: uint32(p.off), Payload: p.payload}
 		f, err = roce.BuildData(&d)
 	}
 	if err != nil {

@@ -132,7 +132,8 @@ func (c Config) Validate() error {
 			prob(f("loss.loss_good"), p.Loss.LossGood)
 			prob(f("loss.loss_bad"), p.Loss.LossBad)
 		default:
-			errs = append(errs, fmt.Errorf("%s: unknown model %q (allowed %s)", f("loss.model"), p.Loss.Model, strings.Join(lossModels, ", ")))
+			errs = append(errs, fmt.Errorf("%s: unknown model %q (allowed %s)",
+				f("loss.model"), p.Loss.Model, strings.Join(lossModels, ", ")))
 		}
 		prevTo := int64(0)
 		for j, d := range p.Down {
@@ -140,12 +141,15 @@ func (c Config) Validate() error {
 			switch {
 			case d.From < prevTo:
 				if j == 0 {
-					errs = append(errs, fmt.Errorf("%s: value %d out of range (allowed 0..%d)", g("from"), d.From, int64(math.MaxInt64)))
+					errs = append(errs, fmt.Errorf("%s: value %d out of range (allowed 0..%d)",
+						g("from"), d.From, int64(math.MaxInt64)))
 				} else {
-					errs = append(errs, fmt.Errorf("%s: value %d below down[%d].to %d (allowed: intervals ascending, not overlapping)", g("from"), d.From, j-1, prevTo))
+					errs = append(errs, fmt.Errorf("%s: value %d below down[%d].to %d "+
+						"(allowed: intervals ascending, not overlapping)", g("from"), d.From, j-1, prevTo))
 				}
 			case d.To <= d.From:
-				errs = append(errs, fmt.Errorf("%s: value %d not above from %d (allowed: from < to)", g("to"), d.To, d.From))
+				errs = append(errs, fmt.Errorf("%s: value %d not above from %d (allowed: from < to)",
+					g("to"), d.To, d.From))
 			}
 			prevTo = max(prevTo, d.To)
 		}

@@ -227,71 +227,123 @@ func (n *Network) Next() (int64, bool) {
 // of the queue) by t. Send fails if the port is busy or p.Bytes is out of range.
 func (n *Network) Send(now int64, p Packet) error {
 	if p.Bytes < MinPacketBytes || p.Bytes > MaxPacketBytes {
-		return fmt.Errorf("packet bytes: value %d out of range (allowed %d..%d)", p.Bytes, MinPacketBytes, MaxPacketBytes)
+		return fmt.Errorf("packet bytes: value %d out of range (allowed %d..%d)",
+			p.Bytes, MinPacketBytes, MaxPacketBytes)
 	}
 	if !n.PortFree(now) {
 		return fmt.Errorf("port busy in cycle %d: the previous packet leaves the port in cycle %d", now, n.portFree.cyc)
 	}
+	n.serialisePort(now, p.Bytes)
+	idx := n.PathOf(p.Entropy)
+	pa := &n.paths[idx]
+	pa.stats.Sent++
+	t := instant{cyc: n.portFree.cyc, frac: n.portFree.frac * pa.fromPort}
+	mark, admitted := pa.enqueue(t, p.Bytes)
+	if !admitted {
+		return nil
+	}
+	if mark {
+		p.CE = true
+	}
+	e, sent := pa.serialise(t, p.Bytes)
+	if !sent {
+		return nil
+	}
+	if pa.lose() {
+		pa.stats.DroppedLoss++
+		return nil
+	}
+	n.launch(idx, pa.arrival(e), p)
+	return nil
+}
+
+// serialisePort starts a packet of the given bytes on the port in cycle now, at max(now, portFree), moves
+// portFree to the instant its last bit leaves the port, and numbers it.
+func (n *Network) serialisePort(now int64, bytes int) {
 	start := instant{cyc: now}
 	if start.before(n.portFree) {
 		start = n.portFree
 	}
-	n.portFree = start.add(int64(p.Bytes)*n.portPerByte, n.portDen)
+	n.portFree = start.add(int64(bytes)*n.portPerByte, n.portDen)
 	n.seq++
-	idx := n.PathOf(p.Entropy)
-	pa := &n.paths[idx]
+}
+
+// enqueue offers a packet of the given bytes, whose last bit left the port at t (path units), to the path's
+// queue; it reports whether the packet is CE-marked and whether it was admitted:
+//
+//	if t in a Down interval:                       drop (down)
+//	if occ(t) + bytes > QueueBytes:                drop (tail)
+//	if occ(t) > ECNBytes:                          mark CE
+//	occ += bytes
+func (pa *path) enqueue(t instant, bytes int) (mark, admitted bool) {
 	st := &pa.stats
-	st.Sent++
-	t := instant{cyc: n.portFree.cyc, frac: n.portFree.frac * pa.fromPort}
 	if pa.down(&pa.downIn, t.cyc) {
 		st.DroppedDown++
-		return nil
+		return false, false
 	}
 	for pa.queued.n > 0 && !t.before(pa.queued.front().at) {
 		pa.occ -= pa.queued.front().bytes
 		pa.queued.pop()
 	}
-	if pa.occ+p.Bytes > pa.cfg.QueueBytes {
+	if pa.occ+bytes > pa.cfg.QueueBytes {
 		st.DroppedTail++
-		return nil
+		return false, false
 	}
 	if pa.occ > pa.cfg.ECNBytes {
-		p.CE = true
+		mark = true
 		st.Marked++
 	}
-	pa.occ += p.Bytes
+	pa.occ += bytes
 	st.MaxQueueBytes = max(st.MaxQueueBytes, pa.occ)
+	return mark, true
+}
+
+// serialise takes an admitted packet of the given bytes, queued at t, onto the path's link when the link is free;
+// it returns the instant e its last bit leaves the link, and false if the path is down when its turn comes:
+//
+//	s = max(t, link free)                          start on the link
+//	if s in a Down interval:                       drop (down); the link stays free
+//	e = s + bytes*8*ClockMHz/(Gbps*1000)           last bit leaves the link; link free = e
+func (pa *path) serialise(t instant, bytes int) (e instant, sent bool) {
 	s := t
 	if s.before(pa.free) {
 		s = pa.free
 	}
 	if pa.down(&pa.downStart, s.cyc) {
 		// s > t here (t is not down), so the packet waited in the queue until s.
-		st.DroppedDown++
-		pa.queued.push(departure{at: s, bytes: p.Bytes})
-		return nil
+		pa.stats.DroppedDown++
+		pa.queued.push(departure{at: s, bytes: bytes})
+		return instant{}, false
 	}
-	ser := int64(p.Bytes) * pa.perByte
+	ser := int64(bytes) * pa.perByte
 	pa.free = s.add(ser, pa.den)
 	pa.busy = pa.busy.add(ser, pa.den)
-	pa.queued.push(departure{at: pa.free, bytes: p.Bytes})
-	if pa.lose() {
-		st.DroppedLoss++
-		return nil
-	}
-	arrive := pa.free.ceil() + pa.cfg.Delay
+	pa.queued.push(departure{at: pa.free, bytes: bytes})
+	return pa.free, true
+}
+
+// arrival is the arrival cycle at the far end of a delivered packet whose last bit left the link at e:
+// max(ceil(e) + Delay + U[0, Jitter], the previous arrival on the path).
+func (pa *path) arrival(e instant) int64 {
+	arrive := e.ceil() + pa.cfg.Delay
 	if pa.cfg.Jitter > 0 {
 		arrive += pa.jitterRNG.Int64N(pa.cfg.Jitter + 1)
 	}
 	arrive = max(arrive, pa.lastArrive)
 	pa.lastArrive = arrive
+	return arrive
+}
+
+// launch puts p, the packet of the current Send, on the wire of path idx to arrive in cycle arrive; a path
+// whose wire was empty joins the arrival heap.
+func (n *Network) launch(idx int, arrive int64, p Packet) {
+	pa := &n.paths[idx]
 	pa.flights.push(flight{arrive: arrive, seq: n.seq, pkt: p})
 	n.pending++
 	if pa.flights.n == 1 {
 		n.heap = append(n.heap, head{arrive: arrive, seq: n.seq, path: idx})
 		n.siftUp(len(n.heap) - 1)
 	}
-	return nil
 }
 
 // Poll returns the next packet that has arrived at the far end by cycle now, in arrival order; packets arriving in
@@ -308,7 +360,8 @@ func (n *Network) Poll(now int64) (Packet, bool) {
 	pa.stats.BytesDelivered += int64(p.Bytes)
 	if pa.flights.n > 0 {
 		f := pa.flights.front()
-		n.heap[0].arrive, n.heap[0].seq = f.arrive, f.seq
+		n.heap[0].arrive = f.arrive
+		n.heap[0].seq = f.seq
 	} else {
 		last := len(n.heap) - 1
 		n.heap[0] = n.heap[last]
@@ -425,7 +478,8 @@ func (r *ring[T]) push(v T) {
 		for i := 0; i < r.n; i++ {
 			buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
 		}
-		r.buf, r.head = buf, 0
+		r.buf = buf
+		r.head = 0
 	}
 	r.buf[(r.head+r.n)&(len(r.buf)-1)] = v
 	r.n++

@@ -17,9 +17,15 @@ type arrival struct {
 	p     network.Packet
 }
 
+// tagged makes packets of the given bytes, packet i tagged i (for drive).
+func tagged(bytes int) func(i int) network.Packet {
+	return func(i int) network.Packet { return network.Packet{Bytes: bytes, Tag: uint64(i)} }
+}
+
 // drive sends count packets made by mk, packet i in the first cycle >= earliest(i) in which the port is free
 // (earliest nil: back to back), polls every arrival in its cycle (Next) and drains the network at the end.
-func drive(t testing.TB, n *network.Network, count int, earliest func(i int) int64, mk func(i int) network.Packet) []arrival {
+func drive(t testing.TB, n *network.Network, count int, earliest func(i int) int64,
+	mk func(i int) network.Packet) []arrival {
 	t.Helper()
 	var out []arrival
 	poll := func(until int64) {
@@ -87,7 +93,8 @@ func TestCycles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			num, den := network.Cycles(tc.bytes, tc.gbps, tc.mhz)
-			require.Equal(t, [2]int64{tc.wantNum, tc.wantDen}, [2]int64{num, den}, "num/den of %d bytes at %d Gb/s, %d MHz", tc.bytes, tc.gbps, tc.mhz)
+			require.Equal(t, [2]int64{tc.wantNum, tc.wantDen}, [2]int64{num, den},
+				"num/den of %d bytes at %d Gb/s, %d MHz", tc.bytes, tc.gbps, tc.mhz)
 		})
 	}
 }
@@ -104,19 +111,24 @@ func TestRate(t *testing.T) {
 		wantPortFreeAt  int64 // PortFreeAt after the last packet
 		wantLastArrival int64
 	}{
-		{name: "400G port and path", port: 400, path: 400, bytes: 4194, wantPortFreeAt: 2_097_000, wantLastArrival: 2_097_021},
-		{name: "400G port, 100G path", port: 400, path: 100, bytes: 4194, wantPortFreeAt: 2_097_000, wantLastArrival: 8_388_021},
-		{name: "400G port, 300G path", port: 400, path: 300, bytes: 4194, wantPortFreeAt: 2_097_000, wantLastArrival: 2_796_021},
-		{name: "100G port, 400G path, delay", port: 100, path: 400, bytes: 4194, delay: 1000, wantPortFreeAt: 8_388_000, wantLastArrival: 8_389_021},
+		{name: "400G port and path", port: 400, path: 400, bytes: 4194,
+			wantPortFreeAt: 2_097_000, wantLastArrival: 2_097_021},
+		{name: "400G port, 100G path", port: 400, path: 100, bytes: 4194,
+			wantPortFreeAt: 2_097_000, wantLastArrival: 8_388_021},
+		{name: "400G port, 300G path", port: 400, path: 300, bytes: 4194,
+			wantPortFreeAt: 2_097_000, wantLastArrival: 2_796_021},
+		{name: "100G port, 400G path, delay", port: 100, path: 400, bytes: 4194, delay: 1000,
+			wantPortFreeAt: 8_388_000, wantLastArrival: 8_389_021},
 		// port 2000/7 cycles per packet, path 2000/13: last port end 2e8/7, last arrival ceil(2e8/7 + 2000/13).
-		{name: "7G port, 13G path", port: 7, path: 13, bytes: 1000, wantPortFreeAt: 28_571_428, wantLastArrival: 28_571_583},
+		{name: "7G port, 13G path", port: 7, path: 13, bytes: 1000,
+			wantPortFreeAt: 28_571_428, wantLastArrival: 28_571_583},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := onePath(tc.port, tc.path)
 			cfg.Paths[0].Delay = tc.delay
 			n, err := network.New(cfg)
 			require.NoError(t, err)
-			got := drive(t, n, count, nil, func(i int) network.Packet { return network.Packet{Bytes: tc.bytes, Tag: uint64(i)} })
+			got := drive(t, n, count, nil, tagged(tc.bytes))
 			require.Equal(t, tc.wantPortFreeAt, n.PortFreeAt(), "cycle the port is free after the last packet")
 			require.True(t, n.PortFree(tc.wantPortFreeAt), "port free in cycle %d", tc.wantPortFreeAt)
 			require.False(t, n.PortFree(tc.wantPortFreeAt-1), "port busy in cycle %d", tc.wantPortFreeAt-1)
@@ -133,7 +145,8 @@ func TestRate(t *testing.T) {
 				linkEnd = max(portEnd, linkEnd) + pathSer
 				want := (linkEnd+den-1)/den + tc.delay
 				if got[k].cycle != want || got[k].p.Tag != uint64(k) {
-					require.Equal(t, arrival{cycle: want, p: network.Packet{Bytes: tc.bytes, Tag: uint64(k)}}, got[k], "arrival %d", k)
+					wantArrival := arrival{cycle: want, p: network.Packet{Bytes: tc.bytes, Tag: uint64(k)}}
+					require.Equal(t, wantArrival, got[k], "arrival %d", k)
 				}
 			}
 			// Throughput: the port sent count packets in exactly count*portSer; the link was busy count*pathSer.
@@ -141,7 +154,8 @@ func TestRate(t *testing.T) {
 			require.Equal(t, portEnd/den, n.PortFreeAt(), "the port end matches the reference")
 			require.Equal(t, int64(count*tc.bytes), st.BytesDelivered, "bytes delivered")
 			if portEnd%den == 0 {
-				require.Equal(t, st.BytesDelivered*8*250, n.PortFreeAt()*int64(tc.port)*1000, "bits*MHz = cycles*Gbps*1000: the port rate is exact")
+				require.Equal(t, st.BytesDelivered*8*250, n.PortFreeAt()*int64(tc.port)*1000,
+					"bits*MHz = cycles*Gbps*1000: the port rate is exact")
 			}
 			require.Equal(t, count*pathSer/den, st.BusyCycles, "link busy cycles")
 		})
@@ -160,7 +174,8 @@ func TestOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := network.Config{ClockMHz: 250, PortGbps: 100, Seed: 7}
 			for range tc.paths {
-				cfg.Paths = append(cfg.Paths, network.PathConfig{Gbps: 100, Delay: 100, Jitter: 10_000, QueueBytes: 1 << 20, ECNBytes: 1 << 20})
+				cfg.Paths = append(cfg.Paths, network.PathConfig{Gbps: 100, Delay: 100, Jitter: 10_000,
+					QueueBytes: 1 << 20, ECNBytes: 1 << 20})
 			}
 			n, err := network.New(cfg)
 			require.NoError(t, err)
@@ -175,14 +190,16 @@ func TestOrder(t *testing.T) {
 			inversions, jittered := 0, 0
 			for i, a := range got {
 				p := n.PathOf(a.p.Entropy)
-				require.Greater(t, int64(a.p.Tag), last[p], "arrival %d: tag %d on path %d after tag %d", i, a.p.Tag, p, last[p])
+				require.Greater(t, int64(a.p.Tag), last[p], "arrival %d: tag %d on path %d after tag %d",
+					i, a.p.Tag, p, last[p])
 				last[p] = int64(a.p.Tag)
 				if i > 0 && a.p.Tag < got[i-1].p.Tag {
 					inversions++
 				}
 				// Equal rates, no queueing: the last bit leaves the link at 20(k+2), then Delay + [0, Jitter].
 				lo := 20*(int64(a.p.Tag)+2) + 100
-				require.True(t, a.cycle >= lo && a.cycle <= lo+10_000, "tag %d arrives in cycle %d, want %d..%d", a.p.Tag, a.cycle, lo, lo+10_000)
+				require.True(t, a.cycle >= lo && a.cycle <= lo+10_000, "tag %d arrives in cycle %d, want %d..%d",
+					a.p.Tag, a.cycle, lo, lo+10_000)
 				if a.cycle > lo {
 					jittered++
 				}
@@ -203,7 +220,7 @@ func lossRun(t *testing.T, l network.Loss, count int) (lost []uint64, st network
 	cfg.Paths[0].Loss = l
 	n, err := network.New(cfg)
 	require.NoError(t, err)
-	got := drive(t, n, count, nil, func(i int) network.Packet { return network.Packet{Bytes: 100, Tag: uint64(i)} })
+	got := drive(t, n, count, nil, tagged(100))
 	next := uint64(0)
 	for _, a := range got {
 		for ; next < a.p.Tag; next++ {
@@ -240,12 +257,14 @@ func TestGilbertElliott(t *testing.T) {
 	}{
 		{name: "bad loses all", l: network.Loss{Model: "gilbert", GoodToBad: 0.01, BadToGood: 0.2, LossBad: 1}},
 		{name: "long bursts", l: network.Loss{Model: "gilbert", GoodToBad: 0.001, BadToGood: 0.05, LossBad: 1}},
-		{name: "partial", l: network.Loss{Model: "gilbert", GoodToBad: 0.02, BadToGood: 0.3, LossGood: 0.001, LossBad: 0.6}},
+		{name: "partial",
+			l: network.Loss{Model: "gilbert", GoodToBad: 0.02, BadToGood: 0.3, LossGood: 0.001, LossBad: 0.6}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lost, _ := lossRun(t, tc.l, count)
-			// Stationary: piB = p/(p+r); mean loss m = piG*LossGood + piB*LossBad. The variance of the loss count of a
-			// two-state chain with lambda = 1-p-r is about n*(m(1-m) + 2(LossBad-LossGood)^2 piB piG lambda/(1-lambda)).
+			// Stationary: piB = p/(p+r); mean loss m = piG*LossGood + piB*LossBad. The variance of the loss count of
+			// a two-state chain with lambda = 1-p-r is about
+			// n*(m(1-m) + 2(LossBad-LossGood)^2 piB piG lambda/(1-lambda)).
 			p, r := tc.l.GoodToBad, tc.l.BadToGood
 			piB := p / (p + r)
 			piG := 1 - piB
@@ -291,10 +310,11 @@ func TestECNAndTailDrop(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := onePath(100, 10)
-			cfg.Paths[0].QueueBytes, cfg.Paths[0].ECNBytes = 10000, tc.ecn
+			cfg.Paths[0].QueueBytes = 10000
+			cfg.Paths[0].ECNBytes = tc.ecn
 			n, err := network.New(cfg)
 			require.NoError(t, err)
-			got := drive(t, n, 12, nil, func(i int) network.Packet { return network.Packet{Bytes: 1000, Tag: uint64(i)} })
+			got := drive(t, n, 12, nil, tagged(1000))
 			require.Equal(t, seq(0, 11), tags(got), "packets 0..10 delivered, 11 tail-dropped")
 			for k, a := range got {
 				occ := 1000 * min(k, 9)
@@ -325,17 +345,19 @@ func TestECNAndTailDrop(t *testing.T) {
 
 func TestTailDropOverload(t *testing.T) {
 	cfg := onePath(100, 10)
-	cfg.Paths[0].QueueBytes, cfg.Paths[0].ECNBytes = 20_000, 5_000
+	cfg.Paths[0].QueueBytes = 20_000
+	cfg.Paths[0].ECNBytes = 5_000
 	n, err := network.New(cfg)
 	require.NoError(t, err)
-	got := drive(t, n, 1000, nil, func(i int) network.Packet { return network.Packet{Bytes: 1000, Tag: uint64(i)} })
+	got := drive(t, n, 1000, nil, tagged(1000))
 	st := n.Stats().Paths[0]
 	require.Equal(t, int64(1000), st.Sent, "sent")
 	require.Equal(t, int64(1000), st.Delivered+st.DroppedTail, "every packet delivered or tail-dropped")
 	require.Greater(t, st.DroppedTail, int64(800), "a 10x overload drops most packets")
 	require.Equal(t, 20_000, st.MaxQueueBytes, "the queue fills up to its capacity")
 	for i := 1; i < len(got); i++ {
-		require.Equal(t, got[i-1].cycle+200, got[i].cycle, "a backlogged 10G path delivers one 1000-byte packet per 200 cycles (arrival %d)", i)
+		require.Equal(t, got[i-1].cycle+200, got[i].cycle,
+			"a backlogged 10G path delivers one 1000-byte packet per 200 cycles (arrival %d)", i)
 	}
 }
 
@@ -370,7 +392,7 @@ func TestDown(t *testing.T) {
 			cfg.Paths[0].Down = tc.down
 			n, err := network.New(cfg)
 			require.NoError(t, err)
-			got := drive(t, n, tc.count, nil, func(i int) network.Packet { return network.Packet{Bytes: 1000, Tag: uint64(i)} })
+			got := drive(t, n, tc.count, nil, tagged(1000))
 			require.Equal(t, tc.want, tags(got), "delivered tags")
 			require.Equal(t, int64(tc.count-len(tc.want)), n.Stats().Paths[0].DroppedDown, "DroppedDown")
 		})
@@ -435,7 +457,8 @@ func TestPathOf(t *testing.T) {
 			for e := 0xC000; e < 0xC000+count; e++ {
 				p := a.PathOf(uint16(e))
 				require.Equal(t, p, b.PathOf(uint16(e)), "entropy %#x: same config, same path", e)
-				require.Equal(t, int(network.Hash(uint16(e), 0x1234)%uint32(tc.paths)), p, "entropy %#x: Hash mod paths", e)
+				require.Equal(t, int(network.Hash(uint16(e), 0x1234)%uint32(tc.paths)), p,
+					"entropy %#x: Hash mod paths", e)
 				hist[p]++
 				if a.PathOf(uint16(e+1)) != p {
 					moved++
@@ -453,7 +476,8 @@ func TestPathOf(t *testing.T) {
 			q := float64(tc.paths-1) / float64(tc.paths)
 			sd := math.Sqrt(count * q * (1 - q))
 			require.InDelta(t, count*q, float64(moved), 5*sd, "entropy+1 moves a flow with probability (N-1)/N")
-			require.InDelta(t, count*q, float64(reseeded), 5*sd, "another hash seed moves a flow with probability (N-1)/N")
+			require.InDelta(t, count*q, float64(reseeded), 5*sd,
+				"another hash seed moves a flow with probability (N-1)/N")
 		})
 	}
 }
@@ -461,7 +485,8 @@ func TestPathOf(t *testing.T) {
 // validConfig is a valid two-path config with every field set.
 func validConfig() network.Config {
 	return network.Config{ClockMHz: 250, PortGbps: 400, HashSeed: 1, Seed: 2, Paths: []network.PathConfig{
-		{Gbps: 100, Delay: 1000, Jitter: 50, QueueBytes: 100_000, ECNBytes: 20_000, Loss: network.Loss{Model: "bernoulli", P: 0.01}},
+		{Gbps: 100, Delay: 1000, Jitter: 50, QueueBytes: 100_000, ECNBytes: 20_000,
+			Loss: network.Loss{Model: "bernoulli", P: 0.01}},
 		{Gbps: 100, Delay: 1000, QueueBytes: 100_000, ECNBytes: 20_000,
 			Loss: network.Loss{Model: "gilbert", GoodToBad: 0.01, BadToGood: 0.5, LossGood: 0, LossBad: 1},
 			Down: []network.Interval{{From: 10, To: 20}, {From: 20, To: 30}}},
@@ -476,33 +501,57 @@ func TestValidate(t *testing.T) {
 	}{
 		{name: "valid", edit: func(c *network.Config) {}},
 		{name: "empty loss model is none", edit: func(c *network.Config) { c.Paths[0].Loss = network.Loss{} }},
-		{name: "clock low", edit: func(c *network.Config) { c.ClockMHz = 0 }, want: "clock_mhz: value 0 out of range (allowed 1..2000)"},
-		{name: "clock high", edit: func(c *network.Config) { c.ClockMHz = 2001 }, want: "clock_mhz: value 2001 out of range (allowed 1..2000)"},
-		{name: "port", edit: func(c *network.Config) { c.PortGbps = 1601 }, want: "port_gbps: value 1601 out of range (allowed 1..1600)"},
-		{name: "no paths", edit: func(c *network.Config) { c.Paths = nil }, want: "paths: 0 paths out of range (allowed 1..64)"},
+		{name: "clock low", edit: func(c *network.Config) { c.ClockMHz = 0 },
+			want: "clock_mhz: value 0 out of range (allowed 1..2000)"},
+		{name: "clock high", edit: func(c *network.Config) { c.ClockMHz = 2001 },
+			want: "clock_mhz: value 2001 out of range (allowed 1..2000)"},
+		{name: "port", edit: func(c *network.Config) { c.PortGbps = 1601 },
+			want: "port_gbps: value 1601 out of range (allowed 1..1600)"},
+		{name: "no paths", edit: func(c *network.Config) { c.Paths = nil },
+			want: "paths: 0 paths out of range (allowed 1..64)"},
 		{name: "65 paths", edit: func(c *network.Config) {
 			for len(c.Paths) < 65 {
 				c.Paths = append(c.Paths, c.Paths[0])
 			}
 		}, want: "paths: 65 paths out of range (allowed 1..64)"},
-		{name: "gbps", edit: func(c *network.Config) { c.Paths[1].Gbps = 0 }, want: "paths[1].gbps: value 0 out of range (allowed 1..1600)"},
-		{name: "delay", edit: func(c *network.Config) { c.Paths[0].Delay = -1 }, want: "paths[0].delay: value -1 out of range (allowed 0..1000000000)"},
-		{name: "jitter", edit: func(c *network.Config) { c.Paths[1].Jitter = 1_000_000_001 }, want: "paths[1].jitter: value 1000000001 out of range (allowed 0..1000000000)"},
-		{name: "queue", edit: func(c *network.Config) { c.Paths[0].QueueBytes = 0 }, want: "paths[0].queue_bytes: value 0 out of range (allowed 1..1073741824)"},
-		{name: "ecn above queue", edit: func(c *network.Config) { c.Paths[1].ECNBytes = 100_001 }, want: "paths[1].ecn_bytes: value 100001 out of range (allowed 0..100000, at most queue_bytes)"},
-		{name: "ecn negative", edit: func(c *network.Config) { c.Paths[0].ECNBytes = -1 }, want: "paths[0].ecn_bytes: value -1 out of range (allowed 0..100000, at most queue_bytes)"},
-		{name: "loss model", edit: func(c *network.Config) { c.Paths[1].Loss.Model = "uniform" }, want: `paths[1].loss.model: unknown model "uniform" (allowed none, bernoulli, gilbert)`},
-		{name: "loss p", edit: func(c *network.Config) { c.Paths[0].Loss.P = 1.5 }, want: "paths[0].loss.p: value 1.5 out of range (allowed 0..1)"},
-		{name: "loss p NaN", edit: func(c *network.Config) { c.Paths[0].Loss.P = math.NaN() }, want: "paths[0].loss.p: value NaN out of range (allowed 0..1)"},
-		{name: "good_to_bad", edit: func(c *network.Config) { c.Paths[1].Loss.GoodToBad = -0.1 }, want: "paths[1].loss.good_to_bad: value -0.1 out of range (allowed 0..1)"},
-		{name: "bad_to_good", edit: func(c *network.Config) { c.Paths[1].Loss.BadToGood = 2 }, want: "paths[1].loss.bad_to_good: value 2 out of range (allowed 0..1)"},
-		{name: "loss_good", edit: func(c *network.Config) { c.Paths[1].Loss.LossGood = 1.01 }, want: "paths[1].loss.loss_good: value 1.01 out of range (allowed 0..1)"},
-		{name: "loss_bad", edit: func(c *network.Config) { c.Paths[1].Loss.LossBad = -1 }, want: "paths[1].loss.loss_bad: value -1 out of range (allowed 0..1)"},
-		{name: "down from negative", edit: func(c *network.Config) { c.Paths[1].Down[0].From = -5 }, want: "paths[1].down[0].from: value -5 out of range (allowed 0..9223372036854775807)"},
-		{name: "down empty", edit: func(c *network.Config) { c.Paths[1].Down[1].To = 20 }, want: "paths[1].down[1].to: value 20 not above from 20 (allowed: from < to)"},
-		{name: "down overlapping", edit: func(c *network.Config) { c.Paths[1].Down[1].From = 19 }, want: "paths[1].down[1].from: value 19 below down[0].to 20 (allowed: intervals ascending, not overlapping)"},
-		{name: "two errors joined", edit: func(c *network.Config) { c.ClockMHz, c.Paths[0].Gbps = 0, 0 },
-			want: "clock_mhz: value 0 out of range (allowed 1..2000)\npaths[0].gbps: value 0 out of range (allowed 1..1600)"},
+		{name: "gbps", edit: func(c *network.Config) { c.Paths[1].Gbps = 0 },
+			want: "paths[1].gbps: value 0 out of range (allowed 1..1600)"},
+		{name: "delay", edit: func(c *network.Config) { c.Paths[0].Delay = -1 },
+			want: "paths[0].delay: value -1 out of range (allowed 0..1000000000)"},
+		{name: "jitter", edit: func(c *network.Config) { c.Paths[1].Jitter = 1_000_000_001 },
+			want: "paths[1].jitter: value 1000000001 out of range (allowed 0..1000000000)"},
+		{name: "queue", edit: func(c *network.Config) { c.Paths[0].QueueBytes = 0 },
+			want: "paths[0].queue_bytes: value 0 out of range (allowed 1..1073741824)"},
+		{name: "ecn above queue", edit: func(c *network.Config) { c.Paths[1].ECNBytes = 100_001 },
+			want: "paths[1].ecn_bytes: value 100001 out of range (allowed 0..100000, at most queue_bytes)"},
+		{name: "ecn negative", edit: func(c *network.Config) { c.Paths[0].ECNBytes = -1 },
+			want: "paths[0].ecn_bytes: value -1 out of range (allowed 0..100000, at most queue_bytes)"},
+		{name: "loss model", edit: func(c *network.Config) { c.Paths[1].Loss.Model = "uniform" },
+			want: `paths[1].loss.model: unknown model "uniform" (allowed none, bernoulli, gilbert)`},
+		{name: "loss p", edit: func(c *network.Config) { c.Paths[0].Loss.P = 1.5 },
+			want: "paths[0].loss.p: value 1.5 out of range (allowed 0..1)"},
+		{name: "loss p NaN", edit: func(c *network.Config) { c.Paths[0].Loss.P = math.NaN() },
+			want: "paths[0].loss.p: value NaN out of range (allowed 0..1)"},
+		{name: "good_to_bad", edit: func(c *network.Config) { c.Paths[1].Loss.GoodToBad = -0.1 },
+			want: "paths[1].loss.good_to_bad: value -0.1 out of range (allowed 0..1)"},
+		{name: "bad_to_good", edit: func(c *network.Config) { c.Paths[1].Loss.BadToGood = 2 },
+			want: "paths[1].loss.bad_to_good: value 2 out of range (allowed 0..1)"},
+		{name: "loss_good", edit: func(c *network.Config) { c.Paths[1].Loss.LossGood = 1.01 },
+			want: "paths[1].loss.loss_good: value 1.01 out of range (allowed 0..1)"},
+		{name: "loss_bad", edit: func(c *network.Config) { c.Paths[1].Loss.LossBad = -1 },
+			want: "paths[1].loss.loss_bad: value -1 out of range (allowed 0..1)"},
+		{name: "down from negative", edit: func(c *network.Config) { c.Paths[1].Down[0].From = -5 },
+			want: "paths[1].down[0].from: value -5 out of range (allowed 0..9223372036854775807)"},
+		{name: "down empty", edit: func(c *network.Config) { c.Paths[1].Down[1].To = 20 },
+			want: "paths[1].down[1].to: value 20 not above from 20 (allowed: from < to)"},
+		{name: "down overlapping", edit: func(c *network.Config) { c.Paths[1].Down[1].From = 19 },
+			want: "paths[1].down[1].from: value 19 below down[0].to 20 (allowed: intervals ascending, " +
+				"not overlapping)"},
+		{name: "two errors joined", edit: func(c *network.Config) {
+			c.ClockMHz = 0
+			c.Paths[0].Gbps = 0
+		}, want: "clock_mhz: value 0 out of range (allowed 1..2000)\n" +
+			"paths[0].gbps: value 0 out of range (allowed 1..1600)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := validConfig()
@@ -524,10 +573,12 @@ func TestSendErrors(t *testing.T) {
 	n, err := network.New(onePath(400, 400))
 	require.NoError(t, err)
 	require.EqualError(t, n.Send(0, network.Packet{Bytes: 0}), "packet bytes: value 0 out of range (allowed 1..65535)")
-	require.EqualError(t, n.Send(0, network.Packet{Bytes: 65536}), "packet bytes: value 65536 out of range (allowed 1..65535)")
+	require.EqualError(t, n.Send(0, network.Packet{Bytes: 65536}),
+		"packet bytes: value 65536 out of range (allowed 1..65535)")
 	require.NoError(t, n.Send(10, network.Packet{Bytes: 4194}))
 	require.False(t, n.PortFree(29), "port busy until 30.97")
-	require.EqualError(t, n.Send(29, network.Packet{Bytes: 100}), "port busy in cycle 29: the previous packet leaves the port in cycle 30")
+	require.EqualError(t, n.Send(29, network.Packet{Bytes: 100}),
+		"port busy in cycle 29: the previous packet leaves the port in cycle 30")
 	require.True(t, n.PortFree(30), "the next packet can start at 30.97, inside cycle 30")
 	require.NoError(t, n.Send(30, network.Packet{Bytes: 4194}))
 	require.Equal(t, int64(51), n.PortFreeAt(), "second packet ends at 30.97+20.97 = 51.94")
@@ -543,10 +594,12 @@ func TestSendErrors(t *testing.T) {
 func mixedConfig(seed uint64, hashSeed uint32) network.Config {
 	return network.Config{ClockMHz: 250, PortGbps: 400, Seed: seed, HashSeed: hashSeed, Paths: []network.PathConfig{
 		{Gbps: 100, Delay: 500, Jitter: 300, QueueBytes: 200_000, ECNBytes: 50_000},
-		{Gbps: 100, Delay: 700, Jitter: 30, QueueBytes: 200_000, ECNBytes: 50_000, Loss: network.Loss{Model: "bernoulli", P: 0.01}},
+		{Gbps: 100, Delay: 700, Jitter: 30, QueueBytes: 200_000, ECNBytes: 50_000,
+			Loss: network.Loss{Model: "bernoulli", P: 0.01}},
 		{Gbps: 50, Delay: 400, QueueBytes: 60_000, ECNBytes: 10_000,
 			Loss: network.Loss{Model: "gilbert", GoodToBad: 0.01, BadToGood: 0.3, LossGood: 0.001, LossBad: 0.5}},
-		{Gbps: 200, Delay: 900, Jitter: 1000, QueueBytes: 200_000, ECNBytes: 50_000, Down: []network.Interval{{From: 20_000, To: 40_000}}},
+		{Gbps: 200, Delay: 900, Jitter: 1000, QueueBytes: 200_000, ECNBytes: 50_000,
+			Down: []network.Interval{{From: 20_000, To: 40_000}}},
 	}}
 }
 
@@ -556,7 +609,11 @@ func mixedTraffic(t testing.TB, cfg network.Config) []arrival {
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(3, 4))
 	at := int64(0)
-	return drive(t, n, 20_000, func(int) int64 { at = max(at, n.PortFreeAt()) + rng.Int64N(30); return at }, func(i int) network.Packet {
+	earliest := func(int) int64 {
+		at = max(at, n.PortFreeAt()) + rng.Int64N(30)
+		return at
+	}
+	return drive(t, n, 20_000, earliest, func(i int) network.Packet {
 		return network.Packet{Bytes: 64 + rng.IntN(4100), Entropy: uint16(rng.Uint32()), Tag: uint64(i)}
 	})
 }
