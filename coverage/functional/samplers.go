@@ -155,6 +155,40 @@ func (c *rxCov) Sample(_ int64, in *rxreorder.In, out *rxreorder.Out) { c.sample
 func (c *rxCov) sample(in *rxreorder.In, out *rxreorder.Out, nakShown bool) {
 	c.g.Samples++
 	mask := uint32(1)<<uint(c.cfg.PSNWidth) - 1
+	c.sampleCounters(out)
+	c.prev = *out
+	c.cycle++
+	if in.Rst {
+		c.sampleReset()
+		return
+	}
+	if in.CtlValid && out.CtlReady && int(in.CtlConn) < c.cfg.Conns {
+		c.opGap(int(in.CtlConn))
+	} else if in.PktValid && out.PktReady && int(in.PktConn) < c.cfg.Conns {
+		c.opGap(int(in.PktConn))
+	}
+	c.sampleBackpressure(in, out)
+	if in.CtlValid && out.CtlReady && int(in.CtlConn) < c.cfg.Conns {
+		c.sampleCtl(in, mask)
+	}
+	if in.PktValid && out.PktReady && int(in.PktConn) < c.cfg.Conns {
+		c.samplePkt(in, mask)
+	}
+	if out.AckValid && in.AckReady && !nakShown && int(out.AckConn) < c.cfg.Conns {
+		c.sampleAck(out, mask)
+	}
+	if out.CplValid && in.CplReady && int(out.CplConn) < c.cfg.Conns {
+		k, psn := out.CplConn, out.CplPSN&mask
+		if c.haveCpl[k] && c.lastCpl[k] == mask && psn == 0 {
+			c.wrap.Hit("completion")
+		}
+		c.lastCpl[k] = psn
+		c.haveCpl[k] = true
+	}
+}
+
+// sampleCounters samples the verdict counters' increments since the previous cycle.
+func (c *rxCov) sampleCounters(out *rxreorder.Out) {
 	if delta(out.CntAccepted, c.prev.CntAccepted) {
 		c.drop.Hit("accepted")
 	}
@@ -167,25 +201,23 @@ func (c *rxCov) sample(in *rxreorder.In, out *rxreorder.Out, nakShown bool) {
 	if delta(out.CntClosed, c.prev.CntClosed) {
 		c.drop.Hit("closed")
 	}
-	c.prev = *out
-	c.cycle++
-	if in.Rst {
-		if c.traffic {
-			c.reset.Hit("after_traffic")
-		}
-		c.traffic = false
-		clear(c.known)
-		clear(c.haveCpl)
-		for k := range c.lastOp {
-			c.lastOp[k] = -1
-		}
-		return
+}
+
+// sampleReset samples a reset cycle and forgets what the reset clears.
+func (c *rxCov) sampleReset() {
+	if c.traffic {
+		c.reset.Hit("after_traffic")
 	}
-	if in.CtlValid && out.CtlReady && int(in.CtlConn) < c.cfg.Conns {
-		c.opGap(int(in.CtlConn))
-	} else if in.PktValid && out.PktReady && int(in.PktConn) < c.cfg.Conns {
-		c.opGap(int(in.PktConn))
+	c.traffic = false
+	clear(c.known)
+	clear(c.haveCpl)
+	for k := range c.lastOp {
+		c.lastOp[k] = -1
 	}
+}
+
+// sampleBackpressure samples valid && !ready on each port.
+func (c *rxCov) sampleBackpressure(in *rxreorder.In, out *rxreorder.Out) {
 	if in.PktValid && !out.PktReady {
 		c.bp.Hit("s_pkt")
 	}
@@ -195,67 +227,72 @@ func (c *rxCov) sample(in *rxreorder.In, out *rxreorder.Out, nakShown bool) {
 	if out.AckValid && !in.AckReady {
 		c.bp.Hit("m_ack")
 	}
-	if in.CtlValid && out.CtlReady && int(in.CtlConn) < c.cfg.Conns {
-		k := in.CtlConn
-		switch {
-		case !in.CtlOpen:
-			c.ctl.Hit("close")
-			c.known[k] = false
-		case c.opened[k]:
-			c.ctl.Hit("reopen")
-		default:
-			c.ctl.Hit("open")
-		}
-		if in.CtlOpen {
-			c.opened[k], c.known[k], c.haveCpl[k], c.cum[k] = true, true, false, in.CtlPSN&mask
-		}
+}
+
+// sampleCtl samples an s_ctl handshake: open, close or reopen; an open sets the connection's cumulative PSN.
+func (c *rxCov) sampleCtl(in *rxreorder.In, mask uint32) {
+	k := in.CtlConn
+	switch {
+	case !in.CtlOpen:
+		c.ctl.Hit("close")
+		c.known[k] = false
+	case c.opened[k]:
+		c.ctl.Hit("reopen")
+	default:
+		c.ctl.Hit("open")
 	}
-	if in.PktValid && out.PktReady && int(in.PktConn) < c.cfg.Conns {
-		c.traffic = true
-		if in.PktECN {
-			c.ecn.Hit("pkt_ce")
-		}
-		if k := in.PktConn; c.known[k] {
-			d := signedN((in.PktPSN-c.cum[k])&mask, c.cfg.PSNWidth)
-			w := c.cfg.Window
-			switch {
-			case d < 0:
-				c.dist.Hit("behind")
-			case d >= w:
-				c.dist.Hit("beyond")
-			default:
-				db := binOf(d, c.distLo, c.distHi, c.distN)
-				pb := "front"
-				if d >= 3*w/4 {
-					pb = "back"
-				} else if d >= w/4 {
-					pb = "middle"
-				}
-				c.dist.Hit(db)
-				c.pos.Hit(pb)
-				c.distPos.HitCross(db, pb)
-			}
-		}
+	if in.CtlOpen {
+		c.opened[k] = true
+		c.known[k] = true
+		c.haveCpl[k] = false
+		c.cum[k] = in.CtlPSN & mask
 	}
-	if out.AckValid && in.AckReady && !nakShown && int(out.AckConn) < c.cfg.Conns {
-		k, psn := out.AckConn, out.AckPSN&mask
-		if c.known[k] {
-			if psn < c.cum[k] && (psn-c.cum[k])&mask < uint32(4*c.cfg.Window) {
-				c.wrap.Hit("ack")
-			}
-			c.cum[k] = psn
-		}
-		c.holes.Hit(holeBin(out.AckSack, c.cfg.SackBits))
-		if out.AckECN {
-			c.ecn.Hit("ack_echo")
-		}
+}
+
+// samplePkt samples an s_pkt handshake: ECN, and the distance from the connection's cumulative PSN with the
+// window position.
+func (c *rxCov) samplePkt(in *rxreorder.In, mask uint32) {
+	c.traffic = true
+	if in.PktECN {
+		c.ecn.Hit("pkt_ce")
 	}
-	if out.CplValid && in.CplReady && int(out.CplConn) < c.cfg.Conns {
-		k, psn := out.CplConn, out.CplPSN&mask
-		if c.haveCpl[k] && c.lastCpl[k] == mask && psn == 0 {
-			c.wrap.Hit("completion")
+	k := in.PktConn
+	if !c.known[k] {
+		return
+	}
+	d := signedN((in.PktPSN-c.cum[k])&mask, c.cfg.PSNWidth)
+	w := c.cfg.Window
+	switch {
+	case d < 0:
+		c.dist.Hit("behind")
+	case d >= w:
+		c.dist.Hit("beyond")
+	default:
+		db := binOf(d, c.distLo, c.distHi, c.distN)
+		pb := "front"
+		if d >= 3*w/4 {
+			pb = "back"
+		} else if d >= w/4 {
+			pb = "middle"
 		}
-		c.lastCpl[k], c.haveCpl[k] = psn, true
+		c.dist.Hit(db)
+		c.pos.Hit(pb)
+		c.distPos.HitCross(db, pb)
+	}
+}
+
+// sampleAck samples an m_ack handshake (an ACK, not a NAK): the cumulative PSN's wrap, SACK holes, ECN echo.
+func (c *rxCov) sampleAck(out *rxreorder.Out, mask uint32) {
+	k, psn := out.AckConn, out.AckPSN&mask
+	if c.known[k] {
+		if psn < c.cum[k] && (psn-c.cum[k])&mask < uint32(4*c.cfg.Window) {
+			c.wrap.Hit("ack")
+		}
+		c.cum[k] = psn
+	}
+	c.holes.Hit(holeBin(out.AckSack, c.cfg.SackBits))
+	if out.AckECN {
+		c.ecn.Hit("ack_echo")
 	}
 }
 
@@ -384,8 +421,36 @@ func (c *retxCov) samplePseq(last []uint32, conn, path, seq uint32, bin string) 
 
 func (c *retxCov) Sample(_ int64, in *retx.In, out *retx.Out) { c.sample(in, out) }
 
+// sample takes one cycle.
 func (c *retxCov) sample(in *retx.In, out *retx.Out) {
 	c.g.Samples++
+	c.sampleCounters(out)
+	c.prev = *out
+	if in.Rst {
+		if c.traffic {
+			c.reset.Hit("mid_traffic")
+		}
+		c.traffic = false
+		clear(c.lastTx)
+		clear(c.lastAck)
+		return
+	}
+	if out.ErrValid {
+		c.errp.Hit("m_err")
+		if int(out.ErrConn) < c.cfg.Conns {
+			c.errored[out.ErrConn] = true
+		}
+	}
+	c.sampleBackpressure(in, out)
+	c.sampleHandshakes(in, out)
+	if in.CtlValid && out.CtlReady && int(in.CtlConn) < c.cfg.Conns {
+		c.sampleCtl(in)
+	}
+}
+
+// sampleCounters samples the counters' increments since the previous cycle: sends and retransmissions by cause
+// (with the retry count of an RTO retransmission), timeouts, drops.
+func (c *retxCov) sampleCounters(out *retx.Out) {
 	p := &c.prev
 	if delta(out.CntSent, p.CntSent) {
 		c.tx.Hit("new")
@@ -414,22 +479,10 @@ func (c *retxCov) sample(in *retx.In, out *retx.Out) {
 	if delta(out.CntAckIgnored, p.CntAckIgnored) {
 		c.drops.Hit("ack_ignored")
 	}
-	c.prev = *out
-	if in.Rst {
-		if c.traffic {
-			c.reset.Hit("mid_traffic")
-		}
-		c.traffic = false
-		clear(c.lastTx)
-		clear(c.lastAck)
-		return
-	}
-	if out.ErrValid {
-		c.errp.Hit("m_err")
-		if int(out.ErrConn) < c.cfg.Conns {
-			c.errored[out.ErrConn] = true
-		}
-	}
+}
+
+// sampleBackpressure samples valid && !ready on each port (m_fb only where it is visible).
+func (c *retxCov) sampleBackpressure(in *retx.In, out *retx.Out) {
 	if in.TxValid && !out.TxReady {
 		c.bp.Hit("s_tx")
 	}
@@ -442,6 +495,11 @@ func (c *retxCov) sample(in *retx.In, out *retx.Out) {
 	if c.fb != nil && out.FbValid && !in.FbReady {
 		c.bp.Hit("m_fb")
 	}
+}
+
+// sampleHandshakes samples the m_pkt (retries, path sequence), s_ack (path sequence, NAK) and m_fb (kind)
+// handshakes.
+func (c *retxCov) sampleHandshakes(in *retx.In, out *retx.Out) {
 	if out.PktValid && in.PktReady {
 		c.traffic = true
 		if int(out.PktRetries) <= c.cfg.MaxRetries {
@@ -458,27 +516,31 @@ func (c *retxCov) sample(in *retx.In, out *retx.Out) {
 	if in.AckValid && out.AckReady && in.AckNak && c.cfg.GBN != 0 {
 		c.gbn.Hit("nak_in")
 	}
-	if in.CtlValid && out.CtlReady && int(in.CtlConn) < c.cfg.Conns {
-		k := in.CtlConn
-		switch {
-		case !in.CtlOpen:
-			c.ctl.Hit("close")
-		case c.opened[k]:
-			c.ctl.Hit("reopen")
-		default:
-			c.ctl.Hit("open")
-		}
-		if in.CtlOpen {
-			if c.errored[k] {
-				c.errp.Hit("reopen_after_error")
-			}
-			c.opened[k], c.errored[k] = true, false
-		}
-		// The connection's path sequences restart: a smaller one next is not a wrap.
-		from := int(k) * c.cfg.Paths
-		clear(c.lastTx[from : from+c.cfg.Paths])
-		clear(c.lastAck[from : from+c.cfg.Paths])
+}
+
+// sampleCtl samples an s_ctl handshake: open, close or reopen, a reopen after an error; the connection's path
+// sequences restart.
+func (c *retxCov) sampleCtl(in *retx.In) {
+	k := in.CtlConn
+	switch {
+	case !in.CtlOpen:
+		c.ctl.Hit("close")
+	case c.opened[k]:
+		c.ctl.Hit("reopen")
+	default:
+		c.ctl.Hit("open")
 	}
+	if in.CtlOpen {
+		if c.errored[k] {
+			c.errp.Hit("reopen_after_error")
+		}
+		c.opened[k] = true
+		c.errored[k] = false
+	}
+	// The connection's path sequences restart: a smaller one next is not a wrap.
+	from := int(k) * c.cfg.Paths
+	clear(c.lastTx[from : from+c.cfg.Paths])
+	clear(c.lastAck[from : from+c.cfg.Paths])
 }
 
 // --- path_sel --------------------------------------------------------------------------------------------------
@@ -535,31 +597,11 @@ func (c *pathCov) Groups() []*Group { return []*Group{c.g} }
 
 func (c *pathCov) Sample(_ int64, in *pathsel.In, out *pathsel.Out) { c.sample(in, out) }
 
+// sample takes one cycle.
 func (c *pathCov) sample(in *pathsel.In, out *pathsel.Out) {
 	c.g.Samples++
-	p := &c.prev
-	if delta(out.CntDecisions, p.CntDecisions) {
-		c.events.Hit("decision")
-	}
-	if delta(out.CntProbes, p.CntProbes) {
-		c.events.Hit("probe")
-	}
-	if delta(out.CntFailures, p.CntFailures) {
-		c.events.Hit("failure")
-	}
-	if delta(out.CntRecoveries, p.CntRecoveries) {
-		c.events.Hit("recovery")
-	}
-	if out.StatusAllFail && !p.StatusAllFail {
-		c.allFail.Hit("status_rise")
-	}
-	if !out.StatusAllFail && p.StatusAllFail {
-		c.allFail.Hit("status_fall")
-	}
-	if out.RdAllFailed {
-		c.allFail.Hit("rd_all_failed")
-	}
-	prevStatus := *p
+	c.sampleCounters(out)
+	prevStatus := c.prev
 	c.prev = *out
 	if in.Rst {
 		if c.traffic {
@@ -571,63 +613,16 @@ func (c *pathCov) sample(in *pathsel.In, out *pathsel.Out) {
 		return
 	}
 	if a := c.prevAddr; a >= 0 && out.RdState < 4 {
-		s := out.RdState
-		if l := c.last[a]; l != 0 && l-1 != s {
-			t := stateNames[l-1] + "->" + stateNames[s]
-			if c.trans.Has(t) { // a change the spec has no single step for (the path was not read in between) is not counted
-				c.trans.Hit(t)
-			}
-		}
-		if l := c.last[a]; l != 0 {
-			switch {
-			case out.RdCwnd < c.lastCwnd[a]:
-				c.cwndChg.Hit("decrease")
-			case out.RdCwnd > c.lastCwnd[a]:
-				c.cwndChg.Hit("increase")
-			}
-		}
-		c.last[a], c.lastCwnd[a] = s+1, out.RdCwnd
-		init, mx := uint32(c.cfg.CwndInit)<<4, uint32(c.cfg.CwndMax)<<4
-		switch w := out.RdCwnd; {
-		case w <= 16:
-			c.cwnd.Hit("min")
-		case w >= mx:
-			c.cwnd.Hit("max")
-		case w < init:
-			c.cwnd.Hit("below_init")
-		case w == init:
-			c.cwnd.Hit("init")
-		default:
-			c.cwnd.Hit("above_init")
-		}
+		c.sampleRead(a, out)
 	}
 	if int(in.RdConn) < c.cfg.Conns && int(in.RdPath) < c.cfg.Paths {
 		c.prevAddr = int(in.RdConn)*c.cfg.Paths + int(in.RdPath)
 	}
 	if c.fbKind != nil && in.FbValid && out.FbReady {
-		c.fbKind.Hit(stateFb[in.FbKind&3])
-		switch n := in.FbCount; {
-		case n == 0:
-			c.fbCount.Hit("0")
-		case n == 1:
-			c.fbCount.Hit("1")
-		case n < 8:
-			c.fbCount.Hit("2..7")
-		default:
-			c.fbCount.Hit("8+")
-		}
+		c.sampleFb(in)
 	}
 	if c.decision != nil && out.SelValid && in.SelReady {
-		c.traffic = true
-		switch {
-		case out.SelProbe && prevStatus.StatusAllFail && prevStatus.StatusConn == out.SelConn:
-			c.decision.Hit("probe_all_failed")
-			c.decision.Hit("probe")
-		case out.SelProbe:
-			c.decision.Hit("probe")
-		default:
-			c.decision.Hit("normal")
-		}
+		c.sampleDecision(out, &prevStatus)
 	}
 	if c.decision == nil && delta(out.CntDecisions, prevStatus.CntDecisions) {
 		c.traffic = true
@@ -654,6 +649,98 @@ func (c *pathCov) sample(in *pathsel.In, out *pathsel.Out) {
 			c.ctl.Hit("open")
 		}
 		c.opened[in.CtlConn] = true
+	}
+}
+
+// sampleCounters samples the event counters' increments and the all-failed status's edges since the previous
+// cycle, and rd_all_failed.
+func (c *pathCov) sampleCounters(out *pathsel.Out) {
+	p := &c.prev
+	if delta(out.CntDecisions, p.CntDecisions) {
+		c.events.Hit("decision")
+	}
+	if delta(out.CntProbes, p.CntProbes) {
+		c.events.Hit("probe")
+	}
+	if delta(out.CntFailures, p.CntFailures) {
+		c.events.Hit("failure")
+	}
+	if delta(out.CntRecoveries, p.CntRecoveries) {
+		c.events.Hit("recovery")
+	}
+	if out.StatusAllFail && !p.StatusAllFail {
+		c.allFail.Hit("status_rise")
+	}
+	if !out.StatusAllFail && p.StatusAllFail {
+		c.allFail.Hit("status_fall")
+	}
+	if out.RdAllFailed {
+		c.allFail.Hit("rd_all_failed")
+	}
+}
+
+// sampleRead samples the rd_* outputs for path a (conn*paths+path), read in the previous cycle: its state
+// transition and window change since it was last read, and its window.
+func (c *pathCov) sampleRead(a int, out *pathsel.Out) {
+	s := out.RdState
+	if l := c.last[a]; l != 0 && l-1 != s {
+		t := stateNames[l-1] + "->" + stateNames[s]
+		if c.trans.Has(t) { // a change the spec has no single step for (the path was not read in between) is not counted
+			c.trans.Hit(t)
+		}
+	}
+	if l := c.last[a]; l != 0 {
+		switch {
+		case out.RdCwnd < c.lastCwnd[a]:
+			c.cwndChg.Hit("decrease")
+		case out.RdCwnd > c.lastCwnd[a]:
+			c.cwndChg.Hit("increase")
+		}
+	}
+	c.last[a] = s + 1
+	c.lastCwnd[a] = out.RdCwnd
+	init, mx := uint32(c.cfg.CwndInit)<<4, uint32(c.cfg.CwndMax)<<4
+	switch w := out.RdCwnd; {
+	case w <= 16:
+		c.cwnd.Hit("min")
+	case w >= mx:
+		c.cwnd.Hit("max")
+	case w < init:
+		c.cwnd.Hit("below_init")
+	case w == init:
+		c.cwnd.Hit("init")
+	default:
+		c.cwnd.Hit("above_init")
+	}
+}
+
+// sampleFb samples an s_fb handshake: its kind and count.
+func (c *pathCov) sampleFb(in *pathsel.In) {
+	c.fbKind.Hit(stateFb[in.FbKind&3])
+	switch n := in.FbCount; {
+	case n == 0:
+		c.fbCount.Hit("0")
+	case n == 1:
+		c.fbCount.Hit("1")
+	case n < 8:
+		c.fbCount.Hit("2..7")
+	default:
+		c.fbCount.Hit("8+")
+	}
+}
+
+// sampleDecision samples an m_sel handshake: a normal decision, a probe, a probe of a connection prev (the
+// previous cycle's outputs) shows all-failed.
+func (c *pathCov) sampleDecision(out *pathsel.Out, prev *pathsel.Out) {
+	c.traffic = true
+	switch {
+	case out.SelProbe && prev.StatusAllFail && prev.StatusConn == out.SelConn:
+		c.decision.Hit("probe_all_failed")
+		c.decision.Hit("probe")
+	case out.SelProbe:
+		c.decision.Hit("probe")
+	default:
+		c.decision.Hit("normal")
 	}
 }
 
@@ -708,32 +795,56 @@ func newNicCov(cfg config.Config) *nicCov {
 func (c *nicCov) Groups() []*Group { return []*Group{c.rx.g, c.tx.g, c.ps.g, c.g} }
 
 func (c *nicCov) Sample(cycle int64, in *nictransport.TopIn, o *nictransport.TopOut) {
-	c.rxIn = rxreorder.In{Rst: in.Rst, PktValid: in.RxValid, PktConn: in.RxConn, PktPSN: in.RxPSN, PktPath: in.RxPath,
-		PktPseq: in.RxPseq, PktFirst: in.RxFirst, PktLast: in.RxLast, PktAckReq: in.RxAckReq, PktECN: in.RxECN,
-		PktHandle: in.RxHandle, CtlValid: in.CtlValid, CtlOpen: in.CtlOpen, CtlConn: in.CtlConn, CtlPSN: in.CtlRxPSN,
-		CplReady: in.CplReady, AckReady: in.AckOutReady}
+	c.sampleRx(in, o)
+	c.sampleTx(in, o)
+	c.samplePathSel(in, o)
+	c.sampleGlue(cycle, in, o)
+}
+
+// sampleRx samples rx_reorder's group on its ports as the top shows them (s_rx, s_ctl, m_cpl, m_ack).
+func (c *nicCov) sampleRx(in *nictransport.TopIn, o *nictransport.TopOut) {
+	c.rxIn = rxreorder.In{Rst: in.Rst, PktValid: in.RxValid, PktConn: in.RxConn, PktPSN: in.RxPSN,
+		PktPath: in.RxPath, PktPseq: in.RxPseq, PktFirst: in.RxFirst, PktLast: in.RxLast, PktAckReq: in.RxAckReq,
+		PktECN: in.RxECN, PktHandle: in.RxHandle, CtlValid: in.CtlValid, CtlOpen: in.CtlOpen, CtlConn: in.CtlConn,
+		CtlPSN: in.CtlRxPSN, CplReady: in.CplReady, AckReady: in.AckOutReady}
 	c.rxOut = rxreorder.Out{PktReady: o.RxReady, CtlReady: o.CtlReady, CplValid: o.CplValid, CplConn: o.CplConn,
 		CplPSN: o.CplPSN, CplFirst: o.CplFirst, CplLast: o.CplLast, CplHandle: o.CplHandle, AckValid: o.AckOutValid,
-		AckConn: o.AckOutConn, AckPSN: o.AckOutPSN, AckPath: o.AckOutPath, AckPseq: o.AckOutPseq, AckSack: o.AckOutSack,
-		AckECN: o.AckOutECN, CntAccepted: o.CntAccepted, CntDuplicate: o.CntDuplicate, CntOutOfWin: o.CntOutOfWin, CntClosed: o.CntClosed}
+		AckConn: o.AckOutConn, AckPSN: o.AckOutPSN, AckPath: o.AckOutPath, AckPseq: o.AckOutPseq,
+		AckSack: o.AckOutSack, AckECN: o.AckOutECN, CntAccepted: o.CntAccepted, CntDuplicate: o.CntDuplicate,
+		CntOutOfWin: o.CntOutOfWin, CntClosed: o.CntClosed}
 	c.rx.sample(&c.rxIn, &c.rxOut, o.AckOutNak)
-	c.txIn = retx.In{Rst: in.Rst, TxValid: in.TxValid, TxConn: in.TxConn, TxHandle: in.TxHandle, TxFirst: in.TxFirst,
-		TxLast: in.TxLast, PktReady: in.PktReady, AckValid: in.AckValid, AckConn: in.AckConn, AckPSN: in.AckPSN,
-		AckPath: in.AckPath, AckPseq: in.AckPseq, AckSack: in.AckSack, AckECN: in.AckECN, AckNak: in.AckNak,
-		CtlValid: in.CtlValid, CtlOpen: in.CtlOpen, CtlConn: in.CtlConn, CtlPSN: in.CtlTxPSN}
-	c.txOut = retx.Out{TxReady: o.TxReady, PktValid: o.PktValid, PktConn: o.PktConn, PktPSN: o.PktPSN, PktPath: o.PktPath,
-		PktPseq: o.PktPseq, PktEntropy: o.PktEntropy, PktHandle: o.PktHandle, PktFirst: o.PktFirst, PktLast: o.PktLast,
-		PktAckReq: o.PktAckReq, PktRetx: o.PktRetx, PktRetries: o.PktRetries, AckReady: o.AckReady, CtlReady: o.CtlReady,
-		ErrValid: o.ErrValid, ErrConn: o.ErrConn, CntSent: o.CntSent, CntRetxLoss: o.CntRetxLoss, CntRetxTimeout: o.CntRetxTimeout,
-		CntRetxGBN: o.CntRetxGBN, CntTimeouts: o.CntTimeouts, CntErrors: o.CntErrors, CntTxDropped: o.CntTxDropped, CntAckIgnored: o.CntAckIgnored}
-	c.tx.sample(&c.txIn, &c.txOut)
-	// path_sel sees control only for an open (docs/nic_transport.md).
-	c.psIn = pathsel.In{Rst: in.Rst, CtlValid: in.CtlValid && in.CtlOpen, CtlConn: in.CtlConn, RdConn: in.RdConn, RdPath: in.RdPath}
-	c.psOut = pathsel.Out{CtlReady: o.CtlReady, RdState: o.RdState, RdCwnd: o.RdCwnd, RdInflight: o.RdInflight, RdEntropy: o.RdEntropy,
-		RdAllFailed: o.RdAllFailed, RdDecisions: o.RdDecisions, RdLosses: o.RdLosses, StatusAllFail: o.StatusAllFail,
-		StatusConn: o.StatusConn, CntDecisions: o.CntDecisions, CntProbes: o.CntProbes, CntFailures: o.CntFailures, CntRecoveries: o.CntRecoveries}
-	c.ps.sample(&c.psIn, &c.psOut)
+}
 
+// sampleTx samples retx's group on its ports as the top shows them (s_tx, s_ack, s_ctl, m_pkt, m_err).
+func (c *nicCov) sampleTx(in *nictransport.TopIn, o *nictransport.TopOut) {
+	c.txIn = retx.In{Rst: in.Rst, TxValid: in.TxValid, TxConn: in.TxConn, TxHandle: in.TxHandle,
+		TxFirst: in.TxFirst, TxLast: in.TxLast, PktReady: in.PktReady, AckValid: in.AckValid, AckConn: in.AckConn,
+		AckPSN: in.AckPSN, AckPath: in.AckPath, AckPseq: in.AckPseq, AckSack: in.AckSack, AckECN: in.AckECN,
+		AckNak: in.AckNak, CtlValid: in.CtlValid, CtlOpen: in.CtlOpen, CtlConn: in.CtlConn, CtlPSN: in.CtlTxPSN}
+	c.txOut = retx.Out{TxReady: o.TxReady, PktValid: o.PktValid, PktConn: o.PktConn, PktPSN: o.PktPSN,
+		PktPath: o.PktPath, PktPseq: o.PktPseq, PktEntropy: o.PktEntropy, PktHandle: o.PktHandle,
+		PktFirst: o.PktFirst, PktLast: o.PktLast, PktAckReq: o.PktAckReq, PktRetx: o.PktRetx,
+		PktRetries: o.PktRetries, AckReady: o.AckReady, CtlReady: o.CtlReady, ErrValid: o.ErrValid,
+		ErrConn: o.ErrConn, CntSent: o.CntSent, CntRetxLoss: o.CntRetxLoss, CntRetxTimeout: o.CntRetxTimeout,
+		CntRetxGBN: o.CntRetxGBN, CntTimeouts: o.CntTimeouts, CntErrors: o.CntErrors,
+		CntTxDropped: o.CntTxDropped, CntAckIgnored: o.CntAckIgnored}
+	c.tx.sample(&c.txIn, &c.txOut)
+}
+
+// samplePathSel samples path_sel's group on its ports as the top shows them (s_ctl opens, rd_*, m_status).
+func (c *nicCov) samplePathSel(in *nictransport.TopIn, o *nictransport.TopOut) {
+	// path_sel sees control only for an open (docs/nic_transport.md).
+	c.psIn = pathsel.In{Rst: in.Rst, CtlValid: in.CtlValid && in.CtlOpen, CtlConn: in.CtlConn,
+		RdConn: in.RdConn, RdPath: in.RdPath}
+	c.psOut = pathsel.Out{CtlReady: o.CtlReady, RdState: o.RdState, RdCwnd: o.RdCwnd, RdInflight: o.RdInflight,
+		RdEntropy: o.RdEntropy, RdAllFailed: o.RdAllFailed, RdDecisions: o.RdDecisions, RdLosses: o.RdLosses,
+		StatusAllFail: o.StatusAllFail, StatusConn: o.StatusConn, CntDecisions: o.CntDecisions,
+		CntProbes: o.CntProbes, CntFailures: o.CntFailures, CntRecoveries: o.CntRecoveries}
+	c.ps.sample(&c.psIn, &c.psOut)
+}
+
+// sampleGlue samples the top's own group: the go-back-N filter, reconnects, reset mid-traffic, concurrency.
+func (c *nicCov) sampleGlue(cycle int64, in *nictransport.TopIn, o *nictransport.TopOut) {
 	c.g.Samples++
 	if delta(o.CntNaks, c.prev.CntNaks) {
 		c.gbn.Hit("nak")
@@ -777,6 +888,7 @@ func (c *nicCov) Sample(cycle int64, in *nictransport.TopIn, o *nictransport.Top
 		if c.errored[k] {
 			c.reconn.Hit("reopen_after_error")
 		}
-		c.opened[k], c.errored[k] = true, false
+		c.opened[k] = true
+		c.errored[k] = false
 	}
 }
