@@ -166,7 +166,8 @@ func mergedShard(dirs []string, label func(int) string) (string, error) {
 			return "", fmt.Errorf("%s: field shard: %q: %w", filepath.Join(d, "coverage.json"), l, err)
 		}
 		if n != 0 && sn != n {
-			return "", fmt.Errorf("%s: field shard: %q, but another input is a shard of %d", filepath.Join(d, "coverage.json"), l, n)
+			return "", fmt.Errorf("%s: field shard: %q, but another input is a shard of %d",
+				filepath.Join(d, "coverage.json"), l, n)
 		}
 		if prev, ok := have[si]; ok {
 			return "", fmt.Errorf("%s: shard %s is already merged from %s", d, l, prev)

@@ -210,8 +210,8 @@ func (t *tally) addToggle(f, config string, p Point, ex []Exclusion) error {
 	for i := range ex {
 		if ex[i].matches(f, config, p) {
 			if ex[i].Unreachable && p.Count > 0 {
-				return fmt.Errorf("coverage exclusion for %s %v (%q) calls %s of %s unreachable, but it toggled %d times",
-					ex[i].File, ex[i].Signals, ex[i].Reason, p.Comment, p.Hier, p.Count)
+				return fmt.Errorf("coverage exclusion for %s %v (%q) calls %s of %s unreachable, "+
+					"but it toggled %d times", ex[i].File, ex[i].Signals, ex[i].Reason, p.Comment, p.Hier, p.Count)
 			}
 			out = true
 			t.used[i] = true
@@ -391,7 +391,8 @@ func PrintFunctional(w io.Writer, es []functional.Entry, maxHoles int) {
 			if reach > 0 {
 				pct = float64(int(10000*float64(hit)/float64(reach)+0.5)) / 100
 			}
-			fmt.Fprintf(w, "%-14s %-8s %5d %-16s %6.2f%% (%4d/%4d) %11d\n", e.Top, e.Config, e.Runs, g.Name, pct, hit, reach, all-reach)
+			fmt.Fprintf(w, "%-14s %-8s %5d %-16s %6.2f%% (%4d/%4d) %11d\n",
+				e.Top, e.Config, e.Runs, g.Name, pct, hit, reach, all-reach)
 			if h := g.Holes(); len(h) > 0 {
 				fmt.Fprintf(w, "  holes: %s\n", strList(h, maxHoles))
 			}
@@ -407,17 +408,20 @@ func strList(s []string, n int) string {
 }
 
 func (r Report) printCode(w io.Writer, maxHoles int) {
-	fmt.Fprintf(w, "%-12s %-8s %5s %21s %23s %31s\n", "top", "config", "runs", "line", "toggle", "toggle net (excluded)")
+	fmt.Fprintf(w, "%-12s %-8s %5s %21s %23s %31s\n",
+		"top", "config", "runs", "line", "toggle", "toggle net (excluded)")
 	for _, e := range r.Entries {
-		fmt.Fprintf(w, "%-12s %-8s %5d %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d) %6.2f%% (%6d/%6d) (%5d)\n", e.Top, e.Config, e.Runs,
-			e.Line.Pct, e.Line.Hit, e.Line.Total, e.Toggle.Pct, e.Toggle.Hit, e.Toggle.Total,
+		fmt.Fprintf(w, "%-12s %-8s %5d %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d) %6.2f%% (%6d/%6d) (%5d)\n",
+			e.Top, e.Config, e.Runs, e.Line.Pct, e.Line.Hit, e.Line.Total, e.Toggle.Pct, e.Toggle.Hit, e.Toggle.Total,
 			e.ToggleNet.Pct, e.ToggleNet.Hit, e.ToggleNet.Total, e.ToggleExcluded)
 		for _, f := range e.Files {
-			fmt.Fprintf(w, "  %-24s line %6.2f%% toggle %6.2f%%  uncovered lines: %s\n", f.File, f.Line.Pct, f.Toggle.Pct, holeList(f.Holes, maxHoles))
+			fmt.Fprintf(w, "  %-24s line %6.2f%% toggle %6.2f%%  uncovered lines: %s\n",
+				f.File, f.Line.Pct, f.Toggle.Pct, holeList(f.Holes, maxHoles))
 		}
 		for i, h := range e.ToggleHoles {
 			if maxHoles > 0 && i == maxHoles {
-				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json toggle_holes)\n", len(e.ToggleHoles)-maxHoles)
+				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json toggle_holes)\n",
+					len(e.ToggleHoles)-maxHoles)
 				break
 			}
 			fmt.Fprintf(w, "  toggle hole %-18s %-20s %6d/%6d bits never toggled: %s\n", h.File, h.Signal,
@@ -428,7 +432,8 @@ func (r Report) printCode(w io.Writer, maxHoles int) {
 
 func (r Report) printUnits(w io.Writer, maxHoles int) {
 	fmt.Fprintf(w, "design units (each RTL file merged over the tops that elaborate it; the targets apply here)\n")
-	fmt.Fprintf(w, "%-22s %-8s %21s %23s %31s  %s\n", "file", "config", "line", "toggle", "toggle net (excluded)", "tops")
+	fmt.Fprintf(w, "%-22s %-8s %21s %23s %31s  %s\n",
+		"file", "config", "line", "toggle", "toggle net (excluded)", "tops")
 	for _, u := range r.Units {
 		fmt.Fprintf(w, "%-22s %-8s %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d) %6.2f%% (%6d/%6d) (%5d)  %s\n", u.File, u.Config,
 			u.Line.Pct, u.Line.Hit, u.Line.Total, u.Toggle.Pct, u.Toggle.Hit, u.Toggle.Total,
@@ -438,7 +443,8 @@ func (r Report) printUnits(w io.Writer, maxHoles int) {
 		}
 		for i, h := range u.ToggleHoles {
 			if maxHoles > 0 && i == maxHoles {
-				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json units[].toggle_holes)\n", len(u.ToggleHoles)-maxHoles)
+				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json units[].toggle_holes)\n",
+					len(u.ToggleHoles)-maxHoles)
 				break
 			}
 			fmt.Fprintf(w, "  toggle hole %-20s %6d/%6d bits never toggled: %s\n", h.Signal,

@@ -337,7 +337,8 @@ func mergeGroup(o Options, name, top, config string, dats []string, html bool) (
 	}
 	if html {
 		dir := filepath.Join(o.Out, "html", name)
-		if err := tool(o.Log, "genhtml", "--quiet", "--output-directory", dir, "--prefix", o.Root, "--title", name, info); err != nil {
+		if err := tool(o.Log, "genhtml", "--quiet", "--output-directory", dir, "--prefix", o.Root, "--title", name,
+			info); err != nil {
 			return Entry{}, Env{}, err
 		}
 	}

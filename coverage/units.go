@@ -117,8 +117,8 @@ func (m *unitMerge) addEnv(e Env) error {
 	for _, p := range e.Points {
 		rt, rel, ok := unitRoot(p.Hier, hierFile, m.roots)
 		if !ok {
-			return fmt.Errorf("design units (config %s): point %s:%d (%s) of environment %s lies outside every top's module",
-				m.cfg, p.File, p.Line, p.Hier, e.Top)
+			return fmt.Errorf("design units (config %s): point %s:%d (%s) of environment %s lies outside "+
+				"every top's module", m.cfg, p.File, p.Line, p.Hier, e.Top)
 		}
 		f := relFile(p.File, m.root)
 		np := unitPoint(p, f, rt+rel)
@@ -152,8 +152,8 @@ func (m *unitMerge) checkRootInstances(e Env, hierFile map[string]string) error 
 			continue
 		}
 		if prev, dup := rootInst[top]; dup && prev != h {
-			return fmt.Errorf("design units (config %s): environment %s has two instances of %s (%s, %s); merging by instance needs one",
-				m.cfg, e.Top, top, prev, h)
+			return fmt.Errorf("design units (config %s): environment %s has two instances of %s (%s, %s); "+
+				"merging by instance needs one", m.cfg, e.Top, top, prev, h)
 		}
 		rootInst[top] = h
 	}
@@ -230,9 +230,9 @@ func sameElaboration(sig map[string]map[string][]string, cfg string) error {
 			ks := sig[rt][t]
 			sort.Strings(ks)
 			if d := firstDifference(ref, ks); d != "" {
-				return fmt.Errorf("design units (config %s): %s is elaborated differently in environments %s (%d points) and %s (%d points), e.g. %s; "+
-					"a design unit can only merge the same RTL with the same parameters",
-					cfg, rt, tops[0], len(ref), t, len(ks), d)
+				return fmt.Errorf("design units (config %s): %s is elaborated differently in environments "+
+					"%s (%d points) and %s (%d points), e.g. %s; a design unit can only merge the same RTL with "+
+					"the same parameters", cfg, rt, tops[0], len(ref), t, len(ks), d)
 			}
 		}
 	}

@@ -109,10 +109,12 @@ func coreParameters(w printfFunc, tops []CoreTop) {
 // parameters for, in Boards order.
 func coreTargets(w printfFunc, t CoreTop) {
 	name := t.Top.Name
-	w("\n  lint_%s:\n    description: verilator --lint-only -Wall, default config (make lint runs every config)\n", name)
+	w("\n  lint_%s:\n    description: verilator --lint-only -Wall, default config (make lint runs every config)\n",
+		name)
 	w("    default_tool: verilator\n    filesets: [lint_waivers, rtl_%s]\n", name)
 	w("    parameters: [%s]\n", paramList(t.Top.Params, false))
-	w("    toplevel: %s\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n", name)
+	w("    toplevel: %s\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n",
+		name)
 	for _, bd := range Boards {
 		ps, ok := t.Boards[bd.Name]
 		if !ok {

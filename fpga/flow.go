@@ -108,15 +108,16 @@ func RunJobs(ctx context.Context, o Options, jobs []Job, parallel int) []Result 
 			results[i] = Result{Job: j, Report: r, Dir: dir, Cached: cached, Err: err}
 			switch {
 			case err != nil:
-				logf("synth: %s %s FAILED after %.0fs: %v\n", j.Board.Name, j.Top.Name, time.Since(start).Seconds(), err)
+				logf("synth: %s %s FAILED after %.0fs: %v\n",
+					j.Board.Name, j.Top.Name, time.Since(start).Seconds(), err)
 			case cached:
 				logf("synth: %s %s: unchanged inputs, report reused (--force reruns)\n", j.Board.Name, j.Top.Name)
 			case r.Packing != nil:
 				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s after packing (nextpnr stopped before placement)\n",
 					j.Board.Name, j.Top.Name, time.Since(start).Seconds(), j.Board.Device)
 			case !r.Fits:
-				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s (place-and-route skipped)\n", j.Board.Name, j.Top.Name,
-					time.Since(start).Seconds(), j.Board.Device)
+				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s (place-and-route skipped)\n",
+					j.Board.Name, j.Top.Name, time.Since(start).Seconds(), j.Board.Device)
 			default:
 				logf("synth: %s %s done in %.0fs\n", j.Board.Name, j.Top.Name, time.Since(start).Seconds())
 			}
@@ -197,12 +198,13 @@ func newReport(j Job, key string, tools map[string]string) Report {
 	for _, p := range top.Params {
 		params[p.Name] = p.Value
 	}
+	cfg := ConfigInfo{Name: j.Config.Name, Hash: j.Config.Hash(), ParamsHash: ParamsHash(top.Params), Params: params}
 	return Report{
 		Board:   b.Name,
 		Family:  b.Family.String(),
 		Device:  b.Device,
 		Top:     top.Name,
-		Config:  ConfigInfo{Name: j.Config.Name, Hash: j.Config.Hash(), ParamsHash: ParamsHash(top.Params), Params: params},
+		Config:  cfg,
 		Key:     key,
 		Tools:   tools,
 		Seconds: map[string]float64{},
@@ -493,7 +495,8 @@ func Lint(ctx context.Context, rtlDir string, top Top, logPath string) error {
 	if data, err := os.ReadFile(waivers); err == nil {
 		for i, line := range strings.Split(string(data), "\n") {
 			if blanketWidthWaiver.MatchString(line) {
-				return fmt.Errorf("%s:%d: blanket WIDTH waiver would hide width truncation; waive with -lines or -match", waivers, i+1)
+				return fmt.Errorf("%s:%d: blanket WIDTH waiver would hide width truncation; "+
+					"waive with -lines or -match", waivers, i+1)
 			}
 		}
 		args = append(args, waivers)
@@ -513,7 +516,8 @@ func Lint(ctx context.Context, rtlDir string, top Top, logPath string) error {
 		if lines := strings.Split(msg, "\n"); len(lines) > 12 {
 			msg = strings.Join(lines[:12], "\n") + "\n..."
 		}
-		return fmt.Errorf("lint: verilator --lint-only -Wall %s failed (fix before synthesis; log %s):\n%s", top.Name, logPath, msg)
+		return fmt.Errorf("lint: verilator --lint-only -Wall %s failed (fix before synthesis; log %s):\n%s",
+			top.Name, logPath, msg)
 	}
 	return nil
 }
@@ -604,7 +608,8 @@ func run(ctx context.Context, dir string, out io.Writer, name string, args ...st
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	if out != nil {
-		cmd.Stdout, cmd.Stderr = out, out
+		cmd.Stdout = out
+		cmd.Stderr = out
 	}
 	var stderr bytes.Buffer
 	if out == nil {
@@ -613,7 +618,8 @@ func run(ctx context.Context, dir string, out io.Writer, name string, args ...st
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && stderr.Len() > 0 {
-			return fmt.Errorf("%s exited with %d: %s", name, ee.ExitCode(), strings.TrimSpace(lastLines(stderr.String(), 5)))
+			return fmt.Errorf("%s exited with %d: %s", name, ee.ExitCode(),
+				strings.TrimSpace(lastLines(stderr.String(), 5)))
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}

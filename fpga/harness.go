@@ -50,7 +50,8 @@ func ParsePorts(data []byte, top string) ([]Port, error) {
 			switch p.Direction {
 			case "input", "output":
 			default:
-				return nil, fmt.Errorf("top %s: port %s is %s: the harness supports input and output only", top, pname, p.Direction)
+				return nil, fmt.Errorf("top %s: port %s is %s: the harness supports input and output only",
+					top, pname, p.Direction)
 			}
 			ports = append(ports, Port{Name: pname, Input: p.Direction == "input", Width: len(p.Bits)})
 		}

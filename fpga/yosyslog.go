@@ -92,7 +92,8 @@ var (
 	// latchRe is proc_dlatch's line for a real latch ("No latch inferred ..." lines do not match: anchored).
 	latchRe = regexp.MustCompile("^Latch inferred for signal `([^']+)'")
 	// readPortRe is memory_dff's verdict on one read port.
-	readPortRe = regexp.MustCompile("^Checking read port (?:address )?`\\\\?([^']+)'\\[(\\d+)\\] in module `\\\\?([^']+)': (.*)$")
+	readPortRe = regexp.MustCompile("^Checking read port (?:address )?`\\\\?([^']+)'\\[(\\d+)\\] " +
+		"in module `\\\\?([^']+)': (.*)$")
 	// libmapRe is memory_libmap's choice for one memory.
 	libmapRe = regexp.MustCompile(`^mapping memory (\S+) via (\S+)$`)
 	// libmapFFRe is memory_libmap falling back to flip-flops.
@@ -117,12 +118,12 @@ var fatalWarnings = []struct {
 	// rule names the problem.
 	rule string
 }{
-	{"Resizing cell port", "port-width"},
-	{"multiple conflicting drivers", "multiple-drivers"},
-	{"is used but has no driver", "undriven"},
-	{"found logic loop", "logic-loop"},
-	{"Replacing memory", "memory-as-registers"},
-	{"is implicitly declared", "implicit-net"},
+	{substr: "Resizing cell port", rule: "port-width"},
+	{substr: "multiple conflicting drivers", rule: "multiple-drivers"},
+	{substr: "is used but has no driver", rule: "undriven"},
+	{substr: "found logic loop", rule: "logic-loop"},
+	{substr: "Replacing memory", rule: "memory-as-registers"},
+	{substr: "is implicitly declared", rule: "implicit-net"},
 }
 
 // ParseYosysLog reads a yosys log (yosys -l). It returns the memories with their mapping, the non-fatal warnings

@@ -168,7 +168,8 @@ func (g *Group) Holes() []string {
 func (g *Group) Clone() *Group {
 	c := &Group{Name: g.Name, Doc: g.Doc, Samples: g.Samples, Points: make([]*Point, len(g.Points))}
 	for i, p := range g.Points {
-		q := &Point{Name: p.Name, Doc: p.Doc, Cross: append([]string(nil), p.Cross...), Bins: append([]Bin(nil), p.Bins...)}
+		q := &Point{Name: p.Name, Doc: p.Doc, Cross: append([]string(nil), p.Cross...),
+			Bins: append([]Bin(nil), p.Bins...)}
 		q.index()
 		c.Points[i] = q
 	}
@@ -183,17 +184,20 @@ func (g *Group) Merge(o *Group) error {
 		return fmt.Errorf("merge group %s with group %s", g.Name, o.Name)
 	}
 	if len(g.Points) != len(o.Points) {
-		return fmt.Errorf("group %s: %d points, the other has %d (different definitions)", g.Name, len(g.Points), len(o.Points))
+		return fmt.Errorf("group %s: %d points, the other has %d (different definitions)",
+			g.Name, len(g.Points), len(o.Points))
 	}
 	for i, p := range g.Points {
 		q := o.Points[i]
 		if p.Name != q.Name || len(p.Bins) != len(q.Bins) {
-			return fmt.Errorf("group %s: point %d is %s with %d bins, the other has %s with %d bins", g.Name, i, p.Name, len(p.Bins), q.Name, len(q.Bins))
+			return fmt.Errorf("group %s: point %d is %s with %d bins, the other has %s with %d bins",
+				g.Name, i, p.Name, len(p.Bins), q.Name, len(q.Bins))
 		}
 		for j := range p.Bins {
 			b, c := &p.Bins[j], q.Bins[j]
 			if b.Name != c.Name {
-				return fmt.Errorf("group %s point %s: bin %d is %q, the other has %q", g.Name, p.Name, j, b.Name, c.Name)
+				return fmt.Errorf("group %s point %s: bin %d is %q, the other has %q",
+					g.Name, p.Name, j, b.Name, c.Name)
 			}
 			b.Hits += c.Hits
 			if c.Unreachable == "" {

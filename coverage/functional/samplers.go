@@ -106,19 +106,26 @@ type rxCov struct {
 }
 
 func newRxCov(name string, cfg config.Config) *rxCov {
-	c := &rxCov{cfg: cfg, g: NewGroup(name, "rx_reorder: classification, reorder distance, window position, PSN wrap, SACK holes, back-pressure, ECN, control, reset"),
+	c := &rxCov{cfg: cfg,
+		g: NewGroup(name, "rx_reorder: classification, reorder distance, window position, PSN wrap, SACK holes, "+
+			"back-pressure, ECN, control, reset"),
 		cum: make([]uint32, cfg.Conns), lastCpl: make([]uint32, cfg.Conns), known: make([]bool, cfg.Conns),
 		haveCpl: make([]bool, cfg.Conns), opened: make([]bool, cfg.Conns), lastOp: make([]int64, cfg.Conns)}
 	for k := range c.lastOp {
 		c.lastOp[k] = -1
 	}
 	g, w := c.g, cfg.Window
-	c.drop = g.Point("verdict", "counter increments: cnt_accepted, cnt_duplicate, cnt_out_of_window, cnt_closed", "accepted", "duplicate", "out_of_window", "closed")
+	c.drop = g.Point("verdict", "counter increments: cnt_accepted, cnt_duplicate, cnt_out_of_window, cnt_closed",
+		"accepted", "duplicate", "out_of_window", "closed")
 	c.distN, c.distLo, c.distHi = log2Bins(w)
-	c.dist = g.Point("distance", "s_pkt handshake: s_pkt_psn minus the connection's cumulative PSN as last acknowledged on m_ack (or opened), signed 24-bit",
+	c.dist = g.Point("distance", "s_pkt handshake: s_pkt_psn minus the connection's cumulative PSN as last "+
+		"acknowledged on m_ack (or opened), signed 24-bit",
 		append(append([]string{"behind"}, c.distN...), "beyond")...)
-	c.pos = g.Point("window_pos", "the same distance when inside the window: front [0,W/4), middle [W/4,3W/4), back [3W/4,W)", "front", "middle", "back")
-	c.distPos = g.Cross("distance_x_pos", "distance bin x window position (pairs that do not overlap under WINDOW are unreachable)", c.dist, c.pos)
+	c.pos = g.Point("window_pos",
+		"the same distance when inside the window: front [0,W/4), middle [W/4,3W/4), back [3W/4,W)",
+		"front", "middle", "back")
+	c.distPos = g.Cross("distance_x_pos",
+		"distance bin x window position (pairs that do not overlap under WINDOW are unreachable)", c.dist, c.pos)
 	plo, phi := []int{0, w / 4, 3 * w / 4}, []int{w/4 - 1, 3*w/4 - 1, w - 1}
 	for _, pn := range []string{"behind", "beyond"} {
 		for _, q := range c.pos.Bins {
@@ -128,21 +135,29 @@ func newRxCov(name string, cfg config.Config) *rxCov {
 	for i, dn := range c.distN {
 		for j, q := range c.pos.Bins {
 			if c.distHi[i] < plo[j] || c.distLo[i] > phi[j] {
-				c.distPos.Unreachable(dn+"/"+q.Name, fmt.Sprintf("distance %s never lies in the %s of a %d-PSN window", dn, q.Name, w))
+				c.distPos.Unreachable(dn+"/"+q.Name,
+					fmt.Sprintf("distance %s never lies in the %s of a %d-PSN window", dn, q.Name, w))
 			}
 		}
 	}
-	c.wrap = g.Point("psn_wrap", "a connection's PSN passing 2^24-1 -> 0: on consecutive completions, on consecutive ACKs' cumulative PSN", "completion", "ack")
-	c.holes = g.Point("sack_holes", "m_ack handshake: zero bits of m_ack_sack below its highest set bit", "0", "1", "2..3", "4..7", "8+")
+	c.wrap = g.Point("psn_wrap",
+		"a connection's PSN passing 2^24-1 -> 0: on consecutive completions, on consecutive ACKs' cumulative PSN",
+		"completion", "ack")
+	c.holes = g.Point("sack_holes", "m_ack handshake: zero bits of m_ack_sack below its highest set bit",
+		"0", "1", "2..3", "4..7", "8+")
 	if cfg.SackBits-1 < 8 {
 		c.holes.Unreachable("8+", fmt.Sprintf("SACK_BITS %d", cfg.SackBits))
 	}
 	c.bp = g.Point("backpressure", "valid && !ready seen on the port", "s_pkt", "m_cpl", "m_ack")
-	c.ecn = g.Point("ecn", "s_pkt handshake with s_pkt_ecn; m_ack handshake echoing it (m_ack_ecn)", "pkt_ce", "ack_echo")
-	c.ctl = g.Point("ctl", "s_ctl handshake: open of a never-opened connection, close, open of a connection opened before (reopen)", "open", "close", "reopen")
+	c.ecn = g.Point("ecn", "s_pkt handshake with s_pkt_ecn; m_ack handshake echoing it (m_ack_ecn)",
+		"pkt_ce", "ack_echo")
+	c.ctl = g.Point("ctl",
+		"s_ctl handshake: open of a never-opened connection, close, open of a connection opened before (reopen)",
+		"open", "close", "reopen")
 	c.reset = g.Point("reset", "rst high after packets were taken since the previous reset", "after_traffic")
-	c.gap = g.Point("conn_gap", "s_ctl or s_pkt handshake: cycles since the previous handshake on the same connection (1: back to back, "+
-		"stage 1 forwards its own result because the connection RAM's read missed its write; 2: the read follows that write by one edge)",
+	c.gap = g.Point("conn_gap", "s_ctl or s_pkt handshake: cycles since the previous handshake on the same "+
+		"connection (1: back to back, stage 1 forwards its own result because the connection RAM's read missed "+
+		"its write; 2: the read follows that write by one edge)",
 		"1", "2", "3..7", "8+")
 	return c
 }
@@ -354,53 +369,67 @@ type retxCov struct {
 }
 
 func newRetxCov(name string, cfg config.Config, top bool) *retxCov {
-	c := &retxCov{cfg: cfg, g: NewGroup(name, "retx: new vs retransmission by cause, retries, RTO, errors, go-back-N, feedback, back-pressure, drops, control, reset"),
+	c := &retxCov{cfg: cfg,
+		g: NewGroup(name, "retx: new vs retransmission by cause, retries, RTO, errors, go-back-N, feedback, "+
+			"back-pressure, drops, control, reset"),
 		opened: make([]bool, cfg.Conns), errored: make([]bool, cfg.Conns),
 		lastTx: make([]uint32, cfg.Conns*cfg.Paths), lastAck: make([]uint32, cfg.Conns*cfg.Paths)}
 	g := c.g
-	gbnOff, gbnOn := "go-back-N off (gbn=0)", "go-back-N mode (gbn=1): no SACK, no RTO lookup, no feedback"
-	c.tx = g.Point("tx", "counter increments: cnt_sent (new), cnt_retx_loss, cnt_retx_timeout, cnt_retx_gbn", "new", "retx_loss", "retx_timeout", "retx_gbn")
+	c.tx = g.Point("tx", "counter increments: cnt_sent (new), cnt_retx_loss, cnt_retx_timeout, cnt_retx_gbn",
+		"new", "retx_loss", "retx_timeout", "retx_gbn")
 	var rb []string
 	for i := 0; i <= cfg.MaxRetries; i++ {
 		rb = append(rb, fmt.Sprint(i))
 	}
 	c.retries = g.Point("retries", "m_pkt handshake: m_pkt_retries 0..MAX_RETRIES", rb...)
-	c.rtoRetries = g.Point("rto_retx_retries", "m_pkt_retries of an RTO retransmission (the cycle cnt_retx_timeout steps): stands in for the backoff level, which no port shows", rb[1:]...)
+	c.rtoRetries = g.Point("rto_retx_retries", "m_pkt_retries of an RTO retransmission (the cycle "+
+		"cnt_retx_timeout steps): stands in for the backoff level, which no port shows", rb[1:]...)
 	c.rto = g.Point("rto", "cnt_timeouts increments (an RTO expiry)", "expiry")
 	c.errp = g.Point("error", "m_err_valid; an open of a connection that had m_err", "m_err", "reopen_after_error")
-	c.gbn = g.Point("gbn", "go-back-N: s_ack handshake with s_ack_nak; a timeout in go-back-N mode (rewind from una)", "nak_in", "timeout_rewind")
+	c.gbn = g.Point("gbn", "go-back-N: s_ack handshake with s_ack_nak; a timeout in go-back-N mode (rewind from una)",
+		"nak_in", "timeout_rewind")
 	c.bp = g.Point("backpressure", "valid && !ready on the port", "s_tx", "s_ack", "m_pkt", "m_fb")
 	c.drops = g.Point("drops", "counter increments: cnt_tx_dropped, cnt_ack_ignored", "tx_dropped", "ack_ignored")
 	c.fb = g.Point("feedback", "m_fb handshake: m_fb_kind", "delivered", "ecn", "loss", "timeout")
-	c.ctl = g.Point("ctl", "s_ctl handshake: open, close, reopen of a connection opened before", "open", "close", "reopen")
+	c.ctl = g.Point("ctl", "s_ctl handshake: open, close, reopen of a connection opened before",
+		"open", "close", "reopen")
 	c.reset = g.Point("reset", "rst high after packets left m_pkt since the previous reset", "mid_traffic")
-	c.pseqWrap = g.Point("pseq_wrap", "a (connection, path)'s sequence wraps at 2^PSEQ_WIDTH: an m_pkt (tx) or s_ack (ack) handshake whose path sequence is in the lower half of the space after one in the upper half on that (connection, path), with no reset or s_ctl of the connection between", "tx", "ack")
+	c.pseqWrap = g.Point("pseq_wrap", "a (connection, path)'s sequence wraps at 2^PSEQ_WIDTH: an m_pkt (tx) or "+
+		"s_ack (ack) handshake whose path sequence is in the lower half of the space after one in the upper half "+
+		"on that (connection, path), with no reset or s_ctl of the connection between", "tx", "ack")
 	if top {
 		// Not visible at the nic_transport ports: m_fb goes to path_sel inside the top. A path sequence wrap needs
 		// 2^PSEQ_WIDTH packets on one (connection, path): measured on the block (retx_pseq_wrap), not at the top.
-		c.fb, c.pseqWrap = nil, nil
+		c.fb = nil
+		c.pseqWrap = nil
 		g.Points = []*Point{c.tx, c.retries, c.rtoRetries, c.rto, c.errp, c.gbn, c.bp, c.drops, c.ctl, c.reset}
 		c.bp.Bins = c.bp.Bins[:3] // s_tx, s_ack, m_pkt
 		c.bp.index()
 	}
-	if cfg.GBN == 0 {
+	c.markMode()
+	return c
+}
+
+// markMode marks the bins the go-back-N setting of the configuration cannot reach.
+func (c *retxCov) markMode() {
+	gbnOff, gbnOn := "go-back-N off (gbn=0)", "go-back-N mode (gbn=1): no SACK, no RTO lookup, no feedback"
+	if c.cfg.GBN == 0 {
 		c.tx.Unreachable("retx_gbn", gbnOff)
 		c.gbn.Unreachable("nak_in", gbnOff)
 		c.gbn.Unreachable("timeout_rewind", gbnOff)
-	} else {
-		c.tx.Unreachable("retx_loss", gbnOn)
-		c.tx.Unreachable("retx_timeout", gbnOn)
-		for _, b := range c.rtoRetries.Bins {
-			c.rtoRetries.Unreachable(b.Name, gbnOn)
-		}
-		if c.fb != nil {
-			for _, b := range c.fb.Bins {
-				c.fb.Unreachable(b.Name, gbnOn)
-			}
-			c.bp.Unreachable("m_fb", gbnOn)
-		}
+		return
 	}
-	return c
+	c.tx.Unreachable("retx_loss", gbnOn)
+	c.tx.Unreachable("retx_timeout", gbnOn)
+	for _, b := range c.rtoRetries.Bins {
+		c.rtoRetries.Unreachable(b.Name, gbnOn)
+	}
+	if c.fb != nil {
+		for _, b := range c.fb.Bins {
+			c.fb.Unreachable(b.Name, gbnOn)
+		}
+		c.bp.Unreachable("m_fb", gbnOn)
+	}
 }
 
 func (c *retxCov) Groups() []*Group { return []*Group{c.g} }
@@ -554,27 +583,38 @@ type pathCov struct {
 	events, trans, cwnd, cwndChg, allFail, fbKind, fbCount *Point
 	decision, req, bp, reset, ctl                          *Point
 	prev                                                   pathsel.Out
-	last                                                   []uint32 // per (conn, path): last observed state+1 (0: not seen)
-	lastCwnd                                               []uint32
-	prevAddr                                               int // (conn*paths+path) read in the previous cycle, -1 none
-	opened                                                 []bool
-	traffic                                                bool
+	// last is per (conn, path) the last observed state+1 (0: not seen), lastCwnd its window then.
+	last, lastCwnd []uint32
+	// prevAddr is the (conn*paths+path) read in the previous cycle, -1 for none.
+	prevAddr int
+	opened   []bool
+	traffic  bool
 }
 
 func newPathCov(name string, cfg config.Config, top bool) *pathCov {
 	n := cfg.Conns * cfg.Paths
-	c := &pathCov{cfg: cfg, g: NewGroup(name, "path_sel: decisions, probes, failures, recoveries, path state transitions, windows, all-failed status, feedback, back-pressure, control, reset"),
+	c := &pathCov{cfg: cfg,
+		g: NewGroup(name, "path_sel: decisions, probes, failures, recoveries, path state transitions, windows, "+
+			"all-failed status, feedback, back-pressure, control, reset"),
 		last: make([]uint32, n), lastCwnd: make([]uint32, n), prevAddr: -1, opened: make([]bool, cfg.Conns)}
 	g := c.g
-	c.events = g.Point("events", "counter increments: cnt_decisions, cnt_probes, cnt_failures, cnt_recoveries", "decision", "probe", "failure", "recovery")
-	c.trans = g.Point("state_transition", "rd_state of the (rd_conn, rd_path) read: a change since that path was last read (reopen/reset: back to active)",
-		"active->suspect", "active->failed", "suspect->active", "suspect->failed", "failed->probing", "probing->active", "probing->failed", "failed->active")
-	c.cwnd = g.Point("cwnd", "rd_cwnd of the path read: 1 packet, below CWND_INIT, CWND_INIT, above it, CWND_MAX", "min", "below_init", "init", "above_init", "max")
-	c.cwndChg = g.Point("cwnd_change", "rd_cwnd of the same path read again: decreased (ECN halving), increased (AI)", "decrease", "increase")
-	c.allFail = g.Point("all_failed", "m_status_all_failed rising and falling; rd_all_failed", "status_rise", "status_fall", "rd_all_failed")
+	c.events = g.Point("events", "counter increments: cnt_decisions, cnt_probes, cnt_failures, cnt_recoveries",
+		"decision", "probe", "failure", "recovery")
+	c.trans = g.Point("state_transition", "rd_state of the (rd_conn, rd_path) read: a change since that path was "+
+		"last read (reopen/reset: back to active)",
+		"active->suspect", "active->failed", "suspect->active", "suspect->failed", "failed->probing",
+		"probing->active", "probing->failed", "failed->active")
+	c.cwnd = g.Point("cwnd", "rd_cwnd of the path read: 1 packet, below CWND_INIT, CWND_INIT, above it, CWND_MAX",
+		"min", "below_init", "init", "above_init", "max")
+	c.cwndChg = g.Point("cwnd_change", "rd_cwnd of the same path read again: decreased (ECN halving), increased (AI)",
+		"decrease", "increase")
+	c.allFail = g.Point("all_failed", "m_status_all_failed rising and falling; rd_all_failed",
+		"status_rise", "status_fall", "rd_all_failed")
 	c.fbKind = g.Point("fb_kind", "s_fb handshake: s_fb_kind", "delivered", "ecn", "loss", "timeout")
 	c.fbCount = g.Point("fb_count", "s_fb handshake: s_fb_count", "0", "1", "2..7", "8+")
-	c.decision = g.Point("decision", "m_sel handshake: a normal decision, a probe, a probe while m_status shows its connection all-failed", "normal", "probe", "probe_all_failed")
+	c.decision = g.Point("decision",
+		"m_sel handshake: a normal decision, a probe, a probe while m_status shows its connection all-failed",
+		"normal", "probe", "probe_all_failed")
 	c.req = g.Point("request", "s_req handshake: new packet, retransmission", "new", "retx")
 	c.bp = g.Point("backpressure", "valid && !ready on the port", "s_req", "m_sel")
 	c.ctl = g.Point("ctl", "s_ctl handshake: open, reopen of a connection opened before", "open", "reopen")
@@ -587,7 +627,11 @@ func newPathCov(name string, cfg config.Config, top bool) *pathCov {
 	}
 	if top {
 		// s_req, m_sel and s_fb are inside nic_transport.
-		c.fbKind, c.fbCount, c.decision, c.req, c.bp = nil, nil, nil, nil, nil
+		c.fbKind = nil
+		c.fbCount = nil
+		c.decision = nil
+		c.req = nil
+		c.bp = nil
 		g.Points = []*Point{c.events, c.trans, c.cwnd, c.cwndChg, c.allFail, c.ctl, c.reset}
 	}
 	return c
@@ -685,7 +729,8 @@ func (c *pathCov) sampleRead(a int, out *pathsel.Out) {
 	s := out.RdState
 	if l := c.last[a]; l != 0 && l-1 != s {
 		t := stateNames[l-1] + "->" + stateNames[s]
-		if c.trans.Has(t) { // a change the spec has no single step for (the path was not read in between) is not counted
+		// A change the spec has no single step for (the path was not read in between) is not counted.
+		if c.trans.Has(t) {
 			c.trans.Hit(t)
 		}
 	}
@@ -768,17 +813,26 @@ type nicCov struct {
 }
 
 func newNicCov(cfg config.Config) *nicCov {
-	c := &nicCov{cfg: cfg, rx: newRxCov("nic_rx_reorder", cfg), tx: newRetxCov("nic_retx", cfg, true), ps: newPathCov("nic_path_sel", cfg, true),
-		g:      NewGroup("nic_transport", "the endpoint's glue at its ports: go-back-N filter and NAKs, reconnects, reset mid-traffic, both directions at once"),
+	c := &nicCov{cfg: cfg,
+		rx: newRxCov("nic_rx_reorder", cfg), tx: newRetxCov("nic_retx", cfg, true),
+		ps: newPathCov("nic_path_sel", cfg, true),
+		g: NewGroup("nic_transport", "the endpoint's glue at its ports: go-back-N filter and NAKs, reconnects, "+
+			"reset mid-traffic, both directions at once"),
 		opened: make([]bool, cfg.Conns), errored: make([]bool, cfg.Conns)}
 	c.rx.g.Doc = "rx_reorder as seen at the nic_transport ports (s_rx, m_cpl, m_ack without NAKs, rx counters)"
-	c.tx.g.Doc = "retx as seen at the nic_transport ports (s_tx, m_pkt, s_ack, m_err, retx counters; m_fb is internal)"
-	c.ps.g.Doc = "path_sel as seen at the nic_transport ports (rd_*, m_status, path_sel counters; s_req, m_sel, s_fb are internal)"
+	c.tx.g.Doc = "retx as seen at the nic_transport ports (s_tx, m_pkt, s_ack, m_err, retx counters; " +
+		"m_fb is internal)"
+	c.ps.g.Doc = "path_sel as seen at the nic_transport ports (rd_*, m_status, path_sel counters; " +
+		"s_req, m_sel, s_fb are internal)"
 	g := c.g
-	c.gbn = g.Point("gbn_filter", "cnt_naks and cnt_gbn_dropped increments; m_ack handshake of a NAK", "nak", "gbn_drop", "nak_out")
-	c.reconn = g.Point("reconnect", "s_ctl open of a connection opened earlier in the run; of one that had m_err; rst after cycle 100 with traffic seen since the previous reset",
+	c.gbn = g.Point("gbn_filter", "cnt_naks and cnt_gbn_dropped increments; m_ack handshake of a NAK",
+		"nak", "gbn_drop", "nak_out")
+	c.reconn = g.Point("reconnect", "s_ctl open of a connection opened earlier in the run; of one that had m_err; "+
+		"rst after cycle 100 with traffic seen since the previous reset",
 		"reopen", "reopen_after_error", "reset_mid_traffic")
-	c.concur = g.Point("concurrency", "in one cycle: m_pkt and m_ack handshakes; s_rx and s_ack handshakes; m_cpl and m_pkt handshakes", "pkt_and_ack_out", "rx_and_ack_in", "cpl_and_pkt")
+	c.concur = g.Point("concurrency",
+		"in one cycle: m_pkt and m_ack handshakes; s_rx and s_ack handshakes; m_cpl and m_pkt handshakes",
+		"pkt_and_ack_out", "rx_and_ack_in", "cpl_and_pkt")
 	if cfg.GBN == 0 {
 		for _, b := range c.gbn.Bins {
 			c.gbn.Unreachable(b.Name, "go-back-N off (gbn=0)")
