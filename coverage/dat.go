@@ -71,7 +71,8 @@ func ParseDat(r io.Reader) ([]Point, error) {
 		line := sc.Text()
 		if n == 1 {
 			if !strings.HasPrefix(line, "# SystemC::Coverage-") {
-				return nil, fmt.Errorf("line 1: not a Verilator coverage file (want header \"# SystemC::Coverage-3\", got %.40q)", line)
+				return nil, fmt.Errorf("line 1: not a Verilator coverage file "+
+					"(want header \"# SystemC::Coverage-3\", got %.40q)", line)
 			}
 			continue
 		}
@@ -131,7 +132,8 @@ func parsePoint(line string) (Point, error) {
 			p.Column, _ = strconv.Atoi(val)
 		case "page":
 			k, mod, _ := strings.Cut(val, "/")
-			p.Kind, p.Module = Kind(k), mod
+			p.Kind = Kind(k)
+			p.Module = mod
 		case "o":
 			p.Comment = val
 		case "h":
@@ -143,7 +145,8 @@ func parsePoint(line string) (Point, error) {
 		}
 	}
 	if p.File == "" || p.Kind == "" {
-		return Point{}, fmt.Errorf("point without file (f) or page field: %.80q", strings.ReplaceAll(strings.ReplaceAll(key, "\x01", "|"), "\x02", "="))
+		return Point{}, fmt.Errorf("point without file (f) or page field: %.80q",
+			strings.ReplaceAll(strings.ReplaceAll(key, "\x01", "|"), "\x02", "="))
 	}
 	if len(p.Lines) == 0 {
 		p.Lines = []int{p.Line}

@@ -74,22 +74,28 @@ func diffEntries(b, n map[string]Entry, tol float64, units bool) []Change {
 		c := Change{Base: be, New: ne, Top: be.Top, Config: be.Config, Unit: units}
 		switch {
 		case !inNew:
-			c.Missing, c.Fail = true, true
+			c.Missing = true
+			c.Fail = true
 			c.Why = append(c.Why, "missing from the new report")
 		case !inBase:
-			c.Top, c.Config, c.Added = ne.Top, ne.Config, true
+			c.Top = ne.Top
+			c.Config = ne.Config
+			c.Added = true
 		default:
 			c.LineDelta = round2(ne.Line.Pct - be.Line.Pct)
 			c.ToggleDelta = round2(ne.Toggle.Pct - be.Toggle.Pct)
 			if -c.LineDelta > tol {
 				c.Fail = true
-				c.Why = append(c.Why, fmt.Sprintf("line coverage dropped %.2f points (tolerance %.2f)", -c.LineDelta, tol))
+				c.Why = append(c.Why,
+					fmt.Sprintf("line coverage dropped %.2f points (tolerance %.2f)", -c.LineDelta, tol))
 			}
 			if -c.ToggleDelta > tol {
 				c.Fail = true
-				c.Why = append(c.Why, fmt.Sprintf("toggle coverage dropped %.2f points (tolerance %.2f)", -c.ToggleDelta, tol))
+				c.Why = append(c.Why,
+					fmt.Sprintf("toggle coverage dropped %.2f points (tolerance %.2f)", -c.ToggleDelta, tol))
 			}
-			c.NewHoles, c.Closed = holeDiff(be, ne), holeDiff(ne, be)
+			c.NewHoles = holeDiff(be, ne)
+			c.Closed = holeDiff(ne, be)
 		}
 		out = append(out, c)
 	}
@@ -145,13 +151,16 @@ func PrintDiff(w io.Writer, cs []Change) {
 		}
 		switch {
 		case c.Missing:
-			fmt.Fprintf(w, "%-4s %s/%s: in the base (line %.2f%%, toggle %.2f%%) but missing from the new report\n", verdict, c.Top, c.Config, c.Base.Line.Pct, c.Base.Toggle.Pct)
+			fmt.Fprintf(w, "%-4s %s/%s: in the base (line %.2f%%, toggle %.2f%%) but missing from the new report\n",
+				verdict, c.Top, c.Config, c.Base.Line.Pct, c.Base.Toggle.Pct)
 			continue
 		case c.Added:
-			fmt.Fprintf(w, "%-4s %s/%s: new (line %.2f%%, toggle %.2f%%), not in the base\n", verdict, c.Top, c.Config, c.New.Line.Pct, c.New.Toggle.Pct)
+			fmt.Fprintf(w, "%-4s %s/%s: new (line %.2f%%, toggle %.2f%%), not in the base\n",
+				verdict, c.Top, c.Config, c.New.Line.Pct, c.New.Toggle.Pct)
 			continue
 		}
-		fmt.Fprintf(w, "%-4s %s/%s: line %.2f%% -> %.2f%% (%+.2f), toggle %.2f%% -> %.2f%% (%+.2f)\n", verdict, c.Top, c.Config,
+		fmt.Fprintf(w, "%-4s %s/%s: line %.2f%% -> %.2f%% (%+.2f), toggle %.2f%% -> %.2f%% (%+.2f)\n",
+			verdict, c.Top, c.Config,
 			c.Base.Line.Pct, c.New.Line.Pct, c.LineDelta, c.Base.Toggle.Pct, c.New.Toggle.Pct, c.ToggleDelta)
 		for _, why := range c.Why {
 			fmt.Fprintf(w, "     %s\n", why)
@@ -176,7 +185,8 @@ func printHoles(w io.Writer, what string, m map[string][]int) {
 // files and the field.
 func Comparable(baseFile string, base Report, curFile string, cur Report) error {
 	if base.Suite != cur.Suite {
-		return fmt.Errorf("field suite: %s has %q, %s has %q (compare reports of the same suite)", baseFile, base.Suite, curFile, cur.Suite)
+		return fmt.Errorf("field suite: %s has %q, %s has %q (compare reports of the same suite)",
+			baseFile, base.Suite, curFile, cur.Suite)
 	}
 	return nil
 }
@@ -216,14 +226,20 @@ func PrintFunctionalDiff(w io.Writer, ds []functional.GroupDiff) {
 			fmt.Fprintf(w, "%-4s %s: new (%d/%d bins), not in the base\n", verdict, name, d.NewHit, d.NewReach)
 			continue
 		case d.Missing:
-			fmt.Fprintf(w, "%-4s %s: in the base (%d/%d bins) but missing from the new report\n", verdict, name, d.BaseHit, d.BaseReach)
+			fmt.Fprintf(w, "%-4s %s: in the base (%d/%d bins) but missing from the new report\n",
+				verdict, name, d.BaseHit, d.BaseReach)
 			continue
 		}
-		fmt.Fprintf(w, "%-4s %s: bins %d/%d -> %d/%d, %d lost, %d gained\n", verdict, name, d.BaseHit, d.BaseReach, d.NewHit, d.NewReach, len(d.Lost), len(d.Gained))
+		fmt.Fprintf(w, "%-4s %s: bins %d/%d -> %d/%d, %d lost, %d gained\n",
+			verdict, name, d.BaseHit, d.BaseReach, d.NewHit, d.NewReach, len(d.Lost), len(d.Gained))
 		for _, l := range []struct {
 			what string
 			bs   []functional.BinChange
-		}{{"lost", d.Lost}, {"gained", d.Gained}, {"no longer reachable or defined (not a failure)", d.Dropped}} {
+		}{
+			{what: "lost", bs: d.Lost},
+			{what: "gained", bs: d.Gained},
+			{what: "no longer reachable or defined (not a failure)", bs: d.Dropped},
+		} {
 			if len(l.bs) == 0 {
 				continue
 			}

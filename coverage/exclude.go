@@ -50,7 +50,8 @@ func LoadExclusions(file string) ([]Exclusion, error) {
 	dec.KnownFields(true)
 	var ef exclusionFile
 	if err := dec.Decode(&ef); err != nil {
-		return nil, fmt.Errorf("exclusions %s: %w (allowed keys: file, signals, field, bits, from_field, configs, unreachable, reason)", file, err)
+		return nil, fmt.Errorf("exclusions %s: %w (allowed keys: file, signals, field, bits, from_field, configs, "+
+			"unreachable, reason)", file, err)
 	}
 	for i := range ef.Exclusions {
 		e := &ef.Exclusions[i]
@@ -65,7 +66,8 @@ func LoadExclusions(file string) ([]Exclusion, error) {
 		case e.Field < 0:
 			return nil, fmt.Errorf("%s: field field: value %d (allowed: 0 or a field width)", where, e.Field)
 		case e.FromField < 0 || (e.FromField > 0 && e.Field == 0):
-			return nil, fmt.Errorf("%s: field from_field: value %d (allowed: 0, or a field index >= 1 with field set)", where, e.FromField)
+			return nil, fmt.Errorf("%s: field from_field: value %d (allowed: 0, or a field index >= 1 with field set)",
+				where, e.FromField)
 		}
 		for _, p := range e.Signals {
 			if _, err := path.Match(p, ""); err != nil {
@@ -93,7 +95,8 @@ func parseBits(s string, field int) ([][2]int, error) {
 			b, err = strconv.Atoi(hi)
 		}
 		if err != nil || a < 0 || b < a || (field > 0 && b >= field) {
-			return nil, fmt.Errorf("range %q invalid (allowed: A or A-B with 0 <= A <= B < field width %d)", part, field)
+			return nil, fmt.Errorf("range %q invalid (allowed: A or A-B with 0 <= A <= B < field width %d)",
+				part, field)
 		}
 		rs = append(rs, [2]int{a, b})
 	}
@@ -178,13 +181,15 @@ func checkStale(cfg string, ex []Exclusion, signals map[string]map[string]bool, 
 				}
 			}
 			if !found {
-				return fmt.Errorf("coverage exclusion for %s %v (config %s): signal pattern %q matches no toggle point of %s; "+
-					"the signal was renamed or removed: update coverage/exclusions.yaml", e.File, e.Signals, cfg, pat, e.File)
+				return fmt.Errorf("coverage exclusion for %s %v (config %s): signal pattern %q matches no toggle "+
+					"point of %s; the signal was renamed or removed: update coverage/exclusions.yaml",
+					e.File, e.Signals, cfg, pat, e.File)
 			}
 		}
 		if !used[i] {
-			return fmt.Errorf("coverage exclusion for %s %v (config %s): bits %q (field %d) exclude no toggle point of %s; "+
-				"the signals' widths changed: update coverage/exclusions.yaml", e.File, e.Signals, cfg, e.Bits, e.Field, e.File)
+			return fmt.Errorf("coverage exclusion for %s %v (config %s): bits %q (field %d) exclude no toggle "+
+				"point of %s; the signals' widths changed: update coverage/exclusions.yaml",
+				e.File, e.Signals, cfg, e.Bits, e.Field, e.File)
 		}
 	}
 	return nil

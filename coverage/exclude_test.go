@@ -37,14 +37,15 @@ func TestExclusionsApply(t *testing.T) {
 	pt := func(sig string, n uint64) Point {
 		return Point{File: "/r/rtl/retx.v", Kind: KindToggle, Comment: sig, Hier: "TOP.retx", Count: n, Key: sig}
 	}
-	pts := []Point{pt("rto_lim_reg[3]", 5), pt("rto_lim_reg[8]", 0), pt("rto_lim_reg[24]", 0), pt("rto_lim_reg[19]", 4), pt("other[8]", 0)}
+	pts := []Point{pt("rto_lim_reg[3]", 5), pt("rto_lim_reg[8]", 0), pt("rto_lim_reg[24]", 0), pt("rto_lim_reg[19]", 4),
+		pt("other[8]", 0)}
 	e, err := Summarize("retx", "default", 1, pts, "/r", ex)
 	require.NoError(t, err)
 	require.Equal(t, 5, e.Toggle.Total)
 	require.Equal(t, 2, e.ToggleExcluded, "bits 8 and 24 (field 1, bit 8) are excluded")
 	require.Equal(t, Count{Hit: 2, Total: 3, Pct: 66.67}, e.ToggleNet)
-	require.Equal(t, []SignalHoles{{File: "rtl/retx.v", Signal: "other", Toggle: Count{Hit: 0, Total: 1, Pct: 0}, Bits: "8"}},
-		e.ToggleHoles, "only the never-toggled bits outside the exclusions are holes")
+	holes := []SignalHoles{{File: "rtl/retx.v", Signal: "other", Toggle: Count{Hit: 0, Total: 1, Pct: 0}, Bits: "8"}}
+	require.Equal(t, holes, e.ToggleHoles, "only the never-toggled bits outside the exclusions are holes")
 	e, err = Summarize("retx", "u250", 1, pts, "/r", ex)
 	require.NoError(t, err)
 	require.Zero(t, e.ToggleExcluded, "not for another config")
@@ -60,14 +61,17 @@ func TestExclusionsApply(t *testing.T) {
 // TestExclusionFromField: from_field keeps the fields below it in the target.
 func TestExclusionFromField(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "ex.yaml")
-	require.NoError(t, os.WriteFile(f, []byte("exclusions:\n  - file: rtl/p.v\n    signals: [pdec_reg]\n    field: 16\n    bits: \"13-15\"\n    from_field: 2\n    reason: replicas\n"), 0o644))
+	body := "exclusions:\n  - file: rtl/p.v\n    signals: [pdec_reg]\n    field: 16\n    bits: \"13-15\"\n" +
+		"    from_field: 2\n    reason: replicas\n"
+	require.NoError(t, os.WriteFile(f, []byte(body), 0o644))
 	ex, err := LoadExclusions(f)
 	require.NoError(t, err)
 	pt := func(sig string) Point {
 		return Point{File: "/r/rtl/p.v", Kind: KindToggle, Comment: sig, Hier: "TOP.p", Key: sig}
 	}
 	// fields 0 and 1 (bits 0-31) stay; bit 45 is field 2, bit 13; bit 40 is field 2, bit 8 (not in the range).
-	e, err := Summarize("p", "default", 1, []Point{pt("pdec_reg[13]"), pt("pdec_reg[29]"), pt("pdec_reg[45]"), pt("pdec_reg[40]")}, "/r", ex)
+	e, err := Summarize("p", "default", 1,
+		[]Point{pt("pdec_reg[13]"), pt("pdec_reg[29]"), pt("pdec_reg[45]"), pt("pdec_reg[40]")}, "/r", ex)
 	require.NoError(t, err)
 	require.Equal(t, 1, e.ToggleExcluded)
 	require.Equal(t, 3, e.ToggleNet.Total)
@@ -90,11 +94,15 @@ func TestBitRanges(t *testing.T) {
 // TestExclusionErrors: a bad entry is named with its field.
 func TestExclusionErrors(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
-		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n", "entry 0: field reason: empty"},
-		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    field: 4\n    bits: \"2-5\"\n    reason: r\n", `field bits: value "2-5": range "2-5" invalid`},
-		{"exclusions:\n  - signals: [x]\n    bits: \"1\"\n    reason: r\n", "entry 0: field file: empty"},
-		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n    from_field: 2\n    reason: r\n", "field from_field: value 2 (allowed: 0, or a field index >= 1 with field set)"},
-		{"exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n    reason: r\n    colour: red\n", "field colour not found"},
+		{body: "exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n",
+			want: "entry 0: field reason: empty"},
+		{body: "exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    field: 4\n    bits: \"2-5\"\n    reason: r\n",
+			want: `field bits: value "2-5": range "2-5" invalid`},
+		{body: "exclusions:\n  - signals: [x]\n    bits: \"1\"\n    reason: r\n", want: "entry 0: field file: empty"},
+		{body: "exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n    from_field: 2\n    reason: r\n",
+			want: "field from_field: value 2 (allowed: 0, or a field index >= 1 with field set)"},
+		{body: "exclusions:\n  - file: rtl/a.v\n    signals: [x]\n    bits: \"1\"\n    reason: r\n    colour: red\n",
+			want: "field colour not found"},
 	} {
 		f := filepath.Join(t.TempDir(), "ex.yaml")
 		require.NoError(t, os.WriteFile(f, []byte(tc.body), 0o644))
@@ -118,7 +126,8 @@ func TestExclusionStale(t *testing.T) {
 	}
 	pts := []Point{pt("rtl/a.v", "cnt_reg[0]"), pt("rtl/a.v", "cnt_reg[1]"), pt("rtl/a.v", "cnt_next[1]")}
 
-	renamed := load("exclusions:\n  - file: rtl/a.v\n    signals: [cnt_reg, old_name]\n    bits: \"1\"\n    configs: [default]\n    reason: r\n")
+	renamed := load("exclusions:\n  - file: rtl/a.v\n    signals: [cnt_reg, old_name]\n    bits: \"1\"\n" +
+		"    configs: [default]\n    reason: r\n")
 	_, err := Summarize("a", "default", 1, pts, "/r", renamed)
 	require.ErrorContains(t, err, `signal pattern "old_name" matches no toggle point of rtl/a.v`)
 	_, err = Summarize("a", "ice40", 1, pts, "/r", renamed)

@@ -84,7 +84,8 @@ func TestWindowEndsOnEveryPreset(t *testing.T) {
 		r := goldenCovOn(t, cfg, "nic_e2e_clean_a", "nic_e2e_bottleneck_a")
 		g := coverGroup(t, r, "nic_transport", "nic_path_sel")
 		for _, bin := range []string{"min", "max"} {
-			require.NotZero(t, g.Find("cwnd").Hits(bin), "%s: nic_path_sel.cwnd.%s not hit by nic_e2e_clean_a and nic_e2e_bottleneck_a (seeds 1, 2)", cfg, bin)
+			require.NotZero(t, g.Find("cwnd").Hits(bin),
+				"%s: nic_path_sel.cwnd.%s not hit by nic_e2e_clean_a and nic_e2e_bottleneck_a (seeds 1, 2)", cfg, bin)
 		}
 	}
 }
@@ -97,7 +98,8 @@ func TestBaselineBackwardCompatible(t *testing.T) {
 	require.NotEmpty(t, base.Functional, "the committed baseline has functional coverage")
 	base.Functional = nil
 	cur := goldenCov(t, "path_spray")
-	cur.Entries, cur.Units = base.Entries, base.Units
+	cur.Entries = base.Entries
+	cur.Units = base.Units
 	ds := DiffFunctional(base, cur)
 	require.NotEmpty(t, ds)
 	for _, d := range ds {
@@ -139,14 +141,22 @@ func TestCommittedBaselines(t *testing.T) {
 
 func TestLoadReportFunctionalErrors(t *testing.T) {
 	dir := t.TempDir()
-	good := `{"version":1,"suite":"smoke","entries":[],"functional":[{"top":"rx_reorder","config":"default","runs":1,"groups":[{"name":"g","samples":3,"points":[{"name":"p","bins":[{"name":"a","hits":1}]}]}]}]}`
+	groups := `"groups":[{"name":"g","samples":3,"points":[{"name":"p","bins":[{"name":"a","hits":1}]}]}]`
+	good := `{"version":1,"suite":"smoke","entries":[],"functional":[{"top":"rx_reorder","config":"default","runs":1,` +
+		groups + `}]}`
+	second := `{"top":"rx_reorder","config":"default","runs":1,` +
+		`"groups":[{"name":"g","points":[{"name":"p","bins":[{"name":"a"}]}]}]}`
 	for _, tc := range []struct{ name, body, err string }{
-		{"good", good, ""},
-		{"no groups", strings.Replace(good, `"groups":[{"name":"g","samples":3,"points":[{"name":"p","bins":[{"name":"a","hits":1}]}]}]`, `"groups":[]`, 1), "field functional[0].groups: empty"},
-		{"negative hits", strings.Replace(good, `"hits":1`, `"hits":-1`, 1), "not a coverage.json"},
-		{"unknown", strings.Replace(good, `"hits":1`, `"hits":1,"bogus":1`, 1), `unknown field "bogus"`},
-		{"dup bin", strings.Replace(good, `{"name":"a","hits":1}`, `{"name":"a","hits":1},{"name":"a"}`, 1), "field functional[0].groups[0].points[0].bins[1].name: \"a\" repeats"},
-		{"dup entry", strings.Replace(good, `}]}]}]}`, `}]}]}]},{"top":"rx_reorder","config":"default","runs":1,"groups":[{"name":"g","points":[{"name":"p","bins":[{"name":"a"}]}]}]}]}`, 1), "field functional[1]: (top rx_reorder, config default) repeats"},
+		{name: "good", body: good},
+		{name: "no groups", body: strings.Replace(good, groups, `"groups":[]`, 1),
+			err: "field functional[0].groups: empty"},
+		{name: "negative hits", body: strings.Replace(good, `"hits":1`, `"hits":-1`, 1), err: "not a coverage.json"},
+		{name: "unknown", body: strings.Replace(good, `"hits":1`, `"hits":1,"bogus":1`, 1),
+			err: `unknown field "bogus"`},
+		{name: "dup bin", body: strings.Replace(good, `{"name":"a","hits":1}`, `{"name":"a","hits":1},{"name":"a"}`, 1),
+			err: "field functional[0].groups[0].points[0].bins[1].name: \"a\" repeats"},
+		{name: "dup entry", body: strings.Replace(good, `}]}]}]}`, `}]}]}]},`+second+`]}`, 1),
+			err: "field functional[1]: (top rx_reorder, config default) repeats"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".json")

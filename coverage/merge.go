@@ -19,21 +19,9 @@ import (
 // same n. The result has no shard label when every shard 1..n (or only unlabelled runs) were merged, else it
 // names the shards it has ("1,3 of 4").
 func Merge(o Options, dirs []string) (Report, error) {
-	type part struct {
-		dir string
-		rep Report
-	}
-	var parts []part
-	for _, d := range dirs {
-		f := filepath.Join(d, "coverage.json")
-		r, err := LoadReport(f)
-		if err != nil {
-			return Report{}, err
-		}
-		if len(parts) > 0 && r.Suite != parts[0].rep.Suite {
-			return Report{}, fmt.Errorf("%s: field suite: %q, but %s has %q (merge reports of one suite)", f, r.Suite, filepath.Join(parts[0].dir, "coverage.json"), parts[0].rep.Suite)
-		}
-		parts = append(parts, part{d, r})
+	parts, err := loadParts(dirs)
+	if err != nil {
+		return Report{}, err
 	}
 	shard, err := mergedShard(dirs, func(i int) string { return parts[i].rep.Shard })
 	if err != nil {
@@ -54,53 +42,14 @@ func Merge(o Options, dirs []string) (Report, error) {
 			}
 		}
 	}
-	type acc struct {
-		top, config string
-		runs        int
-		dats        []string
-	}
-	code := map[string]*acc{}
-	fun := map[string]*functional.Entry{}
-	for _, p := range parts {
-		for _, e := range p.rep.Entries {
-			k := e.Top + "-" + e.Config
-			dat := filepath.Join(p.dir, "merged", k+".dat")
-			if _, err := os.Stat(dat); err != nil {
-				return Report{}, fmt.Errorf("%s: entry (top %s, config %s) has no merged data: %w", p.dir, e.Top, e.Config, err)
-			}
-			if code[k] == nil {
-				code[k] = &acc{top: e.Top, config: e.Config}
-			}
-			code[k].runs += e.Runs
-			code[k].dats = append(code[k].dats, dat)
-		}
-		for _, e := range p.rep.Functional {
-			k := e.Top + "/" + e.Config
-			if fun[k] == nil {
-				fun[k] = &functional.Entry{Top: e.Top, Config: e.Config}
-			}
-			if err := fun[k].Merge(e); err != nil {
-				return Report{}, fmt.Errorf("%s: %w", p.dir, err)
-			}
-		}
+	code, fun, err := collectParts(parts)
+	if err != nil {
+		return Report{}, err
 	}
 	rep := Report{Version: Version, Suite: parts[0].rep.Suite, Shard: shard, Entries: []Entry{}}
-	var keys []string
-	for k := range code {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	_, haveGenhtml := exec.LookPath("genhtml")
-	var envs []Env
-	for _, k := range keys {
-		a := code[k]
-		e, env, err := mergeGroup(o, k, a.top, a.config, a.dats, haveGenhtml == nil)
-		if err != nil {
-			return Report{}, err
-		}
-		e.Runs = a.runs
-		rep.Entries = append(rep.Entries, e)
-		envs = append(envs, env)
+	envs, err := mergeCode(o, code, &rep)
+	if err != nil {
+		return Report{}, err
 	}
 	if rep.Units, err = Units(envs, o.Root, o.Exclusions); err != nil {
 		return Report{}, err
@@ -112,6 +61,95 @@ func Merge(o Options, dirs []string) (Report, error) {
 		return Report{}, err
 	}
 	return rep, nil
+}
+
+// mergePart is one input of Merge.
+type mergePart struct {
+	// dir is the input directory, rep its coverage.json.
+	dir string
+	rep Report
+}
+
+// mergeAcc is the Verilator data of one (top, config) collected from the inputs of Merge.
+type mergeAcc struct {
+	// top and config name it.
+	top, config string
+	// runs sums the inputs' run counts; dats are their merged data files.
+	runs int
+	dats []string
+}
+
+// loadParts reads the coverage.json of each directory; every report must be of the first one's suite.
+func loadParts(dirs []string) ([]mergePart, error) {
+	var parts []mergePart
+	for _, d := range dirs {
+		f := filepath.Join(d, "coverage.json")
+		r, err := LoadReport(f)
+		if err != nil {
+			return nil, err
+		}
+		if len(parts) > 0 && r.Suite != parts[0].rep.Suite {
+			return nil, fmt.Errorf("%s: field suite: %q, but %s has %q (merge reports of one suite)",
+				f, r.Suite, filepath.Join(parts[0].dir, "coverage.json"), parts[0].rep.Suite)
+		}
+		parts = append(parts, mergePart{dir: d, rep: r})
+	}
+	return parts, nil
+}
+
+// collectParts gathers the inputs' merged Verilator data files per (top, config) key "<top>-<config>" (each must
+// exist) and merges their functional entries per key "<top>/<config>".
+func collectParts(parts []mergePart) (map[string]*mergeAcc, map[string]*functional.Entry, error) {
+	code := map[string]*mergeAcc{}
+	fun := map[string]*functional.Entry{}
+	for _, p := range parts {
+		for _, e := range p.rep.Entries {
+			k := e.Top + "-" + e.Config
+			dat := filepath.Join(p.dir, "merged", k+".dat")
+			if _, err := os.Stat(dat); err != nil {
+				return nil, nil, fmt.Errorf("%s: entry (top %s, config %s) has no merged data: %w",
+					p.dir, e.Top, e.Config, err)
+			}
+			if code[k] == nil {
+				code[k] = &mergeAcc{top: e.Top, config: e.Config}
+			}
+			code[k].runs += e.Runs
+			code[k].dats = append(code[k].dats, dat)
+		}
+		for _, e := range p.rep.Functional {
+			k := e.Top + "/" + e.Config
+			if fun[k] == nil {
+				fun[k] = &functional.Entry{Top: e.Top, Config: e.Config}
+			}
+			if err := fun[k].Merge(e); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", p.dir, err)
+			}
+		}
+	}
+	return code, fun, nil
+}
+
+// mergeCode merges the collected Verilator data of each (top, config), in key order, into an entry of rep with
+// the summed run count; it returns the merged points of each (for the design units).
+func mergeCode(o Options, code map[string]*mergeAcc, rep *Report) ([]Env, error) {
+	var keys []string
+	for k := range code {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	_, haveGenhtml := exec.LookPath("genhtml")
+	var envs []Env
+	for _, k := range keys {
+		a := code[k]
+		e, env, err := mergeGroup(o, k, a.top, a.config, a.dats, haveGenhtml == nil)
+		if err != nil {
+			return nil, err
+		}
+		e.Runs = a.runs
+		rep.Entries = append(rep.Entries, e)
+		envs = append(envs, env)
+	}
+	return envs, nil
 }
 
 // mergedShard checks the shard labels of the inputs (label(i) of dirs[i]) and returns the label of their merge.
@@ -128,7 +166,8 @@ func mergedShard(dirs []string, label func(int) string) (string, error) {
 			return "", fmt.Errorf("%s: field shard: %q: %w", filepath.Join(d, "coverage.json"), l, err)
 		}
 		if n != 0 && sn != n {
-			return "", fmt.Errorf("%s: field shard: %q, but another input is a shard of %d", filepath.Join(d, "coverage.json"), l, n)
+			return "", fmt.Errorf("%s: field shard: %q, but another input is a shard of %d",
+				filepath.Join(d, "coverage.json"), l, n)
 		}
 		if prev, ok := have[si]; ok {
 			return "", fmt.Errorf("%s: shard %s is already merged from %s", d, l, prev)

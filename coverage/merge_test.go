@@ -19,8 +19,9 @@ func TestMergeShardsEqualsWholeRun(t *testing.T) {
 	tests := []string{"rx_inorder", "rx_dup_oow", "path_flap"}
 	run := func(shard, shards int) string {
 		out := t.TempDir()
-		_, failed, err := Run(Options{Root: root, Out: out, Suite: regress.Suites["smoke"], Configs: []string{"default"},
-			FirstSeed: 1, Jobs: 2, Log: io.Discard, Tests: tests, Golden: true, Shard: shard, Shards: shards})
+		_, failed, err := Run(Options{Root: root, Out: out, Suite: regress.Suites["smoke"],
+			Configs: []string{"default"}, FirstSeed: 1, Jobs: 2, Log: io.Discard, Tests: tests, Golden: true,
+			Shard: shard, Shards: shards})
 		require.NoError(t, err)
 		require.Empty(t, failed)
 		return out
@@ -56,7 +57,8 @@ func TestMergeCodeCoverage(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "snippet.dat"))
 	require.NoError(t, err)
 	// the snippet mixes points of two models; as one path_sel model, its RAM points lie below path_sel
-	dat := strings.ReplaceAll(strings.ReplaceAll(string(b), "/work/main/", root+"/"), "TOP.rx_reorder.", "TOP.path_sel.")
+	dat := strings.ReplaceAll(strings.ReplaceAll(string(b), "/work/main/", root+"/"), "TOP.rx_reorder.",
+		"TOP.path_sel.")
 	var dirs []string
 	for i, runs := range []int{3, 4} {
 		d := t.TempDir()
@@ -78,7 +80,8 @@ func TestMergeCodeCoverage(t *testing.T) {
 		require.NoError(t, err)
 		e, err := Summarize("path_sel", "default", runs, pts, root, nil)
 		require.NoError(t, err)
-		require.NoError(t, Report{Version: Version, Suite: "smoke", Shard: []string{"1/2", "2/2"}[i], Entries: []Entry{e}}.Write(filepath.Join(d, "coverage.json")))
+		require.NoError(t, Report{Version: Version, Suite: "smoke", Shard: []string{"1/2", "2/2"}[i],
+			Entries: []Entry{e}}.Write(filepath.Join(d, "coverage.json")))
 		dirs = append(dirs, d)
 	}
 	out := t.TempDir()
@@ -96,7 +99,8 @@ func TestMergeCodeCoverage(t *testing.T) {
 
 	// mismatched suites
 	other := t.TempDir()
-	require.NoError(t, Report{Version: Version, Suite: "nightly", Entries: []Entry{e}}.Write(filepath.Join(other, "coverage.json")))
+	require.NoError(t,
+		Report{Version: Version, Suite: "nightly", Entries: []Entry{e}}.Write(filepath.Join(other, "coverage.json")))
 	_, err = Merge(Options{Root: root, Out: t.TempDir(), Log: io.Discard}, []string{dirs[0], other})
 	require.ErrorContains(t, err, `field suite: "nightly"`)
 	// an entry without its data
@@ -111,12 +115,12 @@ func TestMergedShardLabels(t *testing.T) {
 		want   string
 		err    string
 	}{
-		{[]string{"1/3", "2/3", "3/3"}, "", ""},
-		{[]string{"", "", ""}, "", ""},
-		{[]string{"1/3", "3/3", ""}, "1,3 of 3", ""},
-		{[]string{"1/3", "1/2", ""}, "", `"1/2", but another input is a shard of 3`},
-		{[]string{"0/3", "", ""}, "", `field shard: "0/3"`},
-		{[]string{"2/3", "2/3", ""}, "", "shard 2/3 is already merged from a"},
+		{labels: []string{"1/3", "2/3", "3/3"}, want: "", err: ""},
+		{labels: []string{"", "", ""}, want: "", err: ""},
+		{labels: []string{"1/3", "3/3", ""}, want: "1,3 of 3", err: ""},
+		{labels: []string{"1/3", "1/2", ""}, want: "", err: `"1/2", but another input is a shard of 3`},
+		{labels: []string{"0/3", "", ""}, want: "", err: `field shard: "0/3"`},
+		{labels: []string{"2/3", "2/3", ""}, want: "", err: "shard 2/3 is already merged from a"},
 	} {
 		got, err := mergedShard(dirs, func(i int) string { return tc.labels[i] })
 		if tc.err != "" {

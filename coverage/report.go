@@ -93,90 +93,166 @@ type Report struct {
 // bit of every instance. Files inside root are named relative to it. Toggle points an exclusion covers are left
 // out of ToggleNet; a hit on a point an exclusion calls unreachable is an error.
 func Summarize(top, config string, runs int, pts []Point, root string, ex []Exclusion) (Entry, error) {
-	type lineKey struct {
-		file string
-		line int
-	}
-	type groupKey struct {
-		file               string
-		kind               Kind
-		line, col          int
-		comment, firstLine string
-	}
-	groups := map[groupKey]uint64{}
-	groupLines := map[groupKey][]int{}
-	toggle := map[string][2]int{}
-	type sigKey struct{ file, name string }
-	type sigCount struct {
-		hit, total int
-		miss       map[int]bool
-	}
-	sigs := map[sigKey]*sigCount{}
-	// signal names per file (for the stale-exclusion check) and which exclusions excluded a point
-	names := map[string]map[string]bool{}
-	used := make([]bool, len(ex))
-	var netHit, netTotal, excluded int
+	t := newTally(len(ex))
 	for _, p := range pts {
 		f := relFile(p.File, root)
 		switch {
 		case p.IsLine():
-			g := groupKey{f, p.Kind, p.Line, p.Column, p.Comment, fmt.Sprint(p.Lines)}
-			groups[g] += p.Count
-			groupLines[g] = p.Lines
+			t.addLine(f, p)
 		case p.Kind == KindToggle:
-			t := toggle[f]
-			t[1]++
-			if p.Count > 0 {
-				t[0]++
-			}
-			toggle[f] = t
-			name, bit := signalBit(p.Comment)
-			if names[f] == nil {
-				names[f] = map[string]bool{}
-			}
-			names[f][name] = true
-			out := false
-			for i := range ex {
-				if ex[i].matches(f, config, p) {
-					if ex[i].Unreachable && p.Count > 0 {
-						return Entry{}, fmt.Errorf("coverage exclusion for %s %v (%q) calls %s of %s unreachable, but it toggled %d times",
-							ex[i].File, ex[i].Signals, ex[i].Reason, p.Comment, p.Hier, p.Count)
-					}
-					out = true
-					used[i] = true
-				}
-			}
-			if out {
-				excluded++
-				continue
-			}
-			netTotal++
-			sk := sigKey{f, name}
-			sg := sigs[sk]
-			if sg == nil {
-				sg = &sigCount{miss: map[int]bool{}}
-				sigs[sk] = sg
-			}
-			sg.total++
-			if p.Count > 0 {
-				netHit++
-				sg.hit++
-			} else {
-				sg.miss[bit] = true
+			if err := t.addToggle(f, config, p, ex); err != nil {
+				return Entry{}, err
 			}
 		}
 	}
-	if err := checkStale(config, ex, names, used); err != nil {
+	if err := checkStale(config, ex, t.names, t.used); err != nil {
 		return Entry{}, err
 	}
-	lines := map[lineKey]bool{} // covered?
-	for g, cnt := range groups {
-		for _, l := range groupLines[g] {
-			k := lineKey{g.file, l}
+	e := Entry{Top: top, Config: config, Runs: runs, Files: t.fileCovs()}
+	var lineHit, lineTotal, toggleHit, toggleTotal int
+	for _, fc := range e.Files {
+		lineHit += fc.Line.Hit
+		lineTotal += fc.Line.Total
+		toggleHit += fc.Toggle.Hit
+		toggleTotal += fc.Toggle.Total
+	}
+	e.Line = newCount(lineHit, lineTotal)
+	e.Toggle = newCount(toggleHit, toggleTotal)
+	e.ToggleNet = newCount(t.netHit, t.netTotal)
+	e.ToggleExcluded = t.excluded
+	e.ToggleHoles = t.toggleHoles()
+	return e, nil
+}
+
+// lineKey is one source line of a file.
+type lineKey struct {
+	// file and line name it.
+	file string
+	line int
+}
+
+// pointGroup identifies the line or branch point that every instance of a module has at one place; its hits are
+// summed over the instances.
+type pointGroup struct {
+	// file, kind, line and col say where the point is; comment and lines are its description and the source
+	// lines it covers (fmt.Sprint of Point.Lines).
+	file           string
+	kind           Kind
+	line, col      int
+	comment, lines string
+}
+
+// sigKey is one signal of a file.
+type sigKey struct {
+	// file and name name it.
+	file, name string
+}
+
+// sigCount is the net toggle coverage of one signal.
+type sigCount struct {
+	// hit of total bit points toggled; miss holds the bit positions never toggled.
+	hit, total int
+	miss       map[int]bool
+}
+
+// tally accumulates the points of one (top, config) for Summarize.
+type tally struct {
+	// groups sums the hits of each line or branch point group; groupLines are the source lines it covers.
+	groups     map[pointGroup]uint64
+	groupLines map[pointGroup][]int
+	// toggle is per file the toggled and total toggle points: [hit, total].
+	toggle map[string][2]int
+	// sigs is the net toggle coverage per signal.
+	sigs map[sigKey]*sigCount
+	// names are the signal names per file (for the stale-exclusion check); used[i] is set once exclusion i
+	// excluded a point.
+	names map[string]map[string]bool
+	used  []bool
+	// netHit and netTotal count the toggle points not excluded; excluded counts the others.
+	netHit, netTotal, excluded int
+}
+
+// newTally returns an empty tally for n exclusions.
+func newTally(n int) *tally {
+	return &tally{
+		groups:     map[pointGroup]uint64{},
+		groupLines: map[pointGroup][]int{},
+		toggle:     map[string][2]int{},
+		sigs:       map[sigKey]*sigCount{},
+		names:      map[string]map[string]bool{},
+		used:       make([]bool, n),
+	}
+}
+
+// addLine counts a line or branch point p of file f.
+func (t *tally) addLine(f string, p Point) {
+	g := pointGroup{file: f, kind: p.Kind, line: p.Line, col: p.Column, comment: p.Comment, lines: fmt.Sprint(p.Lines)}
+	t.groups[g] += p.Count
+	t.groupLines[g] = p.Lines
+}
+
+// addToggle counts a toggle point p of file f: in the file's toggle figure, and, unless an exclusion for config
+// covers it, in the net figure and its signal's holes. A hit on a point an exclusion calls unreachable is an
+// error.
+func (t *tally) addToggle(f, config string, p Point, ex []Exclusion) error {
+	tg := t.toggle[f]
+	tg[1]++
+	if p.Count > 0 {
+		tg[0]++
+	}
+	t.toggle[f] = tg
+	name, bit := signalBit(p.Comment)
+	if t.names[f] == nil {
+		t.names[f] = map[string]bool{}
+	}
+	t.names[f][name] = true
+	out := false
+	for i := range ex {
+		if ex[i].matches(f, config, p) {
+			if ex[i].Unreachable && p.Count > 0 {
+				return fmt.Errorf("coverage exclusion for %s %v (%q) calls %s of %s unreachable, "+
+					"but it toggled %d times", ex[i].File, ex[i].Signals, ex[i].Reason, p.Comment, p.Hier, p.Count)
+			}
+			out = true
+			t.used[i] = true
+		}
+	}
+	if out {
+		t.excluded++
+		return nil
+	}
+	t.netTotal++
+	sk := sigKey{file: f, name: name}
+	sg := t.sigs[sk]
+	if sg == nil {
+		sg = &sigCount{miss: map[int]bool{}}
+		t.sigs[sk] = sg
+	}
+	sg.total++
+	if p.Count > 0 {
+		t.netHit++
+		sg.hit++
+	} else {
+		sg.miss[bit] = true
+	}
+	return nil
+}
+
+// coveredLines says for each source line whether it is covered: every point group on it was hit.
+func (t *tally) coveredLines() map[lineKey]bool {
+	lines := map[lineKey]bool{}
+	for g, cnt := range t.groups {
+		for _, l := range t.groupLines[g] {
+			k := lineKey{file: g.file, line: l}
 			cov, seen := lines[k]
 			lines[k] = (cov || !seen) && cnt > 0
 		}
 	}
+	return lines
+}
+
+// fileCovs returns the line and toggle coverage of each file, sorted by file, with its holes ascending.
+func (t *tally) fileCovs() []FileCov {
 	files := map[string]*FileCov{}
 	get := func(f string) *FileCov {
 		if files[f] == nil {
@@ -184,7 +260,7 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 		}
 		return files[f]
 	}
-	for k, cov := range lines {
+	for k, cov := range t.coveredLines() {
 		fc := get(k.file)
 		fc.Line.Total++
 		if cov {
@@ -193,30 +269,32 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 			fc.Holes = append(fc.Holes, k.line)
 		}
 	}
-	for f, t := range toggle {
-		fc := get(f)
-		fc.Toggle.Hit, fc.Toggle.Total = t[0], t[1]
+	for f, tg := range t.toggle {
+		get(f).Toggle = Count{Hit: tg[0], Total: tg[1]}
 	}
-	e := Entry{Top: top, Config: config, Runs: runs, Files: []FileCov{}}
-	var lh, lt, th, tt int
+	out := []FileCov{}
 	for _, fc := range files {
 		sort.Ints(fc.Holes)
 		fc.Line = newCount(fc.Line.Hit, fc.Line.Total)
 		fc.Toggle = newCount(fc.Toggle.Hit, fc.Toggle.Total)
-		lh, lt, th, tt = lh+fc.Line.Hit, lt+fc.Line.Total, th+fc.Toggle.Hit, tt+fc.Toggle.Total
-		e.Files = append(e.Files, *fc)
+		out = append(out, *fc)
 	}
-	sort.Slice(e.Files, func(i, j int) bool { return e.Files[i].File < e.Files[j].File })
-	e.Line, e.Toggle = newCount(lh, lt), newCount(th, tt)
-	e.ToggleNet, e.ToggleExcluded = newCount(netHit, netTotal), excluded
-	for k, sg := range sigs {
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
+}
+
+// toggleHoles returns the signals with net toggle points never toggled, most holes first, then by file and
+// signal (nil when there are none).
+func (t *tally) toggleHoles() []SignalHoles {
+	var hs []SignalHoles
+	for k, sg := range t.sigs {
 		if sg.hit < sg.total {
-			e.ToggleHoles = append(e.ToggleHoles, SignalHoles{File: k.file, Signal: k.name,
+			hs = append(hs, SignalHoles{File: k.file, Signal: k.name,
 				Toggle: newCount(sg.hit, sg.total), Bits: bitRanges(sg.miss)})
 		}
 	}
-	sort.Slice(e.ToggleHoles, func(i, j int) bool {
-		a, b := e.ToggleHoles[i], e.ToggleHoles[j]
+	sort.Slice(hs, func(i, j int) bool {
+		a, b := hs[i], hs[j]
 		if ma, mb := a.Toggle.Total-a.Toggle.Hit, b.Toggle.Total-b.Toggle.Hit; ma != mb {
 			return ma > mb
 		}
@@ -225,7 +303,7 @@ func Summarize(top, config string, runs int, pts []Point, root string, ex []Excl
 		}
 		return a.Signal < b.Signal
 	})
-	return e, nil
+	return hs
 }
 
 // bitRanges writes a set of bit positions as ascending ranges: "0-3,7,9-15".
@@ -313,7 +391,8 @@ func PrintFunctional(w io.Writer, es []functional.Entry, maxHoles int) {
 			if reach > 0 {
 				pct = float64(int(10000*float64(hit)/float64(reach)+0.5)) / 100
 			}
-			fmt.Fprintf(w, "%-14s %-8s %5d %-16s %6.2f%% (%4d/%4d) %11d\n", e.Top, e.Config, e.Runs, g.Name, pct, hit, reach, all-reach)
+			fmt.Fprintf(w, "%-14s %-8s %5d %-16s %6.2f%% (%4d/%4d) %11d\n",
+				e.Top, e.Config, e.Runs, g.Name, pct, hit, reach, all-reach)
 			if h := g.Holes(); len(h) > 0 {
 				fmt.Fprintf(w, "  holes: %s\n", strList(h, maxHoles))
 			}
@@ -329,17 +408,20 @@ func strList(s []string, n int) string {
 }
 
 func (r Report) printCode(w io.Writer, maxHoles int) {
-	fmt.Fprintf(w, "%-12s %-8s %5s %21s %23s %31s\n", "top", "config", "runs", "line", "toggle", "toggle net (excluded)")
+	fmt.Fprintf(w, "%-12s %-8s %5s %21s %23s %31s\n",
+		"top", "config", "runs", "line", "toggle", "toggle net (excluded)")
 	for _, e := range r.Entries {
-		fmt.Fprintf(w, "%-12s %-8s %5d %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d) %6.2f%% (%6d/%6d) (%5d)\n", e.Top, e.Config, e.Runs,
-			e.Line.Pct, e.Line.Hit, e.Line.Total, e.Toggle.Pct, e.Toggle.Hit, e.Toggle.Total,
+		fmt.Fprintf(w, "%-12s %-8s %5d %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d) %6.2f%% (%6d/%6d) (%5d)\n",
+			e.Top, e.Config, e.Runs, e.Line.Pct, e.Line.Hit, e.Line.Total, e.Toggle.Pct, e.Toggle.Hit, e.Toggle.Total,
 			e.ToggleNet.Pct, e.ToggleNet.Hit, e.ToggleNet.Total, e.ToggleExcluded)
 		for _, f := range e.Files {
-			fmt.Fprintf(w, "  %-24s line %6.2f%% toggle %6.2f%%  uncovered lines: %s\n", f.File, f.Line.Pct, f.Toggle.Pct, holeList(f.Holes, maxHoles))
+			fmt.Fprintf(w, "  %-24s line %6.2f%% toggle %6.2f%%  uncovered lines: %s\n",
+				f.File, f.Line.Pct, f.Toggle.Pct, holeList(f.Holes, maxHoles))
 		}
 		for i, h := range e.ToggleHoles {
 			if maxHoles > 0 && i == maxHoles {
-				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json toggle_holes)\n", len(e.ToggleHoles)-maxHoles)
+				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json toggle_holes)\n",
+					len(e.ToggleHoles)-maxHoles)
 				break
 			}
 			fmt.Fprintf(w, "  toggle hole %-18s %-20s %6d/%6d bits never toggled: %s\n", h.File, h.Signal,
@@ -350,7 +432,8 @@ func (r Report) printCode(w io.Writer, maxHoles int) {
 
 func (r Report) printUnits(w io.Writer, maxHoles int) {
 	fmt.Fprintf(w, "design units (each RTL file merged over the tops that elaborate it; the targets apply here)\n")
-	fmt.Fprintf(w, "%-22s %-8s %21s %23s %31s  %s\n", "file", "config", "line", "toggle", "toggle net (excluded)", "tops")
+	fmt.Fprintf(w, "%-22s %-8s %21s %23s %31s  %s\n",
+		"file", "config", "line", "toggle", "toggle net (excluded)", "tops")
 	for _, u := range r.Units {
 		fmt.Fprintf(w, "%-22s %-8s %6.2f%% (%5d/%5d) %6.2f%% (%6d/%6d) %6.2f%% (%6d/%6d) (%5d)  %s\n", u.File, u.Config,
 			u.Line.Pct, u.Line.Hit, u.Line.Total, u.Toggle.Pct, u.Toggle.Hit, u.Toggle.Total,
@@ -360,7 +443,8 @@ func (r Report) printUnits(w io.Writer, maxHoles int) {
 		}
 		for i, h := range u.ToggleHoles {
 			if maxHoles > 0 && i == maxHoles {
-				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json units[].toggle_holes)\n", len(u.ToggleHoles)-maxHoles)
+				fmt.Fprintf(w, "  ... %d more signals with toggle holes (coverage.json units[].toggle_holes)\n",
+					len(u.ToggleHoles)-maxHoles)
 				break
 			}
 			fmt.Fprintf(w, "  toggle hole %-20s %6d/%6d bits never toggled: %s\n", h.Signal,

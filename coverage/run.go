@@ -52,6 +52,60 @@ type group struct {
 // writes lcov and (when genhtml is installed) HTML reports, and writes Out/coverage.json. It returns the report
 // and the reproduce lines of failed runs (their coverage data is still merged when written).
 func Run(o Options) (Report, []string, error) {
+	s, err := selectSuite(o)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	if o.Golden {
+		o.Functional = true
+	} else if _, err := exec.LookPath("verilator_coverage"); err != nil {
+		return Report{}, nil, fmt.Errorf("verilator_coverage not found (install the Debian package verilator)")
+	}
+	reqs, shard, err := expandRuns(o, s)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	if err := makeRunDirs(o); err != nil {
+		return Report{}, nil, err
+	}
+	collectors, groups, err := prepareRuns(o, reqs)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	if err := buildCoverageModels(o, reqs); err != nil {
+		return Report{}, nil, err
+	}
+	failed, err := runAll(o, reqs)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	rep := Report{Version: Version, Suite: s.Name, Shard: shard, Entries: []Entry{}}
+	envs, err := mergeGroups(o, groups, &rep)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	if rep.Units, err = Units(envs, o.Root, o.Exclusions); err != nil {
+		return Report{}, nil, err
+	}
+	if o.Functional {
+		fe, err := mergeFunctional(reqs, collectors)
+		if err != nil {
+			return Report{}, nil, err
+		}
+		rep.Functional = fe
+	}
+	if len(rep.Entries) == 0 && len(rep.Functional) == 0 {
+		return Report{}, nil, fmt.Errorf("no coverage data written (every run failed before writing it)")
+	}
+	if err := rep.Write(filepath.Join(o.Out, "coverage.json")); err != nil {
+		return Report{}, nil, err
+	}
+	return rep, failed, nil
+}
+
+// selectSuite returns o.Suite narrowed to o.Configs and o.Tests, when set; a config the suite does not have, or
+// a test pattern that matches nothing, is an error.
+func selectSuite(o Options) (regress.Suite, error) {
 	s := o.Suite
 	if len(o.Configs) > 0 {
 		keep := map[string]bool{}
@@ -66,50 +120,64 @@ func Run(o Options) (Report, []string, error) {
 			}
 		}
 		for c := range keep {
-			return Report{}, nil, fmt.Errorf("--config %s: not a config of suite %s (configs: %s)", c, s.Name, strings.Join(s.Configs, ", "))
+			return regress.Suite{}, fmt.Errorf("--config %s: not a config of suite %s (configs: %s)",
+				c, s.Name, strings.Join(s.Configs, ", "))
 		}
 		s.Configs = cs
 	}
 	if len(o.Tests) > 0 {
 		s.Tests = o.Tests
 		if err := s.Validate(); err != nil {
-			return Report{}, nil, fmt.Errorf("--test: %w", err)
+			return regress.Suite{}, fmt.Errorf("--test: %w", err)
 		}
 	}
-	if o.Golden {
-		o.Functional = true
-	} else if _, err := exec.LookPath("verilator_coverage"); err != nil {
-		return Report{}, nil, fmt.Errorf("verilator_coverage not found (install the Debian package verilator)")
-	}
+	return s, nil
+}
+
+// expandRuns expands suite s from o.FirstSeed into its runs and keeps shard o.Shard/o.Shards of them when o.Shards
+// is set; it also returns the shard label ("i/n", or "" for the whole suite).
+func expandRuns(o Options, s regress.Suite) ([]cosim.Request, string, error) {
 	reqs, err := s.Expand(o.Root, o.FirstSeed)
 	if err != nil {
-		return Report{}, nil, err
+		return nil, "", err
 	}
-	shard := ""
-	if o.Shards > 0 {
-		reqs = regress.Shard(reqs, o.Shard, o.Shards)
-		shard = fmt.Sprintf("%d/%d", o.Shard, o.Shards)
-		if len(reqs) == 0 {
-			return Report{}, nil, fmt.Errorf("shard %s of suite %s has no runs (fewer runs than shards)", shard, s.Name)
-		}
+	if o.Shards <= 0 {
+		return reqs, "", nil
 	}
+	reqs = regress.Shard(reqs, o.Shard, o.Shards)
+	shard := fmt.Sprintf("%d/%d", o.Shard, o.Shards)
+	if len(reqs) == 0 {
+		return nil, "", fmt.Errorf("shard %s of suite %s has no runs (fewer runs than shards)", shard, s.Name)
+	}
+	return reqs, shard, nil
+}
+
+// makeRunDirs creates the output directories: dat/, merged/ and info/ under o.Out, or o.Out alone for a golden
+// run.
+func makeRunDirs(o Options) error {
 	dirs := []string{"dat", "merged", "info"}
 	if o.Golden {
 		dirs = []string{"."}
 	}
 	for _, d := range dirs {
 		if err := os.MkdirAll(filepath.Join(o.Out, d), 0o755); err != nil {
-			return Report{}, nil, err
+			return err
 		}
 	}
-	// One functional collector per request, filled by the run (cosim.Request.Functional), merged afterwards.
+	return nil
+}
+
+// prepareRuns sets up each request for a coverage run: the log, the golden flag or the Verilator data file, and
+// the functional collector. It returns one functional collector slot per request (cosim.Request.Functional fills
+// it during the run; merged afterwards) and the runs' data files grouped by (top, config).
+func prepareRuns(o Options, reqs []cosim.Request) ([]functional.Collector, map[string]*group, error) {
 	collectors := make([]functional.Collector, len(reqs))
 	groups := map[string]*group{}
 	for i := range reqs {
 		r := &reqs[i]
 		t, err := cosim.Lookup(r.Test)
 		if err != nil {
-			return Report{}, nil, err
+			return nil, nil, err
 		}
 		if o.Functional {
 			r.Functional = func(block string, cfg config.Config) (any, error) {
@@ -131,8 +199,13 @@ func Run(o Options) (Report, []string, error) {
 		}
 		groups[k].dats = append(groups[k].dats, r.Coverage)
 	}
-	// Build each coverage model once, one at a time, before the parallel runs (regress.Regress prebuilds only the
-	// plain variant; without this, parallel workers would build the same coverage model side by side).
+	return collectors, groups, nil
+}
+
+// buildCoverageModels builds each coverage model once, one at a time, before the parallel runs (regress.Regress
+// prebuilds only the plain variant; without this, parallel workers would build the same coverage model side by
+// side). Golden runs need no model.
+func buildCoverageModels(o Options, reqs []cosim.Request) error {
 	built := map[string]bool{}
 	for _, r := range reqs {
 		if r.Golden {
@@ -141,29 +214,42 @@ func Run(o Options) (Report, []string, error) {
 		t, _ := cosim.Lookup(r.Test)
 		if k := t.Block + "/" + r.Config.Hash(); !built[k] {
 			if _, err := cosim.BuildTop(o.Root, t.Block, r.Config, bridge.Coverage, o.Log); err != nil {
-				return Report{}, nil, err
+				return err
 			}
 			built[k] = true
 		}
 	}
-	var failed []string
+	return nil
+}
+
+// runAll runs the requests, o.Jobs at a time, logging one line per finished run, and returns the reproduce
+// lines of the runs that did not pass.
+func runAll(o Options, reqs []cosim.Request) ([]string, error) {
 	outs, err := regress.Regress(reqs, o.Jobs, func(done, total int, oc regress.Outcome) {
-		fmt.Fprintf(o.Log, "[%d/%d] %-5s %s config=%s seed=%d %.1fs\n", done, total, oc.Verdict(), oc.Req.Test, oc.Req.Config.Name, oc.Req.Seed, oc.Elapsed.Seconds())
+		fmt.Fprintf(o.Log, "[%d/%d] %-5s %s config=%s seed=%d %.1fs\n", done, total, oc.Verdict(),
+			oc.Req.Test, oc.Req.Config.Name, oc.Req.Seed, oc.Elapsed.Seconds())
 	})
 	if err != nil {
-		return Report{}, nil, err
+		return nil, err
 	}
+	var failed []string
 	for _, oc := range outs {
 		if oc.Verdict() != regress.StatusPass {
 			failed = append(failed, fmt.Sprintf("%s: %v", oc.Req.Repro(), oc.Err))
 		}
 	}
+	return failed, nil
+}
+
+// mergeGroups merges the Verilator data of each (top, config) group, in key order, into an entry of rep, leaving
+// out data files a run did not write (and a group with none); it returns the merged points of each group (for
+// the design units).
+func mergeGroups(o Options, groups map[string]*group, rep *Report) ([]Env, error) {
 	var keys []string
 	for k := range groups {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	rep := Report{Version: Version, Suite: s.Name, Shard: shard, Entries: []Entry{}}
 	_, haveGenhtml := exec.LookPath("genhtml")
 	var envs []Env
 	for _, k := range keys {
@@ -179,28 +265,12 @@ func Run(o Options) (Report, []string, error) {
 		}
 		e, env, err := mergeGroup(o, k, g.top, g.config, dats, haveGenhtml == nil)
 		if err != nil {
-			return Report{}, nil, err
+			return nil, err
 		}
 		rep.Entries = append(rep.Entries, e)
 		envs = append(envs, env)
 	}
-	if rep.Units, err = Units(envs, o.Root, o.Exclusions); err != nil {
-		return Report{}, nil, err
-	}
-	if o.Functional {
-		fe, err := mergeFunctional(reqs, collectors)
-		if err != nil {
-			return Report{}, nil, err
-		}
-		rep.Functional = fe
-	}
-	if len(rep.Entries) == 0 && len(rep.Functional) == 0 {
-		return Report{}, nil, fmt.Errorf("no coverage data written (every run failed before writing it)")
-	}
-	if err := rep.Write(filepath.Join(o.Out, "coverage.json")); err != nil {
-		return Report{}, nil, err
-	}
-	return rep, failed, nil
+	return envs, nil
 }
 
 // mergeFunctional merges the cover groups of the runs per (top, config name), in the order of functional.Tops.
@@ -267,7 +337,8 @@ func mergeGroup(o Options, name, top, config string, dats []string, html bool) (
 	}
 	if html {
 		dir := filepath.Join(o.Out, "html", name)
-		if err := tool(o.Log, "genhtml", "--quiet", "--output-directory", dir, "--prefix", o.Root, "--title", name, info); err != nil {
+		if err := tool(o.Log, "genhtml", "--quiet", "--output-directory", dir, "--prefix", o.Root, "--title", name,
+			info); err != nil {
 			return Entry{}, Env{}, err
 		}
 	}

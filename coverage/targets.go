@@ -22,7 +22,7 @@ func (t Targets) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"line", t.Line}, {"toggle", t.ToggleNet}, {"bins", t.Bins}} {
+	}{{name: "line", v: t.Line}, {name: "toggle", v: t.ToggleNet}, {name: "bins", v: t.Bins}} {
 		if f.v < 0 || f.v > 100 {
 			return fmt.Errorf("target %s %g: allowed 0..100 (percent)", f.name, f.v)
 		}
@@ -45,7 +45,8 @@ type Shortfall struct {
 
 func (s Shortfall) String() string {
 	if strings.HasPrefix(s.What, "unreachable ") {
-		return fmt.Sprintf("%s/%s: %s: hit %.0f times, but the testplan calls it unreachable (%s)", s.Top, s.Config, s.What, s.Got, s.Detail)
+		return fmt.Sprintf("%s/%s: %s: hit %.0f times, but the testplan calls it unreachable (%s)",
+			s.Top, s.Config, s.What, s.Got, s.Detail)
 	}
 	msg := fmt.Sprintf("%s/%s: %s %.2f%% < target %.2f%%", s.Top, s.Config, s.What, s.Got, s.Want)
 	if s.Detail != "" {
@@ -62,10 +63,12 @@ func Check(r Report, t Targets, plan Testplan) []Shortfall {
 	var out []Shortfall
 	code := func(name, config string, line, net Count) {
 		if line.Pct < t.Line {
-			out = append(out, Shortfall{name, config, "line", line.Pct, t.Line, fmt.Sprintf("%d of %d lines", line.Hit, line.Total)})
+			out = append(out, Shortfall{Top: name, Config: config, What: "line", Got: line.Pct, Want: t.Line,
+				Detail: fmt.Sprintf("%d of %d lines", line.Hit, line.Total)})
 		}
 		if net.Pct < t.ToggleNet {
-			out = append(out, Shortfall{name, config, "toggle net", net.Pct, t.ToggleNet, fmt.Sprintf("%d of %d bits", net.Hit, net.Total)})
+			out = append(out, Shortfall{Top: name, Config: config, What: "toggle net", Got: net.Pct, Want: t.ToggleNet,
+				Detail: fmt.Sprintf("%d of %d bits", net.Hit, net.Total)})
 		}
 	}
 	if len(r.Units) > 0 {
@@ -92,7 +95,8 @@ func Check(r Report, t Targets, plan Testplan) []Shortfall {
 					name := g.Name + "." + p.Name + "." + b.Name
 					if why, ok := excused[name]; ok {
 						if b.Hits > 0 {
-							out = append(out, Shortfall{e.Top, e.Config, "unreachable " + name, float64(b.Hits), 0, why})
+							out = append(out, Shortfall{Top: e.Top, Config: e.Config, What: "unreachable " + name,
+								Got: float64(b.Hits), Detail: why})
 						}
 						continue
 					}
@@ -112,8 +116,9 @@ func Check(r Report, t Targets, plan Testplan) []Shortfall {
 				pct = float64(int(10000*float64(hit)/float64(reach))) / 100
 			}
 			if pct < t.Bins {
-				out = append(out, Shortfall{e.Top, e.Config, "functional " + g.Name, pct, t.Bins,
-					fmt.Sprintf("%d of %d reachable bins; holes: %s", hit, reach, strings.Join(holes, " "))})
+				detail := fmt.Sprintf("%d of %d reachable bins; holes: %s", hit, reach, strings.Join(holes, " "))
+				out = append(out, Shortfall{Top: e.Top, Config: e.Config, What: "functional " + g.Name, Got: pct,
+					Want: t.Bins, Detail: detail})
 			}
 		}
 	}
@@ -122,13 +127,15 @@ func Check(r Report, t Targets, plan Testplan) []Shortfall {
 
 // PrintCheck writes the verdict of Check: the shortfalls, or that every target is met, with the targets.
 func PrintCheck(w io.Writer, r Report, t Targets, ss []Shortfall) {
-	fmt.Fprintf(w, "coverage targets (suite %s): line >= %.2f%%, toggle net >= %.2f%%, functional >= %.2f%% of reachable bins\n",
-		r.Suite, t.Line, t.ToggleNet, t.Bins)
+	fmt.Fprintf(w, "coverage targets (suite %s): line >= %.2f%%, toggle net >= %.2f%%, "+
+		"functional >= %.2f%% of reachable bins\n", r.Suite, t.Line, t.ToggleNet, t.Bins)
 	if r.Shard != "" {
-		fmt.Fprintf(w, "note: this report is only shard %s of the suite; the targets are about the whole suite ('cov merge' the shards)\n", r.Shard)
+		fmt.Fprintf(w, "note: this report is only shard %s of the suite; the targets are about the whole suite "+
+			"('cov merge' the shards)\n", r.Shard)
 	}
 	if len(ss) == 0 {
-		fmt.Fprintf(w, "every target met (%d design units, %d code entries, %d functional entries)\n", len(r.Units), len(r.Entries), len(r.Functional))
+		fmt.Fprintf(w, "every target met (%d design units, %d code entries, %d functional entries)\n",
+			len(r.Units), len(r.Entries), len(r.Functional))
 		return
 	}
 	for _, s := range ss {

@@ -161,7 +161,8 @@ func (tp Testplan) checkDocs(root string, headings map[string]map[string]bool) [
 		listed[d.Doc] = true
 		secs := readSections(filepath.Join(root, d.Doc))
 		if len(secs) == 0 {
-			errs = append(errs, fmt.Errorf("%s: field doc: no sections (## headings) or the file does not exist", where))
+			errs = append(errs,
+				fmt.Errorf("%s: field doc: no sections (## headings) or the file does not exist", where))
 			continue
 		}
 		skip := map[string]bool{}
@@ -173,7 +174,8 @@ func (tp Testplan) checkDocs(root string, headings map[string]map[string]bool) [
 			case !secs[n.Section]:
 				errs = append(errs, fmt.Errorf("%s: field section: not a section of %s", w, d.Doc))
 			case tested[d.Doc][n.Section]:
-				errs = append(errs, fmt.Errorf("%s: the section has a testpoint, so it is a feature: remove it here", w))
+				errs = append(errs,
+					fmt.Errorf("%s: the section has a testpoint, so it is a feature: remove it here", w))
 			}
 			skip[n.Section] = true
 		}
@@ -185,7 +187,8 @@ func (tp Testplan) checkDocs(root string, headings map[string]map[string]bool) [
 		}
 		sort.Strings(missing)
 		for _, s := range missing {
-			errs = append(errs, fmt.Errorf("%s: section %q has no testpoint (a feature without tests) and is not listed in not_features", where, s))
+			errs = append(errs, fmt.Errorf("%s: section %q has no testpoint (a feature without tests) and is not "+
+				"listed in not_features", where, s))
 		}
 	}
 	var docs []string
@@ -196,7 +199,8 @@ func (tp Testplan) checkDocs(root string, headings map[string]map[string]bool) [
 	}
 	sort.Strings(docs)
 	for _, d := range docs {
-		errs = append(errs, fmt.Errorf("field docs: %s has testpoints but is not listed (its other sections would go unchecked)", d))
+		errs = append(errs,
+			fmt.Errorf("field docs: %s has testpoints but is not listed (its other sections would go unchecked)", d))
 	}
 	return errs
 }

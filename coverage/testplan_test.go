@@ -37,7 +37,8 @@ func TestTestplan(t *testing.T) {
 	for _, d := range tp.Docs {
 		docs[d.Doc] = true
 	}
-	for _, d := range []string{"docs/rx_reorder.md", "docs/retx.md", "docs/path_sel.md", "docs/nic_transport.md", "docs/e2e.md"} {
+	for _, d := range []string{"docs/rx_reorder.md", "docs/retx.md", "docs/path_sel.md", "docs/nic_transport.md",
+		"docs/e2e.md"} {
 		require.True(t, docs[d], "%s is not in the testplan's docs list", d)
 	}
 }
@@ -52,8 +53,10 @@ func TestTestplanSectionCheckBites(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(root, "docs", "blk.md"), []byte(doc), 0o644))
 	tp := Testplan{
 		Testpoints: []Testpoint{
-			{Feature: "a", Doc: "docs/blk.md", Section: "Feature A", Tests: []string{"rx_reset"}, Groups: []string{"rx_reorder"}},
-			{Feature: "other doc", Doc: "docs/unlisted.md", Section: "X", Tests: []string{"rx_reset"}, Groups: []string{"rx_reorder"}},
+			{Feature: "a", Doc: "docs/blk.md", Section: "Feature A", Tests: []string{"rx_reset"},
+				Groups: []string{"rx_reorder"}},
+			{Feature: "other doc", Doc: "docs/unlisted.md", Section: "X", Tests: []string{"rx_reset"},
+				Groups: []string{"rx_reorder"}},
 		},
 		Docs: []SpecDoc{{Doc: "docs/blk.md", NotFeatures: []NotFeature{
 			{Section: "Ports", Reason: "port list"},
@@ -98,12 +101,16 @@ func TestTestplanCheckBites(t *testing.T) {
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
 	tp := Testplan{Testpoints: []Testpoint{
-		{Feature: "ok", Doc: "docs/rx_reorder.md", Section: "Reset", Tests: []string{"rx_reset", "rx_*"}, Groups: []string{"rx_reorder", "rx_reorder.reset"}},
-		{Feature: "bad test", Doc: "docs/rx_reorder.md", Section: "Reset", Tests: []string{"rx_no_such_test"}, Groups: []string{"rx_reorder"}},
-		{Feature: "bad group", Doc: "docs/rx_reorder.md", Section: "Reset", Tests: []string{"rx_reset"}, Groups: []string{"rx_reorder.no_such_point"}},
+		{Feature: "ok", Doc: "docs/rx_reorder.md", Section: "Reset", Tests: []string{"rx_reset", "rx_*"},
+			Groups: []string{"rx_reorder", "rx_reorder.reset"}},
+		{Feature: "bad test", Doc: "docs/rx_reorder.md", Section: "Reset", Tests: []string{"rx_no_such_test"},
+			Groups: []string{"rx_reorder"}},
+		{Feature: "bad group", Doc: "docs/rx_reorder.md", Section: "Reset", Tests: []string{"rx_reset"},
+			Groups: []string{"rx_reorder.no_such_point"}},
 		{Feature: "no tests", Doc: "docs/rx_reorder.md", Section: "Reset", Groups: []string{"rx_reorder"}},
 		{Feature: "no groups", Doc: "docs/rx_reorder.md", Section: "Reset", Tests: []string{"rx_reset"}},
-		{Feature: "bad section", Doc: "docs/rx_reorder.md", Section: "No such heading", Tests: []string{"rx_reset"}, Groups: []string{"rx_reorder"}},
+		{Feature: "bad section", Doc: "docs/rx_reorder.md", Section: "No such heading", Tests: []string{"rx_reset"},
+			Groups: []string{"rx_reorder"}},
 	}}
 	errs := tp.Check(root, testNames(), functional.Catalog(cfg))
 	var msgs []string
@@ -112,8 +119,11 @@ func TestTestplanCheckBites(t *testing.T) {
 	}
 	all := strings.Join(msgs, "\n")
 	require.Len(t, errs, 6, all)
-	for _, want := range []string{`"rx_no_such_test" matches no test`, `"rx_reorder.no_such_point" is no functional cover group`,
-		`"no tests"): field tests: empty`, `"no groups"): field groups: empty`, `"No such heading" is not a heading`, "field docs: empty"} {
+	for _, want := range []string{
+		`"rx_no_such_test" matches no test`, `"rx_reorder.no_such_point" is no functional cover group`,
+		`"no tests"): field tests: empty`, `"no groups"): field groups: empty`, `"No such heading" is not a heading`,
+		"field docs: empty",
+	} {
 		require.Contains(t, all, want)
 	}
 }

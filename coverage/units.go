@@ -63,83 +63,129 @@ func Units(envs []Env, root string, ex []Exclusion) ([]Unit, error) {
 // rootFile is the RTL file of a top's module, by the project's one-module-per-file rule.
 func rootFile(top string) string { return "rtl/" + top + ".v" }
 
+// configUnits merges the environments of one configuration into its design units, sorted by file.
 func configUnits(envs []Env, cfg, root string, ex []Exclusion) ([]Unit, error) {
-	roots := map[string]string{} // file -> top
+	m := unitMerge{cfg: cfg, root: root, roots: map[string]string{}, files: map[string]*unitAcc{},
+		sig: map[string]map[string][]string{}}
 	for _, e := range envs {
-		roots[rootFile(e.Top)] = e.Top
+		m.roots[rootFile(e.Top)] = e.Top
 	}
-	type acc struct {
-		pts  []Point
-		idx  map[string]int
-		tops map[string]bool
-	}
-	files := map[string]*acc{}
-	// sig[root top][env top] is the sorted list of normalized keys of the points under that root, for the
-	// same-elaboration check.
-	sig := map[string]map[string][]string{}
 	for _, e := range envs {
-		hierFile := map[string]string{}
-		for _, p := range e.Points {
-			hierFile[p.Hier] = relFile(p.File, root)
-		}
-		rootInst := map[string]string{} // root top -> its instance in this environment
-		for h, f := range hierFile {
-			top, ok := roots[f]
-			if !ok {
-				continue
-			}
-			if prev, dup := rootInst[top]; dup && prev != h {
-				return nil, fmt.Errorf("design units (config %s): environment %s has two instances of %s (%s, %s); merging by instance needs one",
-					cfg, e.Top, top, prev, h)
-			}
-			rootInst[top] = h
-		}
-		for _, p := range e.Points {
-			rt, rel, ok := unitRoot(p.Hier, hierFile, roots)
-			if !ok {
-				return nil, fmt.Errorf("design units (config %s): point %s:%d (%s) of environment %s lies outside every top's module",
-					cfg, p.File, p.Line, p.Hier, e.Top)
-			}
-			f := relFile(p.File, root)
-			np := p
-			np.Hier = rt + rel
-			np.Module = ""
-			np.Key = strings.Join([]string{f, string(p.Kind), strconv.Itoa(p.Line), strconv.Itoa(p.Column), p.Comment,
-				fmt.Sprint(p.Lines), np.Hier}, "\x00")
-			if sig[rt] == nil {
-				sig[rt] = map[string][]string{}
-			}
-			sig[rt][e.Top] = append(sig[rt][e.Top], np.Key)
-			a := files[f]
-			if a == nil {
-				a = &acc{idx: map[string]int{}, tops: map[string]bool{}}
-				files[f] = a
-			}
-			a.tops[e.Top] = true
-			if i, seen := a.idx[np.Key]; seen {
-				a.pts[i].Count += np.Count
-				continue
-			}
-			a.idx[np.Key] = len(a.pts)
-			a.pts = append(a.pts, np)
+		if err := m.addEnv(e); err != nil {
+			return nil, err
 		}
 	}
-	if err := sameElaboration(sig, cfg); err != nil {
+	if err := sameElaboration(m.sig, cfg); err != nil {
 		return nil, err
 	}
+	return m.units(ex)
+}
+
+// unitAcc is the merged points of one design unit.
+type unitAcc struct {
+	// pts are the unit's points with their hits summed; idx maps a point's key to its index in pts.
+	pts []Point
+	idx map[string]int
+	// tops are the environments that elaborate the unit.
+	tops map[string]bool
+}
+
+// unitMerge merges the environments of one configuration into design units.
+type unitMerge struct {
+	// cfg is the configuration, root the repository.
+	cfg, root string
+	// roots maps the RTL file of each environment's top module to that top.
+	roots map[string]string
+	// files are the units by RTL file.
+	files map[string]*unitAcc
+	// sig[root top][env top] is the list of normalized keys of the points under that root, for the
+	// same-elaboration check.
+	sig map[string]map[string][]string
+}
+
+// addEnv adds the points of environment e, each renamed below the nearest enclosing root module, to the unit of
+// its file. An environment with two instances of a root module, or a point outside every root module, is an
+// error.
+func (m *unitMerge) addEnv(e Env) error {
+	hierFile := map[string]string{}
+	for _, p := range e.Points {
+		hierFile[p.Hier] = relFile(p.File, m.root)
+	}
+	if err := m.checkRootInstances(e, hierFile); err != nil {
+		return err
+	}
+	for _, p := range e.Points {
+		rt, rel, ok := unitRoot(p.Hier, hierFile, m.roots)
+		if !ok {
+			return fmt.Errorf("design units (config %s): point %s:%d (%s) of environment %s lies outside "+
+				"every top's module", m.cfg, p.File, p.Line, p.Hier, e.Top)
+		}
+		f := relFile(p.File, m.root)
+		np := unitPoint(p, f, rt+rel)
+		if m.sig[rt] == nil {
+			m.sig[rt] = map[string][]string{}
+		}
+		m.sig[rt][e.Top] = append(m.sig[rt][e.Top], np.Key)
+		a := m.files[f]
+		if a == nil {
+			a = &unitAcc{idx: map[string]int{}, tops: map[string]bool{}}
+			m.files[f] = a
+		}
+		a.tops[e.Top] = true
+		if i, seen := a.idx[np.Key]; seen {
+			a.pts[i].Count += np.Count
+			continue
+		}
+		a.idx[np.Key] = len(a.pts)
+		a.pts = append(a.pts, np)
+	}
+	return nil
+}
+
+// checkRootInstances checks that environment e, whose instances lie in the files hierFile names, has at most
+// one instance of each root module.
+func (m *unitMerge) checkRootInstances(e Env, hierFile map[string]string) error {
+	rootInst := map[string]string{} // root top -> its instance in this environment
+	for h, f := range hierFile {
+		top, ok := m.roots[f]
+		if !ok {
+			continue
+		}
+		if prev, dup := rootInst[top]; dup && prev != h {
+			return fmt.Errorf("design units (config %s): environment %s has two instances of %s (%s, %s); "+
+				"merging by instance needs one", m.cfg, e.Top, top, prev, h)
+		}
+		rootInst[top] = h
+	}
+	return nil
+}
+
+// unitPoint is point p of file f renamed to the instance hier (below its root module), without its module, and
+// keyed by everything that identifies it in the unit.
+func unitPoint(p Point, f, hier string) Point {
+	np := p
+	np.Hier = hier
+	np.Module = ""
+	np.Key = strings.Join([]string{f, string(p.Kind), strconv.Itoa(p.Line), strconv.Itoa(p.Column), p.Comment,
+		fmt.Sprint(p.Lines), np.Hier}, "\x00")
+	return np
+}
+
+// units summarizes each unit, sorted by file.
+func (m *unitMerge) units(ex []Exclusion) ([]Unit, error) {
 	var names []string
-	for f := range files {
+	for f := range m.files {
 		names = append(names, f)
 	}
 	sort.Strings(names)
 	var out []Unit
 	for _, f := range names {
-		a := files[f]
-		e, err := Summarize(f, cfg, 0, a.pts, root, ex)
+		a := m.files[f]
+		e, err := Summarize(f, m.cfg, 0, a.pts, m.root, ex)
 		if err != nil {
 			return nil, err
 		}
-		u := Unit{File: f, Config: cfg, Line: e.Line, Toggle: e.Toggle, ToggleNet: e.ToggleNet,
+		u := Unit{File: f, Config: m.cfg, Line: e.Line, Toggle: e.Toggle, ToggleNet: e.ToggleNet,
 			ToggleExcluded: e.ToggleExcluded, Holes: []int{}, ToggleHoles: e.ToggleHoles}
 		for _, fc := range e.Files {
 			u.Holes = append(u.Holes, fc.Holes...)
@@ -184,9 +230,9 @@ func sameElaboration(sig map[string]map[string][]string, cfg string) error {
 			ks := sig[rt][t]
 			sort.Strings(ks)
 			if d := firstDifference(ref, ks); d != "" {
-				return fmt.Errorf("design units (config %s): %s is elaborated differently in environments %s (%d points) and %s (%d points), e.g. %s; "+
-					"a design unit can only merge the same RTL with the same parameters",
-					cfg, rt, tops[0], len(ref), t, len(ks), d)
+				return fmt.Errorf("design units (config %s): %s is elaborated differently in environments "+
+					"%s (%d points) and %s (%d points), e.g. %s; a design unit can only merge the same RTL with "+
+					"the same parameters", cfg, rt, tops[0], len(ref), t, len(ks), d)
 			}
 		}
 	}

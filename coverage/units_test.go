@@ -78,7 +78,8 @@ func TestUnitsMergeEnvironments(t *testing.T) {
 
 func TestUnitsValidate(t *testing.T) {
 	e := []Entry{{Top: "a", Config: "default"}}
-	r := Report{Version: Version, Suite: "smoke", Entries: e, Units: []Unit{{File: "rtl/a.v", Config: "default"}, {File: "rtl/a.v", Config: "default"}}}
+	r := Report{Version: Version, Suite: "smoke", Entries: e,
+		Units: []Unit{{File: "rtl/a.v", Config: "default"}, {File: "rtl/a.v", Config: "default"}}}
 	require.EqualError(t, r.Validate(), "field units[1]: (file rtl/a.v, config default) repeats an earlier unit")
 	r.Units = []Unit{{File: "rtl/a.v", Config: "default", Line: Count{Hit: 3, Total: 2}}}
 	require.EqualError(t, r.Validate(), "field units[0].line: hit 3, total 2 (allowed: 0 <= hit <= total)")

@@ -43,7 +43,8 @@ type Baseline struct {
 // NewBaseline builds a baseline from reports.
 func NewBaseline(reports []Report) Baseline {
 	b := Baseline{
-		Note:      "written by `make fpga-baseline` (spraynic fpga-baseline) only; `make fpga-check` compares against it",
+		Note: "written by `make fpga-baseline` (spraynic fpga-baseline) only; " +
+			"`make fpga-check` compares against it",
 		Tolerance: Tolerance,
 	}
 	for _, r := range reports {
@@ -165,7 +166,8 @@ func Compare(base Baseline, reports []Report, boards []string) []Finding {
 		}
 		if e.ParamsHash != r.Config.ParamsHash {
 			out = append(out, Finding{Board: r.Board, Top: r.Top, Kind: "entry", Verdict: Worse,
-				Detail: fmt.Sprintf("parameters changed since the baseline (params %s, baseline %s, config %s): numbers are not comparable; `make fpga-baseline` records them",
+				Detail: fmt.Sprintf("parameters changed since the baseline (params %s, baseline %s, config %s): "+
+					"numbers are not comparable; `make fpga-baseline` records them",
 					r.Config.ParamsHash, e.ParamsHash, r.Config.Name)})
 			continue
 		}
@@ -187,7 +189,8 @@ func Compare(base Baseline, reports []Report, boards []string) []Finding {
 	for _, e := range base.Entries {
 		if ran[e.Board] && !have[e.Board+"/"+e.Top] {
 			out = append(out, Finding{Board: e.Board, Top: e.Top, Kind: "entry", Verdict: Worse,
-				Detail: "baseline entry without a report: the top left rtl/manifest.json? `make fpga-baseline` drops it"})
+				Detail: "baseline entry without a report: the top left rtl/manifest.json? " +
+					"`make fpga-baseline` drops it"})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -205,23 +208,30 @@ func compareOne(board, top, kind string, base, now float64, higherIsBetter bool)
 	if !higherIsBetter {
 		switch {
 		case base == 0 && now > 0:
-			f.Verdict, f.Detail = Worse, "new use of this resource (baseline 0)"
+			f.Verdict = Worse
+			f.Detail = "new use of this resource (baseline 0)"
 		case base > 0 && now > base*(1+Tolerance):
-			f.Verdict, f.Detail = Worse, fmt.Sprintf("grew %.1f%% (more than %.0f%%)", (now/base-1)*100, Tolerance*100)
+			f.Verdict = Worse
+			f.Detail = fmt.Sprintf("grew %.1f%% (more than %.0f%%)", (now/base-1)*100, Tolerance*100)
 		case base > 0 && now < base*(1-Tolerance):
-			f.Verdict, f.Detail = Better, fmt.Sprintf("shrank %.1f%%: `make fpga-baseline` to lock it in", (1-now/base)*100)
+			f.Verdict = Better
+			f.Detail = fmt.Sprintf("shrank %.1f%%: `make fpga-baseline` to lock it in", (1-now/base)*100)
 		}
 		return f
 	}
 	switch {
 	case base > 0 && now == 0:
-		f.Verdict, f.Detail = Worse, "no Fmax in the report"
+		f.Verdict = Worse
+		f.Detail = "no Fmax in the report"
 	case base == 0 && now > 0:
-		f.Verdict, f.Detail = Worse, "Fmax without a baseline value: `make fpga-baseline` records it"
+		f.Verdict = Worse
+		f.Detail = "Fmax without a baseline value: `make fpga-baseline` records it"
 	case base > 0 && now < base*(1-Tolerance):
-		f.Verdict, f.Detail = Worse, fmt.Sprintf("dropped %.1f%% (more than %.0f%%)", (1-now/base)*100, Tolerance*100)
+		f.Verdict = Worse
+		f.Detail = fmt.Sprintf("dropped %.1f%% (more than %.0f%%)", (1-now/base)*100, Tolerance*100)
 	case base > 0 && now > base*(1+Tolerance):
-		f.Verdict, f.Detail = Better, fmt.Sprintf("rose %.1f%%: `make fpga-baseline` to lock it in", (now/base-1)*100)
+		f.Verdict = Better
+		f.Detail = fmt.Sprintf("rose %.1f%%: `make fpga-baseline` to lock it in", (now/base-1)*100)
 	}
 	return f
 }

@@ -45,27 +45,32 @@ func TestCompare(t *testing.T) {
 		{name: "LUT +5.05% fails",
 			reports: []fpga.Report{report("ice40-hx8k", with(func(r *fpga.Resources) { r.LUT = 2101 }), 40)},
 			boards:  []string{"ice40-hx8k"}, fail: true,
-			want: []verdict{{"ice40-hx8k", "lut", fpga.Worse}}},
+			want: []verdict{{board: "ice40-hx8k", kind: "lut", verdict: fpga.Worse}}},
 		{name: "one more BRAM of five fails",
 			reports: []fpga.Report{report("ice40-hx8k", with(func(r *fpga.Resources) { r.BRAM = 6 }), 40)},
 			boards:  []string{"ice40-hx8k"}, fail: true,
-			want: []verdict{{"ice40-hx8k", "bram", fpga.Worse}}},
+			want: []verdict{{board: "ice40-hx8k", kind: "bram", verdict: fpga.Worse}}},
 		{name: "a DSP where the baseline had none fails",
 			reports: []fpga.Report{report("ecp5-85k", with(func(r *fpga.Resources) { r.DSP = 1 }), 0)},
 			boards:  []string{"ecp5-85k"}, fail: true,
-			want: []verdict{{"ecp5-85k", "dsp", fpga.Worse}}},
+			want: []verdict{{board: "ecp5-85k", kind: "dsp", verdict: fpga.Worse}}},
 		{name: "FF -20% is better, passes",
 			reports: []fpga.Report{report("ice40-hx8k", with(func(r *fpga.Resources) { r.FF = 800 }), 40)},
 			boards:  []string{"ice40-hx8k"},
-			want:    []verdict{{"ice40-hx8k", "ff", fpga.Better}}},
-		{name: "Fmax -4% passes", reports: []fpga.Report{report("ice40-hx8k", baseRes, 38.4)}, boards: []string{"ice40-hx8k"}},
-		{name: "Fmax -6% fails", reports: []fpga.Report{report("ice40-hx8k", baseRes, 37.6)}, boards: []string{"ice40-hx8k"},
-			fail: true, want: []verdict{{"ice40-hx8k", "fmax_mhz", fpga.Worse}}},
-		{name: "Fmax +10% is better", reports: []fpga.Report{report("ice40-hx8k", baseRes, 44)}, boards: []string{"ice40-hx8k"},
-			want: []verdict{{"ice40-hx8k", "fmax_mhz", fpga.Better}}},
+			want:    []verdict{{board: "ice40-hx8k", kind: "ff", verdict: fpga.Better}}},
+		{name: "Fmax -4% passes", reports: []fpga.Report{report("ice40-hx8k", baseRes, 38.4)},
+			boards: []string{"ice40-hx8k"}},
+		{name: "Fmax -6% fails",
+			reports: []fpga.Report{report("ice40-hx8k", baseRes, 37.6)},
+			boards:  []string{"ice40-hx8k"}, fail: true,
+			want: []verdict{{board: "ice40-hx8k", kind: "fmax_mhz", verdict: fpga.Worse}}},
+		{name: "Fmax +10% is better",
+			reports: []fpga.Report{report("ice40-hx8k", baseRes, 44)},
+			boards:  []string{"ice40-hx8k"},
+			want:    []verdict{{board: "ice40-hx8k", kind: "fmax_mhz", verdict: fpga.Better}}},
 		{name: "Fmax missing where the baseline has one fails",
 			reports: []fpga.Report{report("ice40-hx8k", baseRes, 0)}, boards: []string{"ice40-hx8k"},
-			fail: true, want: []verdict{{"ice40-hx8k", "fmax_mhz", fpga.Worse}}},
+			fail: true, want: []verdict{{board: "ice40-hx8k", kind: "fmax_mhz", verdict: fpga.Worse}}},
 		{name: "a block without a baseline entry fails",
 			reports: []fpga.Report{report("ice40-hx8k", baseRes, 40), func() fpga.Report {
 				r := report("ice40-hx8k", baseRes, 40)
@@ -73,7 +78,7 @@ func TestCompare(t *testing.T) {
 				return r
 			}()},
 			boards: []string{"ice40-hx8k"}, fail: true,
-			want: []verdict{{"ice40-hx8k", "entry", fpga.Worse}}},
+			want: []verdict{{board: "ice40-hx8k", kind: "entry", verdict: fpga.Worse}}},
 		{name: "changed parameters fail",
 			reports: []fpga.Report{func() fpga.Report {
 				r := report("ice40-hx8k", baseRes, 40)
@@ -81,10 +86,10 @@ func TestCompare(t *testing.T) {
 				return r
 			}()},
 			boards: []string{"ice40-hx8k"}, fail: true,
-			want: []verdict{{"ice40-hx8k", "entry", fpga.Worse}}},
+			want: []verdict{{board: "ice40-hx8k", kind: "entry", verdict: fpga.Worse}}},
 		{name: "a baseline entry of a board that ran, without a report, fails",
 			reports: nil, boards: []string{"ice40-hx8k"}, fail: true,
-			want: []verdict{{"ice40-hx8k", "entry", fpga.Worse}}},
+			want: []verdict{{board: "ice40-hx8k", kind: "entry", verdict: fpga.Worse}}},
 		{name: "boards that did not run are not compared",
 			reports: []fpga.Report{report("ice40-hx8k", baseRes, 40)}, boards: []string{"ice40-hx8k"}},
 		{name: "other tool versions are noted, not failed",
@@ -102,7 +107,7 @@ func TestCompare(t *testing.T) {
 			var got []verdict
 			for _, f := range fs {
 				if f.Verdict != fpga.Same {
-					got = append(got, verdict{f.Board, f.Kind, f.Verdict})
+					got = append(got, verdict{board: f.Board, kind: f.Kind, verdict: f.Verdict})
 					assert.NotEmpty(t, f.Detail, "a non-ok finding explains itself")
 				}
 			}
@@ -132,7 +137,8 @@ func TestBaselineRoundTrip(t *testing.T) {
 func TestFindingString(t *testing.T) {
 	f := fpga.Finding{Board: "ice40-hx8k", Top: "rx_reorder", Kind: "lut", Base: 2000, Now: 2101, Verdict: fpga.Worse,
 		Detail: "grew 5.0% (more than 5%)"}
-	assert.Equal(t, "ice40-hx8k    rx_reorder     lut            2000       2101  FAIL  grew 5.0% (more than 5%)", f.String())
+	assert.Equal(t, "ice40-hx8k    rx_reorder     lut            2000       2101  FAIL  grew 5.0% (more than 5%)",
+		f.String())
 	assert.Equal(t, "Verdict(0)", fpga.Verdict(0).String())
 }
 

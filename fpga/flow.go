@@ -108,15 +108,16 @@ func RunJobs(ctx context.Context, o Options, jobs []Job, parallel int) []Result 
 			results[i] = Result{Job: j, Report: r, Dir: dir, Cached: cached, Err: err}
 			switch {
 			case err != nil:
-				logf("synth: %s %s FAILED after %.0fs: %v\n", j.Board.Name, j.Top.Name, time.Since(start).Seconds(), err)
+				logf("synth: %s %s FAILED after %.0fs: %v\n",
+					j.Board.Name, j.Top.Name, time.Since(start).Seconds(), err)
 			case cached:
 				logf("synth: %s %s: unchanged inputs, report reused (--force reruns)\n", j.Board.Name, j.Top.Name)
 			case r.Packing != nil:
 				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s after packing (nextpnr stopped before placement)\n",
 					j.Board.Name, j.Top.Name, time.Since(start).Seconds(), j.Board.Device)
 			case !r.Fits:
-				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s (place-and-route skipped)\n", j.Board.Name, j.Top.Name,
-					time.Since(start).Seconds(), j.Board.Device)
+				logf("synth: %s %s done in %.0fs: DOES NOT FIT %s (place-and-route skipped)\n",
+					j.Board.Name, j.Top.Name, time.Since(start).Seconds(), j.Board.Device)
 			default:
 				logf("synth: %s %s done in %.0fs\n", j.Board.Name, j.Top.Name, time.Since(start).Seconds())
 			}
@@ -131,7 +132,7 @@ func RunJobs(ctx context.Context, o Options, jobs []Job, parallel int) []Result 
 // place-and-route is skipped; that is a result, not an error. A report in dir with the same key is reused unless
 // o.Force.
 func runJob(ctx context.Context, o Options, j Job, dir string) (Report, bool, error) {
-	b, top := j.Board, j.Top
+	b := j.Board
 	tools, err := ToolVersions(ctx, b)
 	if err != nil {
 		return Report{}, false, err
@@ -151,50 +152,128 @@ func runJob(ctx context.Context, o Options, j Job, dir string) (Report, bool, er
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Report{}, false, err
 	}
-	params := map[string]int{}
-	for _, p := range top.Params {
-		params[p.Name] = p.Value
-	}
-	r := Report{
-		Board: b.Name, Family: b.Family.String(), Device: b.Device, Top: top.Name,
-		Config: ConfigInfo{Name: j.Config.Name, Hash: j.Config.Hash(), ParamsHash: ParamsHash(top.Params), Params: params},
-		Key:    key, Tools: tools, Seconds: map[string]float64{},
-	}
+	r := newReport(j, key, tools)
 	rtlDir := filepath.Join(o.Root, "rtl")
 
 	// 1. lint: Verilator -Wall, the waiver file first.
 	t0 := time.Now()
-	if err := Lint(ctx, rtlDir, top, filepath.Join(dir, "lint.log")); err != nil {
+	if err := Lint(ctx, rtlDir, j.Top, filepath.Join(dir, "lint.log")); err != nil {
 		return r, false, err
 	}
 	r.Seconds["lint"] = secs(t0)
 
 	// 2. yosys: the block (with the I/O harness around it on PnR boards).
 	t0 = time.Now()
+	stat, err := synthesize(ctx, j, dir, &r)
+	if err != nil {
+		return r, false, err
+	}
+	r.Seconds["synth"] = secs(t0)
+
+	// 3. nextpnr + icepack, when the block fits the device (a block that does not fit is a reported result:
+	// nextpnr would only fail on it).
+	if b.PnR && r.Fits {
+		t0 = time.Now()
+		if err := pnrStep(ctx, b, dir, rtlDir, stat, &r); err != nil {
+			return r, false, err
+		}
+		r.Seconds["pnr"] = secs(t0)
+	}
+
+	// 4. Vivado scripts (generated, syntax-checked with tclsh; Vivado itself does not run here).
+	if b.Vivado {
+		t0 = time.Now()
+		if err := vivadoStep(ctx, j, dir, &r); err != nil {
+			return r, false, err
+		}
+		r.Seconds["vivado-tcl"] = secs(t0)
+	}
+	return r, false, WriteReport(dir, r)
+}
+
+// newReport is the report of job j before any tool ran: what it builds, with which inputs (key) and tools.
+func newReport(j Job, key string, tools map[string]string) Report {
+	b, top := j.Board, j.Top
+	params := map[string]int{}
+	for _, p := range top.Params {
+		params[p.Name] = p.Value
+	}
+	cfg := ConfigInfo{Name: j.Config.Name, Hash: j.Config.Hash(), ParamsHash: ParamsHash(top.Params), Params: params}
+	return Report{
+		Board:   b.Name,
+		Family:  b.Family.String(),
+		Device:  b.Device,
+		Top:     top.Name,
+		Config:  cfg,
+		Key:     key,
+		Tools:   tools,
+		Seconds: map[string]float64{},
+	}
+}
+
+// synthesize runs yosys on the block of job j in dir (with the I/O harness around it on PnR boards), and fills
+// r with what the log and the cell counts say: memories, warnings, cells, resources and whether the block fits
+// the device. Problems in the log fail the flow. It returns yosys's stat -json output.
+func synthesize(ctx context.Context, j Job, dir string, r *Report) ([]byte, error) {
+	b, top := j.Board, j.Top
+	logPath, err := runYosys(ctx, b, top, dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := readYosysLog(b, top, logPath, r); err != nil {
+		return nil, err
+	}
+	stat, err := os.ReadFile(filepath.Join(dir, "stat.json"))
+	if err != nil {
+		return nil, err
+	}
+	if r.Cells, err = ParseStat(stat, top.Name); err != nil {
+		return nil, err
+	}
+	if r.Resources, r.Uncounted, err = Classify(b.Family, r.Cells); err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", top.Name, b.Name, err)
+	}
+	r.Percent = Percent(r.Resources, b.Capacity)
+	r.OverDevice = OverDevice(r.Resources, b.Capacity)
+	r.Fits = len(r.OverDevice) == 0
+	return stat, nil
+}
+
+// runYosys writes the yosys script of top on board b (and on PnR boards the harness) into dir and runs it; it
+// returns the path of yosys's log.
+func runYosys(ctx context.Context, b Board, top Top, dir string) (string, error) {
 	sources := append([]string(nil), top.Files...)
 	synthTop := top.Name
 	if b.PnR {
 		h, err := harnessFor(ctx, top, dir)
 		if err != nil {
-			return r, false, err
+			return "", err
 		}
 		sources = append(sources, h)
 		synthTop = HarnessModule
 	}
 	script := YosysScript(b, top, sources, synthTop)
 	if err := os.WriteFile(filepath.Join(dir, "synth.ys"), []byte(script), 0o644); err != nil {
-		return r, false, err
+		return "", err
 	}
 	logPath := filepath.Join(dir, "synth.log")
 	if err := run(ctx, dir, nil, "yosys", "-q", "-l", logPath, "-s", "synth.ys"); err != nil {
-		return r, false, fmt.Errorf("yosys (%s %s): %w%s", b.Name, top.Name, err, firstError(logPath, "ERROR:"))
+		return "", fmt.Errorf("yosys (%s %s): %w%s", b.Name, top.Name, err, firstError(logPath, "ERROR:"))
 	}
+	return logPath, nil
+}
+
+// readYosysLog reads the yosys log at logPath into r (memories, warnings, library resizes); the problems it
+// finds fail the flow.
+func readYosysLog(b Board, top Top, logPath string, r *Report) error {
 	logData, err := os.ReadFile(logPath)
 	if err != nil {
-		return r, false, err
+		return err
 	}
 	ylog := ParseYosysLog(logData)
-	r.Memories, r.Warnings, r.LibraryResizes = ylog.Memories, ylog.Warnings, ylog.LibraryResizes
+	r.Memories = ylog.Memories
+	r.Warnings = ylog.Warnings
+	r.LibraryResizes = ylog.LibraryResizes
 	if r.Warnings == nil {
 		r.Warnings = []string{}
 	}
@@ -206,69 +285,55 @@ func runJob(ctx context.Context, o Options, j Job, dir string) (Report, bool, er
 		for _, p := range ylog.Problems {
 			ps = append(ps, "  "+p.String())
 		}
-		return r, false, fmt.Errorf("yosys found problems that fail the flow in %s on %s (log: %s):\n%s",
+		return fmt.Errorf("yosys found problems that fail the flow in %s on %s (log: %s):\n%s",
 			top.Name, b.Name, logPath, strings.Join(ps, "\n"))
 	}
-	stat, err := os.ReadFile(filepath.Join(dir, "stat.json"))
+	return nil
+}
+
+// pnrStep places and routes the synthesized design in dir (stat is yosys's stat -json output, for the harness's
+// own resources) and puts the result in r: PnR, or, when the packed design is over the device, Packing with Fits
+// false.
+func pnrStep(ctx context.Context, b Board, dir, rtlDir string, stat []byte, r *Report) error {
+	hcells, err := ParseStat(stat, HarnessModule)
 	if err != nil {
-		return r, false, err
+		return err
 	}
-	if r.Cells, err = ParseStat(stat, top.Name); err != nil {
-		return r, false, err
+	harness, _, err := Classify(b.Family, hcells)
+	if err != nil {
+		return err
 	}
-	if r.Resources, r.Uncounted, err = Classify(b.Family, r.Cells); err != nil {
-		return r, false, fmt.Errorf("%s on %s: %w", top.Name, b.Name, err)
+	p, err := placeAndRoute(ctx, b, dir, rtlDir)
+	p.Tool = r.Tools["nextpnr"]
+	p.Harness = harness
+	switch {
+	case errors.Is(err, errPackedOver):
+		// Within the device by yosys's count, over it after packing: a result like any other does-not-fit.
+		r.Fits = false
+		r.OverDevice = OverAfterPacking(p.Utilization)
+		r.Packing = &p.Packing
+	case err != nil:
+		return err
+	default:
+		r.PnR = &p
 	}
-	r.Percent = Percent(r.Resources, b.Capacity)
-	r.OverDevice = OverDevice(r.Resources, b.Capacity)
-	r.Fits = len(r.OverDevice) == 0
-	r.Seconds["synth"] = secs(t0)
+	return nil
+}
 
-	// 3. nextpnr + icepack, when the block fits the device (a block that does not fit is a reported result:
-	// nextpnr would only fail on it).
-	if b.PnR && r.Fits {
-		t0 = time.Now()
-		hcells, err := ParseStat(stat, HarnessModule)
-		if err != nil {
-			return r, false, err
-		}
-		harness, _, err := Classify(b.Family, hcells)
-		if err != nil {
-			return r, false, err
-		}
-		p, err := placeAndRoute(ctx, b, dir, rtlDir)
-		p.Tool, p.Harness = tools["nextpnr"], harness
-		switch {
-		case errors.Is(err, errPackedOver):
-			// Within the device by yosys's count, over it after packing: a result like any other does-not-fit.
-			r.Fits = false
-			r.OverDevice = OverAfterPacking(p.Utilization)
-			r.Packing = &p.Packing
-		case err != nil:
-			return r, false, err
-		default:
-			r.PnR = &p
-		}
-		r.Seconds["pnr"] = secs(t0)
+// vivadoStep writes and checks the Vivado scripts of job j and lists them in r, relative to dir.
+func vivadoStep(ctx context.Context, j Job, dir string, r *Report) error {
+	files, err := VivadoScripts(ctx, dir, j)
+	if err != nil {
+		return err
 	}
-
-	// 4. Vivado scripts (generated, syntax-checked with tclsh; Vivado itself does not run here).
-	if b.Vivado {
-		t0 = time.Now()
-		files, err := VivadoScripts(ctx, dir, j)
+	for _, f := range files {
+		rel, err := filepath.Rel(dir, f)
 		if err != nil {
-			return r, false, err
+			return err
 		}
-		for _, f := range files {
-			rel, err := filepath.Rel(dir, f)
-			if err != nil {
-				return r, false, err
-			}
-			r.Vivado = append(r.Vivado, rel)
-		}
-		r.Seconds["vivado-tcl"] = secs(t0)
+		r.Vivado = append(r.Vivado, rel)
 	}
-	return r, false, WriteReport(dir, r)
+	return nil
 }
 
 // YosysScript is the yosys script for the board: read the sources, set the parameters (on the top, or through
@@ -430,7 +495,8 @@ func Lint(ctx context.Context, rtlDir string, top Top, logPath string) error {
 	if data, err := os.ReadFile(waivers); err == nil {
 		for i, line := range strings.Split(string(data), "\n") {
 			if blanketWidthWaiver.MatchString(line) {
-				return fmt.Errorf("%s:%d: blanket WIDTH waiver would hide width truncation; waive with -lines or -match", waivers, i+1)
+				return fmt.Errorf("%s:%d: blanket WIDTH waiver would hide width truncation; "+
+					"waive with -lines or -match", waivers, i+1)
 			}
 		}
 		args = append(args, waivers)
@@ -450,7 +516,8 @@ func Lint(ctx context.Context, rtlDir string, top Top, logPath string) error {
 		if lines := strings.Split(msg, "\n"); len(lines) > 12 {
 			msg = strings.Join(lines[:12], "\n") + "\n..."
 		}
-		return fmt.Errorf("lint: verilator --lint-only -Wall %s failed (fix before synthesis; log %s):\n%s", top.Name, logPath, msg)
+		return fmt.Errorf("lint: verilator --lint-only -Wall %s failed (fix before synthesis; log %s):\n%s",
+			top.Name, logPath, msg)
 	}
 	return nil
 }
@@ -541,7 +608,8 @@ func run(ctx context.Context, dir string, out io.Writer, name string, args ...st
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	if out != nil {
-		cmd.Stdout, cmd.Stderr = out, out
+		cmd.Stdout = out
+		cmd.Stderr = out
 	}
 	var stderr bytes.Buffer
 	if out == nil {
@@ -550,7 +618,8 @@ func run(ctx context.Context, dir string, out io.Writer, name string, args ...st
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && stderr.Len() > 0 {
-			return fmt.Errorf("%s exited with %d: %s", name, ee.ExitCode(), strings.TrimSpace(lastLines(stderr.String(), 5)))
+			return fmt.Errorf("%s exited with %d: %s", name, ee.ExitCode(),
+				strings.TrimSpace(lastLines(stderr.String(), 5)))
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -31,8 +31,8 @@ func runOne(t *testing.T, root string, board string, top fpga.Top, force bool) f
 	require.NoError(t, err)
 	cfg, err := config.Preset(b.Config)
 	require.NoError(t, err)
-	res := fpga.RunJobs(context.Background(), fpga.Options{Root: root, OutDir: filepath.Join(root, "build", "fpga"), Force: force},
-		[]fpga.Job{{Board: b, Top: top, Config: cfg}}, 1)
+	o := fpga.Options{Root: root, OutDir: filepath.Join(root, "build", "fpga"), Force: force}
+	res := fpga.RunJobs(context.Background(), o, []fpga.Job{{Board: b, Top: top, Config: cfg}}, 1)
 	require.Len(t, res, 1)
 	return res[0]
 }
@@ -67,7 +67,8 @@ func TestFlowICE40(t *testing.T) {
 	require.NoError(t, again.Err)
 	assert.True(t, again.Cached, "same inputs: the report is reused")
 
-	require.NoError(t, os.WriteFile(top.Files[0], []byte(strings.Replace(counterV, "&count_reg", "|count_reg", 1)), 0o644))
+	require.NoError(t,
+		os.WriteFile(top.Files[0], []byte(strings.Replace(counterV, "&count_reg", "|count_reg", 1)), 0o644))
 	changed := runOne(t, root, "ice40-hx8k", top, false)
 	require.NoError(t, changed.Err)
 	assert.False(t, changed.Cached, "changed source: the flow runs again")
@@ -114,8 +115,9 @@ func TestFlowFailures(t *testing.T) {
 			wantErr: []string{"lint: verilator --lint-only -Wall counter failed", "WIDTH"}},
 		{name: "a latch waived for Verilator is still refused by the yosys check",
 			from: "assign wrap = &count_reg;",
-			to: "reg wrap_l;\nassign wrap = wrap_l;\n/* verilator lint_off LATCH */\nalways @* begin\n    if (en) begin\n" +
-				"        wrap_l = &count_reg;\n    end\nend\n/* verilator lint_on LATCH */",
+			to: "reg wrap_l;\nassign wrap = wrap_l;\n/* verilator lint_off LATCH */\n" +
+				"always @* begin\n    if (en) begin\n        wrap_l = &count_reg;\n    end\nend\n" +
+				"/* verilator lint_on LATCH */",
 			wantErr: []string{"yosys found problems", "latch: latch inferred for counter.wrap_l"}},
 	}
 	for _, tt := range tests {

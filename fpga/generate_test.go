@@ -56,7 +56,8 @@ func TestParsePorts(t *testing.T) {
 		"en":{"direction":"input","bits":[6]}}}}}`)
 	ports, err := fpga.ParsePorts(data, "counter")
 	require.NoError(t, err)
-	assert.Equal(t, []fpga.Port{{Name: "clk", Input: true, Width: 1}, {Name: "count", Width: 3}, {Name: "en", Input: true, Width: 1}}, ports)
+	assert.Equal(t, []fpga.Port{{Name: "clk", Input: true, Width: 1}, {Name: "count", Width: 3},
+		{Name: "en", Input: true, Width: 1}}, ports)
 
 	_, err = fpga.ParsePorts([]byte(`{"modules":{"x":{"ports":{"io":{"direction":"inout","bits":[2]}}}}}`), "x")
 	assert.ErrorContains(t, err, "port io is inout")
@@ -65,8 +66,8 @@ func TestParsePorts(t *testing.T) {
 }
 
 func TestHarness(t *testing.T) {
-	ports := []fpga.Port{{Name: "clk", Input: true, Width: 1}, {Name: "count", Width: 12}, {Name: "en", Input: true, Width: 1},
-		{Name: "rst", Input: true, Width: 1}, {Name: "wrap", Width: 1}}
+	ports := []fpga.Port{{Name: "clk", Input: true, Width: 1}, {Name: "count", Width: 12},
+		{Name: "en", Input: true, Width: 1}, {Name: "rst", Input: true, Width: 1}, {Name: "wrap", Width: 1}}
 	params := []config.Param{{Name: "WIDTH", Value: 12}}
 	tests := []struct {
 		name    string
@@ -82,7 +83,8 @@ func TestHarness(t *testing.T) {
 		{name: "no clock", ports: ports[1:], wantErr: "no clock port clk"},
 		{name: "wide clock", ports: []fpga.Port{{Name: "clk", Input: true, Width: 2}, {Name: "q", Width: 1}},
 			wantErr: "clock port clk must be a 1-bit input"},
-		{name: "no outputs", ports: []fpga.Port{{Name: "clk", Input: true, Width: 1}, {Name: "d", Input: true, Width: 1}},
+		{name: "no outputs", ports: []fpga.Port{{Name: "clk", Input: true, Width: 1},
+			{Name: "d", Input: true, Width: 1}},
 			wantErr: "needs at least one input besides clk and one output"},
 	}
 	for _, tt := range tests {
@@ -107,13 +109,14 @@ func TestHarnessCompiles(t *testing.T) {
 		t.Skip("iverilog not installed (make deps)")
 	}
 	root, top := writeRTL(t)
-	ports := []fpga.Port{{Name: "clk", Input: true, Width: 1}, {Name: "count", Width: 12}, {Name: "en", Input: true, Width: 1},
-		{Name: "rst", Input: true, Width: 1}, {Name: "wrap", Width: 1}}
+	ports := []fpga.Port{{Name: "clk", Input: true, Width: 1}, {Name: "count", Width: 12},
+		{Name: "en", Input: true, Width: 1}, {Name: "rst", Input: true, Width: 1}, {Name: "wrap", Width: 1}}
 	v, err := fpga.Harness("counter", "clk", ports, top.Params)
 	require.NoError(t, err)
 	h := filepath.Join(root, "harness.v")
 	require.NoError(t, os.WriteFile(h, []byte(v), 0o644))
-	out, err := exec.Command("iverilog", "-g2005", "-Wall", "-o", os.DevNull, "-s", fpga.HarnessModule, h, top.Files[0]).CombinedOutput()
+	out, err := exec.Command("iverilog", "-g2005", "-Wall", "-o", os.DevNull, "-s", fpga.HarnessModule, h,
+		top.Files[0]).CombinedOutput()
 	require.NoError(t, err, "iverilog: %s", out)
 }
 
@@ -130,8 +133,10 @@ func TestVivado(t *testing.T) {
 	require.Len(t, files, 2)
 	tcl, err := os.ReadFile(files[0])
 	require.NoError(t, err)
-	for _, want := range []string{"set part xcu250-figd2104-2L-e", "[file join $script_dir ../../../../../rtl/counter.v]",
-		"set generics [list WIDTH=12]", "-mode out_of_context", "not run in this repository's CI"} {
+	for _, want := range []string{
+		"set part xcu250-figd2104-2L-e", "[file join $script_dir ../../../../../rtl/counter.v]",
+		"set generics [list WIDTH=12]", "-mode out_of_context", "not run in this repository's CI",
+	} {
 		assert.Contains(t, strings.ToLower(string(tcl)), strings.ToLower(want))
 	}
 	xdc, err := os.ReadFile(files[1])

@@ -85,8 +85,8 @@ func TestParseYosysLogDetails(t *testing.T) {
 	require.NoError(t, err)
 	got := fpga.ParseYosysLog(data)
 	require.Len(t, got.Problems, 3)
-	assert.Equal(t, "memory-not-bram: memory mem has a registered read (block RAM style) but yosys mapped it to registers",
-		got.Problems[2].String())
+	assert.Equal(t, "memory-not-bram: memory mem has a registered read (block RAM style) "+
+		"but yosys mapped it to registers", got.Problems[2].String())
 
 	data, err = os.ReadFile("testdata/yosys_latch_resize.log")
 	require.NoError(t, err)
@@ -95,7 +95,8 @@ func TestParseYosysLogDetails(t *testing.T) {
 	assert.Equal(t, "latch: latch inferred for bad.lat", got.Problems[2].String())
 	assert.Equal(t, "port-width: Resizing cell port bad.u.y from 8 bits to 4 bits.", got.Problems[0].String())
 
-	other := fpga.ParseYosysLog([]byte("Warning: Literal has a width of 8 bit(s).\nWarning: Literal has a width of 8 bit(s).\n"))
+	twice := "Warning: Literal has a width of 8 bit(s).\nWarning: Literal has a width of 8 bit(s).\n"
+	other := fpga.ParseYosysLog([]byte(twice))
 	assert.Equal(t, []string{"Literal has a width of 8 bit(s)."}, other.Warnings, "non-fatal warnings kept once each")
 	assert.Empty(t, other.Problems)
 }
@@ -131,7 +132,8 @@ func TestParseNextpnrReport(t *testing.T) {
 	}{
 		{name: "ice40 rx_reorder", data: data, fmax: 35.72, target: 100, lc: fpga.Use{Used: 3409, Available: 7680}},
 		{name: "lowest clock wins",
-			data: []byte(`{"fmax":{"a":{"achieved":80.123,"constraint":100},"b":{"achieved":50.5,"constraint":60}},"utilization":{}}`),
+			data: []byte(`{"fmax":{"a":{"achieved":80.123,"constraint":100},` +
+				`"b":{"achieved":50.5,"constraint":60}},"utilization":{}}`),
 			fmax: 50.5, target: 60},
 		{name: "no clock", data: []byte(`{"fmax":{},"utilization":{}}`), wantErr: "no clock"},
 		{name: "not json", data: []byte(`Info: hello`), wantErr: "nextpnr report"},
@@ -176,7 +178,8 @@ func TestParseCriticalPath(t *testing.T) {
 			want: fpga.CriticalPath{From: "dut.s1_conn_next_SB_LUT4_O_LC.O", To: "dut.cum_reg_SB_DFFE_Q_49_DFFLC.I0",
 				DelayNS: 28.0, LogicNS: 11.1, RoutingNS: 16.9}},
 		{name: "no report", log: []byte("Info: Routing complete.\n"), wantErr: "no clock critical path report"},
-		{name: "cut short", log: []byte("Info: Critical path report for clock 'clk' (posedge -> posedge):\nInfo: curr total\n"),
+		{name: "cut short",
+			log:     []byte("Info: Critical path report for clock 'clk' (posedge -> posedge):\nInfo: curr total\n"),
 			wantErr: "not terminated"},
 	}
 	for _, tt := range tests {
@@ -213,13 +216,16 @@ func TestParseUtilisation(t *testing.T) {
 		wantErr string
 	}{
 		{name: "nic_transport (conns 2, paths 2) with its I/O harness: over the HX8K after packing", log: data,
-			want: map[string]fpga.Use{"ICESTORM_LC": {Used: 8374, Available: 7680}, "ICESTORM_RAM": {Used: 17, Available: 32},
+			want: map[string]fpga.Use{"ICESTORM_LC": {Used: 8374,
+				Available: 7680}, "ICESTORM_RAM": {Used: 17, Available: 32},
 				"SB_IO": {Used: 3, Available: 256}, "SB_GB": {Used: 8, Available: 8}, "ICESTORM_PLL": {Available: 2},
 				"SB_WARMBOOT": {Available: 1}},
 			over: []fpga.Overage{{Kind: "ICESTORM_LC", Used: 8374, Available: 7680, Excess: 694, Percent: 109.04}}},
 		{name: "within the device; the table ends at its blank line", log: fits,
-			want: map[string]fpga.Use{"ICESTORM_LC": {Used: 3177, Available: 7680}, "ICESTORM_RAM": {Used: 9, Available: 32}}},
-		{name: "no table", log: []byte("Info: Packing constants..\nERROR: something else\n"), wantErr: "no \"Device utilisation\" table"},
+			want: map[string]fpga.Use{"ICESTORM_LC": {Used: 3177, Available: 7680},
+				"ICESTORM_RAM": {Used: 9, Available: 32}}},
+		{name: "no table", log: []byte("Info: Packing constants..\nERROR: something else\n"),
+			wantErr: "no \"Device utilisation\" table"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -143,7 +143,8 @@ func ParseCriticalPath(log []byte, rtlDir string) (CriticalPath, error) {
 				cp.From = m[4]
 			}
 			if m[3] == "Setup" {
-				cp.To, cp.DelayNS = m[4], total
+				cp.To = m[4]
+				cp.DelayNS = total
 			}
 			continue
 		}

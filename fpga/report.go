@@ -112,6 +112,34 @@ func Summary(r Report, reportPath string) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	w("%s  %s  (%s, config %s, params %s)\n", r.Board, r.Top, r.Device, r.Config.Name, r.Config.ParamsHash)
+	w("  %s\n", resourceLine(r))
+	summaryFit(w, r)
+	if len(r.Memories) > 0 {
+		var ms []string
+		for _, m := range r.Memories {
+			s := m.Name + " -> " + m.Mapping.String()
+			if m.SyncRead {
+				s += " (registered read)"
+			}
+			ms = append(ms, s)
+		}
+		w("  memories: %s\n", strings.Join(ms, "; "))
+	}
+	summaryPnR(w, r)
+	if len(r.Warnings) > 0 {
+		w("  %d yosys warning(s), first: %s\n", len(r.Warnings), r.Warnings[0])
+	}
+	var ts []string
+	for _, k := range sortedKeys(r.Seconds) {
+		ts = append(ts, fmt.Sprintf("%s %.1fs", k, r.Seconds[k]))
+	}
+	w("  time: %s; report: %s\n", strings.Join(ts, ", "), reportPath)
+	return b.String()
+}
+
+// resourceLine lists the resources of r by kind, with the % of the device where it has the kind, then the
+// carry cells.
+func resourceLine(r Report) string {
 	var parts []string
 	for _, k := range Kinds {
 		v := k.Get(r.Resources)
@@ -125,7 +153,12 @@ func Summary(r Report, reportPath string) string {
 		parts = append(parts, s)
 	}
 	parts = append(parts, fmt.Sprintf("carry %d", r.Resources.Carry))
-	w("  %s\n", strings.Join(parts, "  "))
+	return strings.Join(parts, "  ")
+}
+
+// summaryFit writes, for a block that does not fit the device, the kinds over 100% and what is over by how
+// much.
+func summaryFit(w printfFunc, r Report) {
 	var over []string
 	for _, k := range Kinds {
 		if p, ok := r.Percent[k.Name]; ok && p > 100 {
@@ -150,17 +183,10 @@ func Summary(r Report, reportPath string) string {
 		}
 		w("  over the device: %s\n", strings.Join(ds, "; "))
 	}
-	if len(r.Memories) > 0 {
-		var ms []string
-		for _, m := range r.Memories {
-			s := m.Name + " -> " + m.Mapping.String()
-			if m.SyncRead {
-				s += " (registered read)"
-			}
-			ms = append(ms, s)
-		}
-		w("  memories: %s\n", strings.Join(ms, "; "))
-	}
+}
+
+// summaryPnR writes the place-and-route result (Fmax, utilisation, critical path), or why there is none.
+func summaryPnR(w printfFunc, r Report) {
 	if k := r.Packing; k != nil {
 		w("%s", k.summaryLine("packed"))
 		w("  place-and-route stopped after packing: the packed design does not fit the device (no Fmax)\n")
@@ -169,28 +195,23 @@ func Summary(r Report, reportPath string) string {
 	} else if r.PnR == nil {
 		w("  no place-and-route for this board: resources are yosys's, no Fmax\n")
 	}
-	if p := r.PnR; p != nil {
-		verdict := "met"
-		if !p.TimingMet {
-			verdict = "FAILED (reported, --timing-allow-fail)"
-		}
-		w("  nextpnr (seed %d, %s): Fmax %.2f MHz, target %.0f MHz %s\n", p.Seed, p.Package, p.FmaxMHz, p.TargetMHz, verdict)
-		w("%s", p.summaryLine("placed"))
-		cp := p.CriticalPath
-		w("  critical path %.1f ns (%.1f logic, %.1f routing): %s -> %s\n", cp.DelayNS, cp.LogicNS, cp.RoutingNS, cp.From, cp.To)
-		for _, t := range cp.Through {
-			w("    %s\n", t)
-		}
+	p := r.PnR
+	if p == nil {
+		return
 	}
-	if len(r.Warnings) > 0 {
-		w("  %d yosys warning(s), first: %s\n", len(r.Warnings), r.Warnings[0])
+	verdict := "met"
+	if !p.TimingMet {
+		verdict = "FAILED (reported, --timing-allow-fail)"
 	}
-	var ts []string
-	for _, k := range sortedKeys(r.Seconds) {
-		ts = append(ts, fmt.Sprintf("%s %.1fs", k, r.Seconds[k]))
+	w("  nextpnr (seed %d, %s): Fmax %.2f MHz, target %.0f MHz %s\n",
+		p.Seed, p.Package, p.FmaxMHz, p.TargetMHz, verdict)
+	w("%s", p.summaryLine("placed"))
+	cp := p.CriticalPath
+	w("  critical path %.1f ns (%.1f logic, %.1f routing): %s -> %s\n",
+		cp.DelayNS, cp.LogicNS, cp.RoutingNS, cp.From, cp.To)
+	for _, t := range cp.Through {
+		w("    %s\n", t)
 	}
-	w("  time: %s; report: %s\n", strings.Join(ts, ", "), reportPath)
-	return b.String()
 }
 
 // formatCount prints a count or a frequency with the decimals it has (2101, 0.5, 35.72).

@@ -16,11 +16,14 @@ func TestSummary(t *testing.T) {
 		Percent:   map[string]float64{"lut": 11.04, "ff": 2.56, "bram": 3.37, "dsp": 1.28},
 		Memories:  []fpga.Memory{{Name: "path_ram_inst.mem", SyncRead: true, Mapping: fpga.BlockRAM}},
 		Seconds:   map[string]float64{"lint": 0.2, "synth": 29.4}}
-	ice40 := fpga.Report{Board: "ice40-hx8k", Top: "rx_reorder", Resources: fpga.Resources{LUT: 2101, FF: 1164, BRAM: 5},
-		Percent: map[string]float64{"lut": 27.36, "ff": 15.16, "bram": 15.63},
+	ice40 := fpga.Report{Board: "ice40-hx8k", Top: "rx_reorder",
+		Resources: fpga.Resources{LUT: 2101, FF: 1164, BRAM: 5},
+		Percent:   map[string]float64{"lut": 27.36, "ff": 15.16, "bram": 15.63},
 		PnR: &fpga.PnR{Seed: 1, Package: "ct256", FmaxMHz: 35.72, TargetMHz: 100,
-			Packing:      fpga.Packing{Utilization: map[string]fpga.Use{"ICESTORM_LC": {Used: 3409, Available: 7680}, "ICESTORM_PLL": {Available: 2}}},
-			CriticalPath: fpga.CriticalPath{From: "a", To: "b", DelayNS: 28, Through: []string{"rx_reorder.v:487  d = s1_psn_reg - c_cum;"}}}}
+			Packing: fpga.Packing{Utilization: map[string]fpga.Use{
+				"ICESTORM_LC": {Used: 3409, Available: 7680}, "ICESTORM_PLL": {Available: 2}}},
+			CriticalPath: fpga.CriticalPath{From: "a", To: "b", DelayNS: 28,
+				Through: []string{"rx_reorder.v:487  d = s1_psn_reg - c_cum;"}}}}
 	tests := []struct {
 		name    string
 		r       fpga.Report
@@ -35,7 +38,8 @@ func TestSummary(t *testing.T) {
 		{name: "over the device", r: fpga.Report{Device: "GW2A-LV55", Resources: fpga.Resources{LUT: 60000},
 			Percent: map[string]float64{"lut": 109.65, "ff": 19.08}},
 			want: []string{"DOES NOT FIT GW2A-LV55: lut 109.65% of the device"}},
-		{name: "does not fit: place-and-route skipped, by how much", r: fpga.Report{Board: "ice40-hx8k", Device: "iCE40HX8K-CT256",
+		{name: "does not fit: place-and-route skipped, by how much", r: fpga.Report{Board: "ice40-hx8k",
+			Device:     "iCE40HX8K-CT256",
 			Tools:      map[string]string{"nextpnr": "nextpnr-ice40 0.4"},
 			Resources:  fpga.Resources{LUT: 14466, FF: 6000, BRAM: 10},
 			Percent:    map[string]float64{"lut": 188.36, "ff": 78.13, "bram": 31.25},
@@ -50,11 +54,14 @@ func TestSummary(t *testing.T) {
 			want: []string{"DOES NOT FIT iCE40HX8K-CT256\n", "over the device: dsp 1 used, 0 on the device (1 over)"}},
 		{name: "fits by yosys's count, not after packing: nextpnr stopped", r: fpga.Report{Board: "ice40-hx8k",
 			Device: "iCE40HX8K-CT256", Tools: map[string]string{"nextpnr": "nextpnr-ice40 0.4"},
-			Resources: fpga.Resources{LUT: 5482, FF: 2686, BRAM: 17}, Percent: map[string]float64{"lut": 71.38, "ff": 34.97},
-			OverDevice: []fpga.Overage{{Kind: "ICESTORM_LC", Used: 8374, Available: 7680, Excess: 694, Percent: 109.04}},
+			Resources: fpga.Resources{LUT: 5482, FF: 2686, BRAM: 17},
+			Percent:   map[string]float64{"lut": 71.38, "ff": 34.97},
+			OverDevice: []fpga.Overage{
+				{Kind: "ICESTORM_LC", Used: 8374, Available: 7680, Excess: 694, Percent: 109.04}},
 			Packing: &fpga.Packing{Utilization: map[string]fpga.Use{"ICESTORM_LC": {Used: 8374, Available: 7680},
 				"ICESTORM_PLL": {Available: 2}}, Harness: fpga.Resources{LUT: 282, FF: 1327}}},
-			want: []string{"DOES NOT FIT iCE40HX8K-CT256 after packing, with its I/O harness (yosys's counts are within it)\n",
+			want: []string{
+				"DOES NOT FIT iCE40HX8K-CT256 after packing, with its I/O harness (yosys's counts are within it)\n",
 				"over the device: ICESTORM_LC 8374 used, 7680 on the device (694 over)",
 				"packed with I/O harness: ICESTORM_LC 8374/7680 (harness: 282 LUT, 1327 FF)",
 				"place-and-route stopped after packing"},
@@ -86,7 +93,8 @@ func TestReportRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, r, got, "a report survives a write and a read (the cache reuses it)")
 
-	r.Fits, r.OverDevice = false, []fpga.Overage{{Kind: "lut", Used: 14466, Available: 7680, Excess: 6786, Percent: 188.36}}
+	r.Fits = false
+	r.OverDevice = []fpga.Overage{{Kind: "lut", Used: 14466, Available: 7680, Excess: 6786, Percent: 188.36}}
 	require.NoError(t, fpga.WriteReport(dir, r))
 	got, err = fpga.ReadReport(dir)
 	require.NoError(t, err)
@@ -99,6 +107,8 @@ func TestReportRoundTrip(t *testing.T) {
 func TestParamsHash(t *testing.T) {
 	a := fpga.ParamsHash([]config.Param{{Name: "CONNS", Value: 4}, {Name: "WINDOW", Value: 32}})
 	assert.Len(t, a, 16)
-	assert.Equal(t, a, fpga.ParamsHash([]config.Param{{Name: "CONNS", Value: 4}, {Name: "WINDOW", Value: 32}}), "stable")
-	assert.NotEqual(t, a, fpga.ParamsHash([]config.Param{{Name: "CONNS", Value: 8}, {Name: "WINDOW", Value: 32}}), "value matters")
+	same := fpga.ParamsHash([]config.Param{{Name: "CONNS", Value: 4}, {Name: "WINDOW", Value: 32}})
+	assert.Equal(t, a, same, "stable")
+	other := fpga.ParamsHash([]config.Param{{Name: "CONNS", Value: 8}, {Name: "WINDOW", Value: 32}})
+	assert.NotEqual(t, a, other, "value matters")
 }

@@ -131,91 +131,15 @@ func Classify(f Family, cells map[string]int) (Resources, []string, error) {
 	var r Resources
 	var other, latches []string
 	for typ, n := range cells {
-		counted := true
-		switch f {
-		case ICE40:
-			switch {
-			case typ == "SB_LUT4":
-				r.LUT += n
-			case strings.HasPrefix(typ, "SB_DFF"):
-				r.FF += n
-			case typ == "SB_CARRY":
-				r.Carry += n
-			case strings.HasPrefix(typ, "SB_RAM40_4K"):
-				r.BRAM += float64(n)
-			case typ == "SB_MAC16":
-				r.DSP += n
-			default:
-				counted = false
-			}
-		case Xilinx:
-			switch {
-			case len(typ) == 4 && strings.HasPrefix(typ, "LUT") && typ[3] >= '1' && typ[3] <= '6', typ == "INV":
-				r.LUT += n
-			case xilinxLUTRAM[typ] > 0:
-				r.LUTRAM += n * xilinxLUTRAM[typ]
-			case typ == "FDRE" || typ == "FDSE" || typ == "FDCE" || typ == "FDPE":
-				r.FF += n
-			case typ == "LDCE" || typ == "LDPE":
-				latches = append(latches, typ)
-			case typ == "CARRY4" || typ == "CARRY8":
-				r.Carry += n
-			case strings.HasPrefix(typ, "RAMB36"):
-				r.BRAM += float64(n)
-			case strings.HasPrefix(typ, "RAMB18"):
-				r.BRAM += 0.5 * float64(n)
-			case typ == "URAM288" || typ == "URAM288_BASE":
-				r.URAM += n
-			case strings.HasPrefix(typ, "DSP48"):
-				r.DSP += n
-			default:
-				counted = false
-			}
-		case ECP5:
-			switch {
-			case typ == "LUT4":
-				r.LUT += n
-			case typ == "CCU2C":
-				r.LUT += 2 * n
-				r.Carry += n
-			case typ == "TRELLIS_FF":
-				r.FF += n
-			case typ == "TRELLIS_DPR16X4":
-				r.LUTRAM += 4 * n
-			case typ == "DP16KD" || typ == "PDPW16KD":
-				r.BRAM += float64(n)
-			case typ == "MULT18X18D" || typ == "ALU54B":
-				r.DSP += n
-			default:
-				counted = false
-			}
-		case Gowin:
-			switch {
-			case len(typ) == 4 && strings.HasPrefix(typ, "LUT") && typ[3] >= '1' && typ[3] <= '4':
-				r.LUT += n
-			case typ == "ALU":
-				r.LUT += n
-				r.Carry += n
-			case strings.HasPrefix(typ, "DFF"):
-				r.FF += n
-			case strings.HasPrefix(typ, "DL") && !strings.HasPrefix(typ, "DLL"):
-				latches = append(latches, typ)
-			case typ == "RAM16SDP1" || typ == "RAM16SDP2" || typ == "RAM16SDP4" || typ == "RAM16S1" ||
-				typ == "RAM16S2" || typ == "RAM16S4":
-				r.LUTRAM += int(typ[len(typ)-1]-'0') * n
-			case typ == "SP" || typ == "SPX9" || typ == "DP" || typ == "DPX9" || typ == "DPB" || typ == "DPX9B" ||
-				typ == "SDP" || typ == "SDPX9" || typ == "SDPB" || typ == "SDPX9B" || typ == "pROM" || typ == "pROMX9":
-				r.BRAM += float64(n)
-			case strings.HasPrefix(typ, "MULT") || strings.HasPrefix(typ, "ALU54"):
-				r.DSP += n
-			default:
-				counted = false
-			}
-		default:
+		classify, ok := classifiers[f]
+		if !ok {
 			return Resources{}, nil, fmt.Errorf("classify: invalid family %v", f)
 		}
-		if !counted {
+		switch classify(&r, typ, n) {
+		case uncounted:
 			other = append(other, typ)
+		case latch:
+			latches = append(latches, typ)
 		}
 	}
 	sort.Strings(other)
@@ -224,6 +148,124 @@ func Classify(f Family, cells map[string]int) (Resources, []string, error) {
 		return r, other, fmt.Errorf("latch cells after synthesis: %s", strings.Join(latches, ", "))
 	}
 	return r, other, nil
+}
+
+// cellClass is what a family's classifier made of a cell type.
+type cellClass int
+
+// The cell classes. The zero value is invalid.
+const (
+	// counted is a cell type added to a resource kind.
+	counted cellClass = iota + 1
+	// uncounted is a cell type no resource kind counts.
+	uncounted
+	// latch is a latch cell (an error after synthesis).
+	latch
+)
+
+// classifiers add n cells of type typ to r, by family.
+var classifiers = map[Family]func(r *Resources, typ string, n int) cellClass{
+	ICE40:  classifyICE40,
+	Xilinx: classifyXilinx,
+	ECP5:   classifyECP5,
+	Gowin:  classifyGowin,
+}
+
+// classifyICE40 counts iCE40 cells: SB_LUT4, SB_DFF*, SB_CARRY, SB_RAM40_4K*, SB_MAC16.
+func classifyICE40(r *Resources, typ string, n int) cellClass {
+	switch {
+	case typ == "SB_LUT4":
+		r.LUT += n
+	case strings.HasPrefix(typ, "SB_DFF"):
+		r.FF += n
+	case typ == "SB_CARRY":
+		r.Carry += n
+	case strings.HasPrefix(typ, "SB_RAM40_4K"):
+		r.BRAM += float64(n)
+	case typ == "SB_MAC16":
+		r.DSP += n
+	default:
+		return uncounted
+	}
+	return counted
+}
+
+// classifyXilinx counts UltraScale+ cells: LUT1..6 and INV, distributed RAM and shift registers (by the LUTs
+// each occupies), FD*E, CARRY4/8, RAMB36 and RAMB18 (half), URAM288, DSP48*; LDCE and LDPE are latches.
+func classifyXilinx(r *Resources, typ string, n int) cellClass {
+	switch {
+	case len(typ) == 4 && strings.HasPrefix(typ, "LUT") && typ[3] >= '1' && typ[3] <= '6', typ == "INV":
+		r.LUT += n
+	case xilinxLUTRAM[typ] > 0:
+		r.LUTRAM += n * xilinxLUTRAM[typ]
+	case typ == "FDRE" || typ == "FDSE" || typ == "FDCE" || typ == "FDPE":
+		r.FF += n
+	case typ == "LDCE" || typ == "LDPE":
+		return latch
+	case typ == "CARRY4" || typ == "CARRY8":
+		r.Carry += n
+	case strings.HasPrefix(typ, "RAMB36"):
+		r.BRAM += float64(n)
+	case strings.HasPrefix(typ, "RAMB18"):
+		r.BRAM += 0.5 * float64(n)
+	case typ == "URAM288" || typ == "URAM288_BASE":
+		r.URAM += n
+	case strings.HasPrefix(typ, "DSP48"):
+		r.DSP += n
+	default:
+		return uncounted
+	}
+	return counted
+}
+
+// classifyECP5 counts ECP5 cells: LUT4, CCU2C (two LUTs and a carry), TRELLIS_FF, TRELLIS_DPR16X4 (four LUTs of
+// RAM), DP16KD and PDPW16KD, MULT18X18D and ALU54B.
+func classifyECP5(r *Resources, typ string, n int) cellClass {
+	switch {
+	case typ == "LUT4":
+		r.LUT += n
+	case typ == "CCU2C":
+		r.LUT += 2 * n
+		r.Carry += n
+	case typ == "TRELLIS_FF":
+		r.FF += n
+	case typ == "TRELLIS_DPR16X4":
+		r.LUTRAM += 4 * n
+	case typ == "DP16KD" || typ == "PDPW16KD":
+		r.BRAM += float64(n)
+	case typ == "MULT18X18D" || typ == "ALU54B":
+		r.DSP += n
+	default:
+		return uncounted
+	}
+	return counted
+}
+
+// classifyGowin counts Gowin cells: LUT1..4, ALU (a LUT and a carry), DFF*, RAM16S* and RAM16SDP* (by width),
+// the BSRAM primitives, MULT* and ALU54*; DL* (not DLL*) are latches.
+func classifyGowin(r *Resources, typ string, n int) cellClass {
+	switch {
+	case len(typ) == 4 && strings.HasPrefix(typ, "LUT") && typ[3] >= '1' && typ[3] <= '4':
+		r.LUT += n
+	case typ == "ALU":
+		r.LUT += n
+		r.Carry += n
+	case strings.HasPrefix(typ, "DFF"):
+		r.FF += n
+	case strings.HasPrefix(typ, "DL") && !strings.HasPrefix(typ, "DLL"):
+		return latch
+	case typ == "RAM16SDP1" || typ == "RAM16SDP2" || typ == "RAM16SDP4" || typ == "RAM16S1" ||
+		typ == "RAM16S2" || typ == "RAM16S4":
+		r.LUTRAM += int(typ[len(typ)-1]-'0') * n
+	case typ == "SP" || typ == "SPX9" || typ == "DP" || typ == "DPX9" || typ == "DPB" || typ == "DPX9B" ||
+		typ == "SDP" || typ == "SDPX9" || typ == "SDPB" || typ == "SDPX9B" || typ == "pROM" || typ == "pROMX9":
+		r.BRAM += float64(n)
+	case strings.HasPrefix(typ, "MULT") || strings.HasPrefix(typ, "ALU54"):
+		r.DSP += n
+	default:
+		return uncounted
+	}
+	return counted
 }
 
 // statJSON is the part of yosys `stat -json` the flow reads.

@@ -92,7 +92,8 @@ var (
 	// latchRe is proc_dlatch's line for a real latch ("No latch inferred ..." lines do not match: anchored).
 	latchRe = regexp.MustCompile("^Latch inferred for signal `([^']+)'")
 	// readPortRe is memory_dff's verdict on one read port.
-	readPortRe = regexp.MustCompile("^Checking read port (?:address )?`\\\\?([^']+)'\\[(\\d+)\\] in module `\\\\?([^']+)': (.*)$")
+	readPortRe = regexp.MustCompile("^Checking read port (?:address )?`\\\\?([^']+)'\\[(\\d+)\\] " +
+		"in module `\\\\?([^']+)': (.*)$")
 	// libmapRe is memory_libmap's choice for one memory.
 	libmapRe = regexp.MustCompile(`^mapping memory (\S+) via (\S+)$`)
 	// libmapFFRe is memory_libmap falling back to flip-flops.
@@ -117,97 +118,117 @@ var fatalWarnings = []struct {
 	// rule names the problem.
 	rule string
 }{
-	{"Resizing cell port", "port-width"},
-	{"multiple conflicting drivers", "multiple-drivers"},
-	{"is used but has no driver", "undriven"},
-	{"found logic loop", "logic-loop"},
-	{"Replacing memory", "memory-as-registers"},
-	{"is implicitly declared", "implicit-net"},
+	{substr: "Resizing cell port", rule: "port-width"},
+	{substr: "multiple conflicting drivers", rule: "multiple-drivers"},
+	{substr: "is used but has no driver", rule: "undriven"},
+	{substr: "found logic loop", rule: "logic-loop"},
+	{substr: "Replacing memory", rule: "memory-as-registers"},
+	{substr: "is implicitly declared", rule: "implicit-net"},
 }
 
 // ParseYosysLog reads a yosys log (yosys -l). It returns the memories with their mapping, the non-fatal warnings
 // and the problems: latches inferred, warnings in fatalWarnings, problems found by the check pass, and memories
 // with a registered read (block RAM style) that were not mapped to block RAM.
 func ParseYosysLog(data []byte) YosysLog {
-	var out YosysLog
-	// ports[memory][read port] is true once memory_dff merged a register into that port (it may run twice).
-	ports := map[string]map[string]bool{}
-	seen := map[string]bool{}
-	mapping := false
+	p := yosysLogParser{ports: map[string]map[string]bool{}, seen: map[string]bool{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if m := versionRe.FindStringSubmatch(line); m != nil && out.Version == "" {
-			out.Version = m[1]
+		p.line(strings.TrimRight(sc.Text(), "\r"))
+	}
+	p.checkMemories()
+	sort.SliceStable(p.out.Memories, func(i, j int) bool { return p.out.Memories[i].Name < p.out.Memories[j].Name })
+	return p.out
+}
+
+// yosysLogParser is the state of ParseYosysLog.
+type yosysLogParser struct {
+	// out is the result so far.
+	out YosysLog
+	// ports[memory][read port] is true once memory_dff merged a register into that port (it may run twice).
+	ports map[string]map[string]bool
+	// seen holds the warnings met so far (each is reported once).
+	seen map[string]bool
+	// mapping is set after SynthMarker: technology mapping has started.
+	mapping bool
+}
+
+// line reads one line of the log.
+func (p *yosysLogParser) line(line string) {
+	if m := versionRe.FindStringSubmatch(line); m != nil && p.out.Version == "" {
+		p.out.Version = m[1]
+	}
+	if line == SynthMarker {
+		p.mapping = true
+		return
+	}
+	if m := latchRe.FindStringSubmatch(line); m != nil {
+		p.out.Problems = append(p.out.Problems, Problem{Rule: "latch", Detail: "latch inferred for " + cleanName(m[1])})
+		return
+	}
+	if m := checkRe.FindStringSubmatch(line); m != nil && m[1] != "0" {
+		p.out.Problems = append(p.out.Problems, Problem{Rule: "check",
+			Detail: fmt.Sprintf("yosys check found %s problem(s) (the warnings above it in the log)", m[1])})
+		return
+	}
+	if m := readPortRe.FindStringSubmatch(line); m != nil {
+		key := memKey(m[3], m[1])
+		if p.ports[key] == nil {
+			p.ports[key] = map[string]bool{}
 		}
-		if line == SynthMarker {
-			mapping = true
-			continue
-		}
-		if m := latchRe.FindStringSubmatch(line); m != nil {
-			out.Problems = append(out.Problems, Problem{Rule: "latch", Detail: "latch inferred for " + cleanName(m[1])})
-			continue
-		}
-		if m := checkRe.FindStringSubmatch(line); m != nil && m[1] != "0" {
-			out.Problems = append(out.Problems, Problem{Rule: "check",
-				Detail: fmt.Sprintf("yosys check found %s problem(s) (the warnings above it in the log)", m[1])})
-			continue
-		}
-		if m := readPortRe.FindStringSubmatch(line); m != nil {
-			key := memKey(m[3], m[1])
-			if ports[key] == nil {
-				ports[key] = map[string]bool{}
-			}
-			ports[key][m[2]] = ports[key][m[2]] || strings.HasPrefix(m[4], "merging output FF") ||
-				strings.HasPrefix(m[4], "merged address FF")
-			continue
-		}
-		if m := libmapRe.FindStringSubmatch(line); m != nil {
-			out.Memories = append(out.Memories, Memory{Name: m[1], Mapping: cellMapping(m[2]), Cell: m[2]})
-			continue
-		}
-		if m := libmapFFRe.FindStringSubmatch(line); m != nil {
-			out.Memories = append(out.Memories, Memory{Name: m[1], Mapping: Registers})
-			continue
-		}
-		if strings.HasPrefix(line, "Warning: ") {
-			w := strings.TrimPrefix(line, "Warning: ")
-			if mapping && strings.HasPrefix(w, "Resizing cell port") {
-				out.LibraryResizes++
-				continue
-			}
-			if seen[w] {
-				continue
-			}
-			seen[w] = true
-			fatal := false
-			for _, f := range fatalWarnings {
-				if strings.Contains(w, f.substr) {
-					out.Problems = append(out.Problems, Problem{Rule: f.rule, Detail: w})
-					fatal = true
-					break
-				}
-			}
-			if !fatal {
-				out.Warnings = append(out.Warnings, w)
-			}
+		p.ports[key][m[2]] = p.ports[key][m[2]] || strings.HasPrefix(m[4], "merging output FF") ||
+			strings.HasPrefix(m[4], "merged address FF")
+		return
+	}
+	if m := libmapRe.FindStringSubmatch(line); m != nil {
+		p.out.Memories = append(p.out.Memories, Memory{Name: m[1], Mapping: cellMapping(m[2]), Cell: m[2]})
+		return
+	}
+	if m := libmapFFRe.FindStringSubmatch(line); m != nil {
+		p.out.Memories = append(p.out.Memories, Memory{Name: m[1], Mapping: Registers})
+		return
+	}
+	if w, ok := strings.CutPrefix(line, "Warning: "); ok {
+		p.warning(w)
+	}
+}
+
+// warning sorts a yosys warning w: a library port resize (after SynthMarker), a problem (fatalWarnings) or a
+// plain warning; a repeated warning is ignored.
+func (p *yosysLogParser) warning(w string) {
+	if p.mapping && strings.HasPrefix(w, "Resizing cell port") {
+		p.out.LibraryResizes++
+		return
+	}
+	if p.seen[w] {
+		return
+	}
+	p.seen[w] = true
+	for _, f := range fatalWarnings {
+		if strings.Contains(w, f.substr) {
+			p.out.Problems = append(p.out.Problems, Problem{Rule: f.rule, Detail: w})
+			return
 		}
 	}
-	for i := range out.Memories {
-		mem := &out.Memories[i]
-		mem.SyncRead = len(ports[mem.Name]) > 0
-		for _, registered := range ports[mem.Name] {
+	p.out.Warnings = append(p.out.Warnings, w)
+}
+
+// checkMemories sets each memory's SyncRead (every read port registered), shortens its name, and reports a
+// registered-read memory not mapped to block RAM as a problem.
+func (p *yosysLogParser) checkMemories() {
+	for i := range p.out.Memories {
+		mem := &p.out.Memories[i]
+		mem.SyncRead = len(p.ports[mem.Name]) > 0
+		for _, registered := range p.ports[mem.Name] {
 			mem.SyncRead = mem.SyncRead && registered
 		}
 		mem.Name = shortMemName(mem.Name)
 		if mem.SyncRead && mem.Mapping != BlockRAM {
-			out.Problems = append(out.Problems, Problem{Rule: "memory-not-bram",
-				Detail: fmt.Sprintf("memory %s has a registered read (block RAM style) but yosys mapped it to %s", mem.Name, mem.Mapping)})
+			p.out.Problems = append(p.out.Problems, Problem{Rule: "memory-not-bram",
+				Detail: fmt.Sprintf("memory %s has a registered read (block RAM style) but yosys mapped it to %s",
+					mem.Name, mem.Mapping)})
 		}
 	}
-	sort.SliceStable(out.Memories, func(i, j int) bool { return out.Memories[i].Name < out.Memories[j].Name })
-	return out
 }
 
 // memKey is the name memory_libmap prints for memory mem of module mod.

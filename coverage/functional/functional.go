@@ -168,7 +168,8 @@ func (g *Group) Holes() []string {
 func (g *Group) Clone() *Group {
 	c := &Group{Name: g.Name, Doc: g.Doc, Samples: g.Samples, Points: make([]*Point, len(g.Points))}
 	for i, p := range g.Points {
-		q := &Point{Name: p.Name, Doc: p.Doc, Cross: append([]string(nil), p.Cross...), Bins: append([]Bin(nil), p.Bins...)}
+		q := &Point{Name: p.Name, Doc: p.Doc, Cross: append([]string(nil), p.Cross...),
+			Bins: append([]Bin(nil), p.Bins...)}
 		q.index()
 		c.Points[i] = q
 	}
@@ -183,17 +184,20 @@ func (g *Group) Merge(o *Group) error {
 		return fmt.Errorf("merge group %s with group %s", g.Name, o.Name)
 	}
 	if len(g.Points) != len(o.Points) {
-		return fmt.Errorf("group %s: %d points, the other has %d (different definitions)", g.Name, len(g.Points), len(o.Points))
+		return fmt.Errorf("group %s: %d points, the other has %d (different definitions)",
+			g.Name, len(g.Points), len(o.Points))
 	}
 	for i, p := range g.Points {
 		q := o.Points[i]
 		if p.Name != q.Name || len(p.Bins) != len(q.Bins) {
-			return fmt.Errorf("group %s: point %d is %s with %d bins, the other has %s with %d bins", g.Name, i, p.Name, len(p.Bins), q.Name, len(q.Bins))
+			return fmt.Errorf("group %s: point %d is %s with %d bins, the other has %s with %d bins",
+				g.Name, i, p.Name, len(p.Bins), q.Name, len(q.Bins))
 		}
 		for j := range p.Bins {
 			b, c := &p.Bins[j], q.Bins[j]
 			if b.Name != c.Name {
-				return fmt.Errorf("group %s point %s: bin %d is %q, the other has %q", g.Name, p.Name, j, b.Name, c.Name)
+				return fmt.Errorf("group %s point %s: bin %d is %q, the other has %q",
+					g.Name, p.Name, j, b.Name, c.Name)
 			}
 			b.Hits += c.Hits
 			if c.Unreachable == "" {
@@ -288,47 +292,63 @@ func (e *Entry) Validate(where string) error {
 			return fmt.Errorf("field %s.name: %q repeats an earlier group", gw, g.Name)
 		}
 		gseen[g.Name] = true
-		if len(g.Points) == 0 {
-			return fmt.Errorf("field %s.points: empty", gw)
+		if err := g.validatePoints(gw); err != nil {
+			return err
 		}
-		pseen := map[string]*Point{}
-		for j, p := range g.Points {
-			pw := fmt.Sprintf("%s.points[%d]", gw, j)
-			if p == nil {
-				return fmt.Errorf("field %s: null", pw)
-			}
-			if p.Name == "" || strings.Contains(p.Name, ".") {
-				return fmt.Errorf("field %s.name: value %q (allowed: a non-empty name without '.')", pw, p.Name)
-			}
-			if pseen[p.Name] != nil {
-				return fmt.Errorf("field %s.name: %q repeats an earlier point", pw, p.Name)
-			}
-			if len(p.Cross) != 0 {
-				if len(p.Cross) != 2 {
-					return fmt.Errorf("field %s.cross: %d names (allowed: 2)", pw, len(p.Cross))
-				}
-				for _, c := range p.Cross {
-					if pseen[c] == nil {
-						return fmt.Errorf("field %s.cross: %q is not an earlier point of group %s", pw, c, g.Name)
-					}
-				}
-			}
-			pseen[p.Name] = p
-			if len(p.Bins) == 0 {
-				return fmt.Errorf("field %s.bins: empty", pw)
-			}
-			bseen := map[string]bool{}
-			for k, b := range p.Bins {
-				if b.Name == "" {
-					return fmt.Errorf("field %s.bins[%d].name: empty", pw, k)
-				}
-				if bseen[b.Name] {
-					return fmt.Errorf("field %s.bins[%d].name: %q repeats an earlier bin", pw, k, b.Name)
-				}
-				bseen[b.Name] = true
-			}
-			p.index()
+	}
+	return nil
+}
+
+// validatePoints checks the points of group g, whose field path is gw, and indexes their bins.
+func (g *Group) validatePoints(gw string) error {
+	if len(g.Points) == 0 {
+		return fmt.Errorf("field %s.points: empty", gw)
+	}
+	pseen := map[string]*Point{}
+	for j, p := range g.Points {
+		pw := fmt.Sprintf("%s.points[%d]", gw, j)
+		if p == nil {
+			return fmt.Errorf("field %s: null", pw)
 		}
+		if p.Name == "" || strings.Contains(p.Name, ".") {
+			return fmt.Errorf("field %s.name: value %q (allowed: a non-empty name without '.')", pw, p.Name)
+		}
+		if pseen[p.Name] != nil {
+			return fmt.Errorf("field %s.name: %q repeats an earlier point", pw, p.Name)
+		}
+		if len(p.Cross) != 0 {
+			if len(p.Cross) != 2 {
+				return fmt.Errorf("field %s.cross: %d names (allowed: 2)", pw, len(p.Cross))
+			}
+			for _, c := range p.Cross {
+				if pseen[c] == nil {
+					return fmt.Errorf("field %s.cross: %q is not an earlier point of group %s", pw, c, g.Name)
+				}
+			}
+		}
+		pseen[p.Name] = p
+		if err := p.validateBins(pw); err != nil {
+			return err
+		}
+		p.index()
+	}
+	return nil
+}
+
+// validateBins checks that point p, whose field path is pw, has bins with non-empty, distinct names.
+func (p *Point) validateBins(pw string) error {
+	if len(p.Bins) == 0 {
+		return fmt.Errorf("field %s.bins: empty", pw)
+	}
+	bseen := map[string]bool{}
+	for k, b := range p.Bins {
+		if b.Name == "" {
+			return fmt.Errorf("field %s.bins[%d].name: empty", pw, k)
+		}
+		if bseen[b.Name] {
+			return fmt.Errorf("field %s.bins[%d].name: %q repeats an earlier bin", pw, k, b.Name)
+		}
+		bseen[b.Name] = true
 	}
 	return nil
 }
@@ -359,21 +379,8 @@ func (d GroupDiff) Fail() bool { return d.Missing || len(d.Lost) > 0 }
 // Diff compares the functional entries of two reports. A (top, config) or group only in cur is new, not a loss;
 // one only in base is missing (a failure).
 func Diff(base, cur []Entry) []GroupDiff {
-	type key struct{ top, config, group string }
-	index := func(es []Entry) (map[key]*Group, []key) {
-		m := map[key]*Group{}
-		var ks []key
-		for _, e := range es {
-			for _, g := range e.Groups {
-				k := key{e.Top, e.Config, g.Name}
-				m[k] = g
-				ks = append(ks, k)
-			}
-		}
-		return m, ks
-	}
-	bm, bk := index(base)
-	nm, nk := index(cur)
+	bm, bk := indexGroups(base)
+	nm, nk := indexGroups(cur)
 	keys := bk
 	for _, k := range nk {
 		if bm[k] == nil {
@@ -392,56 +399,92 @@ func Diff(base, cur []Entry) []GroupDiff {
 	})
 	var out []GroupDiff
 	for _, k := range keys {
-		bg, ng := bm[k], nm[k]
-		d := GroupDiff{Top: k.top, Config: k.config, Group: k.group}
-		if bg != nil {
-			d.BaseHit, d.BaseReach = bg.Count()
-		}
-		if ng != nil {
-			d.NewHit, d.NewReach = ng.Count()
-		}
-		switch {
-		case bg == nil:
-			d.New = true
-		case ng == nil:
-			d.Missing = true
-		default:
-			for _, bp := range bg.Points {
-				np := ng.Find(bp.Name)
-				for _, bb := range bp.Bins {
-					c := BinChange{Top: k.top, Config: k.config, Group: k.group, Point: bp.Name, Bin: bb.Name}
-					var nb *Bin
-					if np != nil {
-						nb = np.find(bb.Name)
-					}
-					switch {
-					case nb == nil:
-						if bb.Hits > 0 {
-							d.Dropped = append(d.Dropped, c)
-						}
-					case bb.Hits > 0 && nb.Hits == 0 && nb.Unreachable == "":
-						d.Lost = append(d.Lost, c)
-					case bb.Hits > 0 && nb.Hits == 0:
-						d.Dropped = append(d.Dropped, c)
-					case bb.Hits == 0 && nb.Hits > 0:
-						d.Gained = append(d.Gained, c)
-					}
-				}
-			}
-			for _, np := range ng.Points {
-				bp := bg.Find(np.Name)
-				for _, nb := range np.Bins {
-					if nb.Hits == 0 {
-						continue
-					}
-					if bp != nil && bp.Has(nb.Name) {
-						continue
-					}
-					d.Gained = append(d.Gained, BinChange{Top: k.top, Config: k.config, Group: k.group, Point: np.Name, Bin: nb.Name})
-				}
-			}
-		}
-		out = append(out, d)
+		out = append(out, diffGroup(k, bm[k], nm[k]))
 	}
 	return out
+}
+
+// groupKey names one group of one (top, config).
+type groupKey struct {
+	// top, config and group name it.
+	top, config, group string
+}
+
+// indexGroups returns the groups of es by key, and the keys in the order of es.
+func indexGroups(es []Entry) (map[groupKey]*Group, []groupKey) {
+	m := map[groupKey]*Group{}
+	var ks []groupKey
+	for _, e := range es {
+		for _, g := range e.Groups {
+			k := groupKey{top: e.Top, config: e.Config, group: g.Name}
+			m[k] = g
+			ks = append(ks, k)
+		}
+	}
+	return m, ks
+}
+
+// diffGroup compares group k of the base (bg) and the new report (ng); either may be nil (absent).
+func diffGroup(k groupKey, bg, ng *Group) GroupDiff {
+	d := GroupDiff{Top: k.top, Config: k.config, Group: k.group}
+	if bg != nil {
+		d.BaseHit, d.BaseReach = bg.Count()
+	}
+	if ng != nil {
+		d.NewHit, d.NewReach = ng.Count()
+	}
+	switch {
+	case bg == nil:
+		d.New = true
+	case ng == nil:
+		d.Missing = true
+	default:
+		d.diffBaseBins(k, bg, ng)
+		d.addNewBins(k, bg, ng)
+	}
+	return d
+}
+
+// diffBaseBins classifies each bin of the base group bg against the new group ng: lost (hit, now reachable and
+// not hit), dropped (hit, now unreachable or gone) or gained (not hit, now hit).
+func (d *GroupDiff) diffBaseBins(k groupKey, bg, ng *Group) {
+	for _, bp := range bg.Points {
+		np := ng.Find(bp.Name)
+		for _, bb := range bp.Bins {
+			c := BinChange{Top: k.top, Config: k.config, Group: k.group, Point: bp.Name, Bin: bb.Name}
+			var nb *Bin
+			if np != nil {
+				nb = np.find(bb.Name)
+			}
+			switch {
+			case nb == nil:
+				if bb.Hits > 0 {
+					d.Dropped = append(d.Dropped, c)
+				}
+			case bb.Hits > 0 && nb.Hits == 0 && nb.Unreachable == "":
+				d.Lost = append(d.Lost, c)
+			case bb.Hits > 0 && nb.Hits == 0:
+				d.Dropped = append(d.Dropped, c)
+			case bb.Hits == 0 && nb.Hits > 0:
+				d.Gained = append(d.Gained, c)
+			}
+		}
+	}
+}
+
+// addNewBins adds to Gained the bins hit in the new group ng that the base group bg does not have.
+func (d *GroupDiff) addNewBins(k groupKey, bg, ng *Group) {
+	for _, np := range ng.Points {
+		bp := bg.Find(np.Name)
+		for _, nb := range np.Bins {
+			if nb.Hits == 0 {
+				continue
+			}
+			if bp != nil && bp.Has(nb.Name) {
+				continue
+			}
+			d.Gained = append(d.Gained,
+				BinChange{Top: k.top, Config: k.config, Group: k.group, Point: np.Name, Bin: nb.Name})
+		}
+	}
 }

@@ -99,12 +99,13 @@ func TestJSONRoundTripAndValidate(t *testing.T) {
 	require.Equal(t, "never", back.Groups[0].Find("a").Bins[2].Unreachable)
 
 	for _, tc := range []struct{ edit, want string }{
-		{`"name":"g"`, `field functional[0].groups[0].name: value ""`},
-		{`"name":"x"`, `field functional[0].groups[0].points[0].bins[0].name: empty`},
-		{`"cross":["a","b"]`, `points[2].cross: "zz" is not an earlier point`},
-		{`"runs":1`, `field functional[0].runs: value 0`},
+		{edit: `"name":"g"`, want: `field functional[0].groups[0].name: value ""`},
+		{edit: `"name":"x"`, want: `field functional[0].groups[0].points[0].bins[0].name: empty`},
+		{edit: `"cross":["a","b"]`, want: `points[2].cross: "zz" is not an earlier point`},
+		{edit: `"runs":1`, want: `field functional[0].runs: value 0`},
 	} {
-		repl := map[string]string{`"name":"g"`: `"name":""`, `"name":"x"`: `"name":""`, `"cross":["a","b"]`: `"cross":["a","zz"]`, `"runs":1`: `"runs":0`}[tc.edit]
+		repl := map[string]string{`"name":"g"`: `"name":""`, `"name":"x"`: `"name":""`,
+			`"cross":["a","b"]`: `"cross":["a","zz"]`, `"runs":1`: `"runs":0`}[tc.edit]
 		s := strings.Replace(string(b), tc.edit, repl, 1)
 		require.NotEqual(t, string(b), s, tc.edit)
 		var bad Entry
@@ -202,7 +203,8 @@ func TestRxSampler(t *testing.T) {
 	require.Equal(t, uint64(1), g.Find("distance_x_pos").Hits("32..63/back"))
 	require.Equal(t, uint64(1), g.Find("distance_x_pos").Hits("4..7/front"))
 	require.Equal(t, uint64(1), g.Find("ecn").Hits("pkt_ce"))
-	require.Equal(t, "distance 4..7 never lies in the back of a 64-PSN window", g.Find("distance_x_pos").Bins[indexOf(g.Find("distance_x_pos"), "4..7/back")].Unreachable)
+	require.Equal(t, "distance 4..7 never lies in the back of a 64-PSN window",
+		g.Find("distance_x_pos").Bins[indexOf(g.Find("distance_x_pos"), "4..7/back")].Unreachable)
 	// Completions 2^24-1 then 0 on connection 3: a wrap; an ACK with two holes; back-pressure on m_cpl.
 	step(rxreorder.In{CplReady: true}, rxreorder.Out{CplValid: true, CplConn: 3, CplPSN: 1<<24 - 1})
 	require.Zero(t, g.Find("psn_wrap").Hits("completion"))
