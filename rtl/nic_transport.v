@@ -1,31 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * nic_transport: one transport endpoint of the spraynic core (docs/nic_transport.md).
+ * nic_transport: one transport endpoint of the spraynic core.
  *
- * Joins retx (TX reliability), path_sel (TX path choice) and rx_reorder (RX reorder and ACK generation):
+ * Joins retx (TX reliability), path_sel (TX path choice) and rx_reorder (RX reorder and ACK
+ * generation), with the glue between them: decision slots between retx's path hint and path_sel's
+ * decisions, a go-back-N receive filter (GBN = 1) and the merge of rx_reorder's ACKs with the
+ * filter's NAKs.
  *
- *   host TX ---------------------------------------> retx.s_tx
- *   retx.m_preq (hint) -> decision slots ----------> retx.s_path        retx.m_pkt --------> m_pkt (network out)
- *                         request reg R -----------> path_sel.s_req     retx.m_fb ---------> path_sel.s_fb
- *                         <------------------------- path_sel.m_sel     retx.m_err --------> m_err
- *   s_ack (network in, ACK/NAK) -------------------> retx.s_ack
- *   s_rx (network in, data) -> [GBN filter] -------> rx_reorder.s_pkt   rx_reorder.m_cpl --> m_cpl (host)
- *                              [GBN filter] NAK --> ACK merge <-------- rx_reorder.m_ack; merge -> m_ack
- *   s_ctl -> retx.s_ctl (tx psn), rx_reorder.s_ctl (rx psn), path_sel.s_ctl (open only)
+ * Interfaces: host side s_tx, s_ctl, m_cpl, m_err, m_status_*, rd_*; network side m_pkt, m_ack
+ * (out), s_rx, s_ack (in); cnt_* (every block's counters and the glue's).
  *
- * Glue state (flip-flops):
- *   slots        2*CONNS entries {valid, pending, path, entropy}: entry 2c+k holds a path_sel decision for
- *                connection c, k = 1 for retransmissions; a transmission of that kind uses and empties it
- *   R            one path request {conn, retx, avoid} presented on path_sel.s_req until taken
- *   kinds        FIFO (depth 4) of the retx flags of the requests inside path_sel (answers come in order)
- *   exp, nak_sent per connection (GBN = 1): the expected PSN and "a NAK for this gap was sent"
- *   nak          one NAK {conn, psn} waiting for the ACK output
- *   cnt_gbn_dropped, cnt_naks
- * Every update of a cycle uses the start-of-cycle state and this cycle's inputs, in the order of the document:
- * NAK pop, filter (exp / NAK push), slot empty (transmission), slot fill (m_sel), R taken, R load, control.
- *
- * Combinational paths through the glue: retx.m_preq -> slot mux -> retx.s_path_valid (m_preq does not depend on
- * s_path_valid), and the GBN compare of s_rx_psn with exp -> s_rx_ready.
+ * Contract: docs/nic_transport.md: wiring, decision slots, filter, ACK merge, glue state and its
+ * update order, combinational paths through the glue. The Go golden twin golden/nictransport
+ * implements the same document and is compared with this module on every output port in lockstep.
  */
 
 `resetall

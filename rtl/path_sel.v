@@ -2,58 +2,21 @@
 /*
  * path_sel: TX path selector of the spraynic transport core.
  *
- * Answers one path request per cycle with the path (and its UDP source-port entropy) the next packet of a
- * connection goes on: window-weighted round robin over the paths with room in their congestion window (the
- * pointer stays on a path for max(1, cwnd_int/4) decisions in a row), ACTIVE before SUSPECT,
- * a probe on a FAILED path whose hold-off has run out, and a retransmission kept off the path that lost it when
- * another one is usable. Feedback from the retransmit engine (delivered, ECN-marked, lost, timed out) drives
- * per-(connection, path) AIMD windows, failure with a new entropy, hold-off, probe and recovery.
+ * Answers one path request per cycle with the path (and its UDP source-port entropy) the next
+ * packet of a connection goes on: window-weighted round robin over the paths with room in their
+ * congestion window, ACTIVE before SUSPECT, a probe on a FAILED path whose hold-off has run out,
+ * and a retransmission kept off the path that lost it when another one is usable. Feedback from the
+ * retransmit engine (delivered, ECN-marked, lost, timed out) drives per-(connection, path) AIMD
+ * windows, failure with a new entropy, hold-off, probe and recovery.
  *
- * The contract, cycle by cycle, is docs/path_sel.md; the Go golden model golden/pathsel implements the same
- * document and is compared with this module on every output port in lockstep.
+ * Interfaces: s_req (path requests), m_sel (decisions), s_fb (feedback), s_ctl (reopen), rd_*
+ * (status read of one (connection, path)), m_status_* (all paths of a connection failed), cnt_*
+ * (counters).
  *
- * Pipeline:
- *
- *   cycle t              cycle t+1 (S1)                               cycle t+2
- *   s_req handshake -->  decide on the start-of-cycle state; on  -->  m_sel_valid (held while !m_sel_ready)
- *   (S1 register)        fire load m_sel and update rr/cred/
- *                        inflight/state, else hold the request
- *   s_fb / s_ctl handshake: applied to the state at the end of cycle t
- *
- * State: in flip-flops per (c, p) only state, the room bit, the inflight live-value bit, the hold-off-over bit and
- * the fresh bits (flattened, entry {c, p} at [{c, p}*W +: W], read and written in one cycle); everything else in
- * RAM. Distributed RAM (asynchronous read in the same cycle, one writer each): cwnd and the feedback's inflight (a
- * lane per path, fb_lane), consec, guard, entropy (rec_mem), the decision's inflight (a lane per path, fire_lane)
- * and the hold-off start (a lane per path, ho_lane): docs/path_sel.md "Feedback fields in distributed RAM" and
- * "In flight and hold-off out of flip-flops". The 16-bit per-path counters in block RAM (ram_sdp, address {c, p}),
- * read-modify-written over two cycles with the write of the previous cycle forwarded, a fresh bit per word instead
- * of clearing, and a second copy for the rd_* read (docs/path_sel.md, "Per-path counters in block RAM"). Effects
- * on one path in one cycle, in order: feedback, stage-1 fire (on top of the feedback result), control (overrides
- * all); the hold-off is a time stamp (tick count) compared with the tick count, so a tick writes nothing. The
- * feedback result is computed once, for its one target path; the stage-1 inflight increment once per path of
- * s1_conn (so the round-robin pick only drives write enables); the control reopen is replicated per path. Control
- * overrides the path fields, rr and cred only: a feedback fail or recovery on a path reopened in the same cycle
- * still steps the LFSR and counts in cnt_failures / cnt_recoveries, and a decision still counts (docs: the effects
- * are applied in order, control last). Per connection, rr and cred (PATH_W + 8 bits) are flip-flops too.
- *
- * Field layout per path (docs: State):
- *
- *   field     bits  meaning
- *   state     2     ACTIVE=0, SUSPECT=1, FAILED=2, PROBING=3
- *   cwnd      12    congestion window, fixed point 8.4 (cwnd_int = cwnd[11:4])
- *   inflight  8     packets in flight
- *   consec    4     consecutive losses/timeouts
- *   guard     8     delivered packets before another ECN decrease is allowed
- *   holdoff   8     ticks before a FAILED path may be probed (kept as the tick count it started at, TS_W bits)
- *   entropy   16    UDP source port
- *
- * Critical paths (all from registers; iCE40 26.7 ns, the feedback one, docs/fpga.md): S1: s1_conn -> CONNS:1
- * mux of the connection's state and room bits (room = inflight < cwnd_int, kept per path and written with the
- * fields; the hold-off-over bits of s1_conn are a register computed a cycle ahead) -> class masks -> 2*PATHS-bit
- * round-robin carry chain -> one-hot -> found -> s1_fire -> per-path write enables, m_sel/rr/cred loads and
- * s_req_ready; the quantum compare n >= quantum runs per path in parallel and the one-hot selects it. Feedback:
- * s_fb_conn/path -> lane read and PATHS:1 mux of the target's fields -> 13-bit cwnd add and cap / consec add and
- * compare -> fail -> entropy/inflight select (-> room compare) -> per-path write.
+ * Contract: docs/path_sel.md, cycle by cycle: ports, state and where the RTL keeps it (flip-flops,
+ * distributed RAM, block RAM), pipeline, same-cycle order, critical paths. The Go golden model
+ * golden/pathsel implements the same document and is compared with this module on every output port
+ * in lockstep.
  */
 
 `resetall

@@ -2,51 +2,22 @@
 /*
  * retx: TX retransmit engine of the spraynic transport core.
  *
- * Numbers new packets (connection PSN and per-path sequence), remembers every outstanding packet, applies the
- * receiver's ACKs (cumulative PSN + one path's SACK bitmap, the rx_reorder m_ack format, plus a NAK), retransmits
- * exactly the packet a SACK hole reveals as lost, backs everything up with a per-connection retransmission
- * timeout with exponential backoff, and puts a connection into error after too many retries. Reports per-path
- * delivered / ECN / loss / timeout events to the path selector. GBN = 1 selects a go-back-N mode (RoCEv2-like:
- * rewind on NAK or timeout), the baseline.
+ * Numbers new packets (connection PSN and per-path sequence), remembers every outstanding packet,
+ * applies the receiver's ACKs (cumulative PSN + one path's SACK bitmap, the rx_reorder m_ack
+ * format, plus a NAK), retransmits exactly the packet a SACK hole reveals as lost, backs everything
+ * up with a per-connection retransmission timeout with exponential backoff, and puts a connection
+ * into error after too many retries. Reports per-path delivered / ECN / loss / timeout events to
+ * the path selector. GBN = 1 selects a go-back-N mode (RoCEv2-like: rewind on NAK or timeout), the
+ * baseline.
  *
- * The contract, cycle by cycle, is docs/retx.md; the Go golden model golden/retx implements the same document
- * and is compared with this module on every output port in lockstep. Comments below cite its rules.
+ * Interfaces: s_tx (new packets), s_path (path decisions) with m_preq (the hint asking for one),
+ * m_pkt (transmissions), s_ack (ACKs / NAKs), s_ctl (open / close), m_fb (path feedback), m_err
+ * (connection error), cnt_* (counters).
  *
- * Pipeline:
- *
- *   s_ack -> A --(a_fire)--> una/ahi/rw updates, E (feedback), S (holes)
- *                            S: one hole per cycle -> path map read -> L1 -> tx table read -> L2 -> validate, send
- *                            rto_pend (lowest conn, selective) -------^
- *                            gbn_act  (lowest conn, GBN, rw++) -------^
- *   s_tx (new) + s_path ---------------------------------------------------------------> send slot -> m_pkt
- *
- *   SACK loss: s_ack handshake t, A fires t+1 (S loaded), hole issued t+2 (L1 loaded), t+3 (L2 loaded), sent
- *   t+4, m_pkt_valid t+5.
- *
- * Memories (ram_sdp, registered read, read enable = adv, never reset):
- *   - tx table, address {conn, psn[SLOT_W-1:0]}, data {psn, path, pseq, retries, handle, first, last} of the
- *     latest transmission of that PSN; written at every transmission; read in the cycle L1 moves into L2.
- *   - path map, address {conn, path, pseq[SACK_W-1:0]}, data the tx slot (psn mod WINDOW); written at every
- *     transmission; read in the cycle a hole is issued into L1.
- *   Hazards: a read of the address written at the same edge must return the written data (docs: write-first).
- *   ram_sdp is read-first, so the written data is captured in l1_fwd_* / l2_fwd_* registers beside the stage
- *   and selected instead of the RAM output. No memory is written while adv == 0 (a held L2 owns the send slot,
- *   and a frozen cycle sends nothing), so the held read data of L1 and L2 stay exact.
- *
- * State in flip-flops (docs: State): per connection open, err, una, nxt, rto_cnt, rto_lim, rto_pend, gbn_act,
- * rw, flattened with entry c at [c*W +: W]. Per (connection, path) pnx and ahi, entry {c, p}: distributed RAM
- * (asynchronous read, LUTRAM on ECP5/Gowin/Xilinx, flip-flops on iCE40) with a fresh bit per entry in flip-flops
- * that makes it read as 0, set by reset and by an open, so neither writes the RAM (docs: State).
- *
- * Same-cycle updates of one connection apply in the docs' order, a later one overriding an earlier one: timer
- * visit, ACK processing, lookup issue, transmission, error, control (the per-connection loop below).
- *
- * Critical paths (all from registers; iCE40 30.1 ns, the new packet, docs/fpga.md): new packet: s_tx_conn ->
- * CONNS:1 mux of una/nxt -> 24-bit span compare -> new_send -> counters, timer restart / pnx and nxt writes; send
- * slot: L2 tx entry (RAM or forward) and L2's una/nxt copies (l2_*_op) -> 24-bit window compares -> ok -> l2_send
- * -> pnx RAM read -> pnx + 1 write, m_pkt/RAM write data, and -> adv -> L2 forward compare; ACK: A's copies
- * (a_*_op, registers that follow the entries' writes) -> d/sent and offset compares -> SACK_BITS-bit region mask
- * -> popcount -> loss -> E's data (E's load enable is path_ok alone).
+ * Contract: docs/retx.md, cycle by cycle: ports, state, the send slot and lookup pipeline, memories
+ * and their forwarding, same-cycle order, critical paths. The Go golden model golden/retx
+ * implements the same document and is compared with this module on every output port in lockstep.
+ * Comments below cite its rules.
  */
 
 `resetall

@@ -1,51 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * rx_reorder: RX reorder of the spraynic transport core.
+ * rx_reorder: RX reorder block of the spraynic transport core.
  *
- * Accepts data-packet descriptors of up to CONNS connections in any PSN order (the payload is already placed,
- * the descriptor carries an opaque handle), drops duplicates, beyond-window packets and packets to closed
- * connections, and releases one completion per accepted packet, exactly once and in PSN order per connection.
- * It keeps the per-(connection, path) receive state (highest path sequence, SACK bitmap, ECN) and emits
- * coalesced ACKs carrying it.
+ * Accepts data-packet descriptors of up to CONNS connections in any PSN order (the payload is
+ * already placed, the descriptor carries an opaque handle), drops duplicates, beyond-window packets
+ * and packets to closed connections, and releases one completion per accepted packet, exactly once
+ * and in PSN order per connection. It keeps the per-(connection, path) receive state (highest path
+ * sequence, SACK bitmap, ECN) and emits coalesced ACKs carrying it.
  *
- * The contract, cycle by cycle, is docs/rx_reorder.md; the Go golden model golden/rxreorder implements the same
- * document and is compared with this module on every output port in lockstep.
+ * Interfaces: s_pkt (descriptors in), s_ctl (open / close), m_cpl (completions), m_ack (ACKs),
+ * cnt_* (counters).
  *
- * Pipeline:
- *
- *   cycle t              cycle t+1                          cycle t+2                   cycle t+3
- *   s_pkt / s_ctl   -->  S1: classify, update conn     -->  release arbiter picks  -->  m_cpl_valid
- *   handshake, path      and path state, write conn        a conn, reads handle        (held while
- *   RAM and conn RAM     RAM, path RAM + handle RAM,       RAM                         !m_cpl_ready)
- *   read                 push ACK FIFO                 -->  m_ack_valid (FIFO head)
- *
- * Memories and hazards:
- *   - path RAM   (CONNS*PATHS x {pnext, psack, pecn}): read (registered) at the packet handshake (cycle t),
- *                written by S1 (t+1). The read of a packet that follows S1's write of the same (conn, path) by
- *                one cycle misses that write: S1 takes the value it wrote last cycle from fwd_*_reg instead.
- *                pvalid_reg (flip-flops, read in S1) marks entries valid; invalid entries read as zeros.
- *   - handle RAM (CONNS*4*WINDOW x {first, last, handle}, address {conn, psn[SLOT_W-1:0]}): written by S1 on
- *                accept, read (registered, read enable = release fire) by the release stage; the read data is
- *                m_cpl_first/last/handle directly. S1 writes PSNs at or after cum, the release reads cum-lag < cum
- *                and 4*WINDOW slots never alias (docs: "Storage bound"), so no hazard.
- *   - conn RAM   (CONNS x {cum, bitmap}): read (registered) every cycle at the connection entering S1 (else
- *                S1's own), written by S1 at its connection with every operation. When S1 writes the connection
- *                read at the same edge, the read misses the write: S1 takes its own last result from
- *                op_fwd_*_reg instead. Read data used only while open, written by open: no reset.
- *   - connection state in flip-flops (open, lag, ackcnt, head = cum - lag), written by S1 in one cycle; S1
- *                reads open from op_open_reg loaded with the operation (bypassed from S1's own result for
- *                back-to-back operations on one connection). lag_ok and the release read lag of every
- *                connection; the release reads head of its grant (one-hot AND-OR), increments it and
- *                decrements lag.
- *   - ACK FIFO: register array, head read combinationally (m_ack_*).
- *
- * Critical paths (from registers or RAM read data; iCE40 21.6 ns, docs/fpga.md): S1: conn RAM read data or
- * op_fwd_bitmap (2:1 select) -> first-zero search (WINDOW-bit carry chain + one-hot encode) -> low bits of
- * psn + L (carry select) -> conn RAM write data; cum (same select) -> d = psn - cum (24-bit carry chain) ->
- * accept -> write enables; s1 path state -> pseq compare (PSEQ_WIDTH carry
- * chain) -> SACK_BITS-bit barrel shift. Release: lag != 0 per conn -> 2*CONNS-bit round-robin carry chain ->
- * one-hot AND-OR of head -> handle RAM address. The first-zero search runs on the bitmap alone (off the
- * d = psn - cum path), see S1 below.
+ * Contract: docs/rx_reorder.md, cycle by cycle: ports, state, pipeline, memories and their
+ * forwarding, critical paths. The Go golden model golden/rxreorder implements the same document and
+ * is compared with this module on every output port in lockstep.
  */
 
 `resetall
