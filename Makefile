@@ -91,7 +91,7 @@ cov-check: $(BIN) ## check the last `make cov` of CONFIG against the targets (li
 
 # The nightly coverage job: the nightly suite (every test, every preset, 20 seeds, 5x longer) on the coverage
 # models, then the targets. SHARD=i/n runs one shard into build/coverage-nightly-<i>; `spraynic cov merge` joins
-# the shard directories (docs/coverage.md, "Nightly job").
+# the shard directories (docs/coverage.md, "Targets and the nightly job").
 cov-nightly: deps $(BIN) ## nightly coverage job: nightly suite with coverage, then the targets (SHARD=i/n for one shard)
 ifeq ($(SHARD),)
 	$(SPRAYNIC) cov run --suite nightly --jobs $(JOBS) --out build/coverage-nightly

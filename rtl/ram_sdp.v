@@ -54,10 +54,10 @@ initial begin
 end
 
 // no_rw_check: the read-during-write result on one address is a don't care for every user (see above), so
-// synthesis need not add collision bypass logic around the block RAM (yosys: 24 FFs and 21 LUTs per ice40 RAM).
+// synthesis need not add collision bypass logic around the block RAM (flip-flops and LUTs per RAM otherwise).
 // ram_style "block": block RAM even when shallow (rx_reorder's connection RAM: CONNS deep, 24 + WINDOW wide, so
 // iCE40 spends an EBR per 16 bits of width), where yosys would choose LUTRAM or flip-flops; yosys, Vivado read it.
-// Toggle coverage leaves the array's contents out (docs/coverage.md "Toggle coverage"): what enters and leaves it is
+// Toggle coverage leaves the array's contents out (docs/coverage.md "What the numbers mean"): what enters and leaves it is
 // covered at wr_data and rd_data.
 (* no_rw_check, ram_style = "block" *)
 /*verilator coverage_off*/
