@@ -414,7 +414,11 @@ func (m *Model) open(c int) {
 	m.cred[c] = 0
 	// Every path ACTIVE with room (CWND_INIT >= 1, inflight 0).
 	m.nWait -= bits.OnesCount64(m.wait[c])
-	m.act[c], m.sus[c], m.prb[c], m.down[c], m.wait[c] = m.fullMask, 0, 0, 0, 0
+	m.act[c] = m.fullMask
+	m.sus[c] = 0
+	m.prb[c] = 0
+	m.down[c] = 0
+	m.wait[c] = 0
 	m.allDown[c>>6] &^= 1 << (uint(c) & 63)
 }
 

@@ -220,7 +220,8 @@ func New(cfg config.Config) (*Model, error) {
 		return nil, err
 	}
 	if cfg.TickCycles < cfg.Conns {
-		return nil, fmt.Errorf("config %s: key %q: value %d below conns %d (retx visits one connection timer per cycle; allowed tick_cycles >= conns)",
+		return nil, fmt.Errorf("config %s: key %q: value %d below conns %d "+
+			"(retx visits one connection timer per cycle; allowed tick_cycles >= conns)",
 			cfg.Name, "tick_cycles", cfg.TickCycles, cfg.Conns)
 	}
 	words := (cfg.Conns + 63) / 64
@@ -945,10 +946,17 @@ func (m *Model) reset() {
 	m.t = toReg{}
 	m.pkt = pktReg{}
 	m.fb = fbReg{}
-	m.errValid, m.errConn = false, 0
+	m.errValid = false
+	m.errConn = 0
 	m.tick = 0
-	m.cntSent, m.cntRetxLoss, m.cntRetxTimeout, m.cntRetxGBN = 0, 0, 0, 0
-	m.cntTimeouts, m.cntErrors, m.cntTxDropped, m.cntAckIgnored = 0, 0, 0, 0
+	m.cntSent = 0
+	m.cntRetxLoss = 0
+	m.cntRetxTimeout = 0
+	m.cntRetxGBN = 0
+	m.cntTimeouts = 0
+	m.cntErrors = 0
+	m.cntTxDropped = 0
+	m.cntAckIgnored = 0
 }
 
 // lowMask returns a vector with bits 0..n-1 set (0 <= n <= 256).
