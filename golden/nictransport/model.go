@@ -85,43 +85,74 @@ type slot struct {
 	path, entropy uint32
 }
 
-// request is the request register R.
+// request is the request register R, or retx's m_preq hint it loads from.
 type request struct {
-	// valid holds a request; retx is its kind; conn and avoid its connection and path to avoid.
+	// valid holds a request; retx is its kind.
 	valid, retx bool
+	// conn and avoid are its connection and the path to avoid.
 	conn, avoid uint32
+}
+
+// nakReg is the NAK register of the go-back-N filter.
+type nakReg struct {
+	// valid holds a NAK.
+	valid bool
+	// conn and psn are the NAK's connection and expected PSN.
+	conn, psn uint32
+}
+
+// cycle holds the glue's combinational values of one cycle, from the start-of-cycle state and the inputs.
+type cycle struct {
+	// hint is retx's selector hint m_preq of this cycle.
+	hint request
+	// slot is the index of the decision slot offered on retx s_path, -1 for none.
+	slot int
+	// rxConn is the connection of the received data descriptor.
+	rxConn uint32
+	// pass: the go-back-N filter passes the descriptor to rx_reorder (always, in selective mode).
+	pass bool
+	// needNak: the filter drops the descriptor and owes its connection a NAK.
+	needNak bool
 }
 
 // Model is one endpoint.
 type Model struct {
-	// cfg is the configuration; gbn is GBN == 1.
+	// cfg is the configuration.
 	cfg config.Config
+	// gbn is GBN == 1.
 	gbn bool
-	// tx, ps and rx are the block models.
+	// tx is the retx model.
 	tx *retx.Model
+	// ps is the path_sel model.
 	ps *pathsel.Model
+	// rx is the rx_reorder model.
 	rx *rxreorder.Model
-	// txIn .. rxIn are the blocks' inputs, reused every cycle.
+	// txIn is retx's input, reused every cycle (as are psIn and rxIn).
 	txIn retx.In
+	// psIn is path_sel's input.
 	psIn pathsel.In
+	// rxIn is rx_reorder's input.
 	rxIn rxreorder.In
 	// slots is the decision slot of (connection c, kind k) at index 2c+k (k = 1: retransmission).
 	slots []slot
-	// req is the request register; kinds is the FIFO of the retx flags of requests inside path_sel.
+	// req is the request register.
 	req request
-	// kinds holds kindN flags from kindHead on (a ring of kindDepth).
-	kinds           [kindDepth]bool
+	// kinds is the FIFO of the retx flags of the requests inside path_sel: kindN flags from kindHead on (a ring).
+	kinds [kindDepth]bool
+	// kindHead is the index of the FIFO's oldest flag; kindN the number of flags.
 	kindHead, kindN int
-	// exp and nakSent are the go-back-N filter state per connection.
-	exp     []uint32
+	// exp is the go-back-N filter's expected PSN per connection.
+	exp []uint32
+	// nakSent is the filter's NAK-sent flag per connection.
 	nakSent []bool
 	// nak is the NAK register.
-	nakValid         bool
-	nakConn, nakPSN  uint32
+	nak nakReg
+	// gbnDropped counts data packets the filter dropped; naks counts NAKs sent (32 bits, wrapping).
 	gbnDropped, naks uint32
-	// connMask and paths are CONNS-1 and PATHS.
+	// connMask is CONNS-1.
 	connMask uint32
-	paths    int
+	// paths is PATHS.
+	paths int
 	// tap, when set, sees every block's inputs of every cycle.
 	tap Tap
 }
@@ -151,9 +182,16 @@ func New(cfg config.Config) (*Model, error) {
 		return nil, fmt.Errorf("config %s: key %q: value %d too large", cfg.Name, "conns", cfg.Conns)
 	}
 	m := &Model{
-		cfg: cfg, gbn: cfg.GBN == 1, tx: tx, ps: ps, rx: rx,
-		slots: make([]slot, 2*cfg.Conns), exp: make([]uint32, cfg.Conns), nakSent: make([]bool, cfg.Conns),
-		connMask: uint32(cfg.Conns - 1), paths: cfg.Paths,
+		cfg:      cfg,
+		gbn:      cfg.GBN == 1,
+		tx:       tx,
+		ps:       ps,
+		rx:       rx,
+		slots:    make([]slot, 2*cfg.Conns),
+		exp:      make([]uint32, cfg.Conns),
+		nakSent:  make([]bool, cfg.Conns),
+		connMask: uint32(cfg.Conns - 1),
+		paths:    cfg.Paths,
 	}
 	return m, nil
 }
@@ -162,143 +200,242 @@ func New(cfg config.Config) (*Model, error) {
 func (m *Model) Config() config.Config { return m.cfg }
 
 // Step fills *out with this cycle's outputs (from the start-of-cycle state and *in) and applies the clock edge.
+//
+// The blocks step in the order their inputs become known (docs/nic_transport.md "Wiring"): retx, whose s_path
+// comes from a decision slot; path_sel, fed by the request register and retx's m_fb register; the go-back-N
+// filter and rx_reorder. The glue's outputs follow, then its clock edge.
 func (m *Model) Step(in *In, out *Out) {
-	rst := in.Rst
-
-	// ---- retx: every input is known now (m_fb_ready = path_sel s_fb_ready = !rst).
-	t := &m.txIn
-	t.Rst = rst
-	t.TxValid, t.TxConn, t.TxHandle, t.TxFirst, t.TxLast = in.TxValid, in.TxConn, in.TxHandle, in.TxFirst, in.TxLast
-	t.PktReady = in.PktReady
-	a := &in.AckIn
-	t.AckValid, t.AckConn, t.AckPSN, t.AckPath, t.AckPseq = in.AckInValid, a.Conn, a.PSN, a.Path, a.Pseq
-	t.AckSack, t.AckECN, t.AckNak = a.Sack, a.ECN, a.Nak
-	t.CtlValid, t.CtlOpen, t.CtlConn, t.CtlPSN = in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlTxPSN
-	t.FbReady = !rst
-	// s_path: the slot (h.conn, h.retx) of this cycle's hint; in go-back-N mode path 0 with its open entropy.
-	hv, hc, hr, ha := m.tx.Preq(t)
-	si := -1
-	t.PathValid, t.PathPath, t.PathEntropy = false, 0, 0
-	if hv {
-		switch {
-		case m.gbn:
-			t.PathValid, t.PathEntropy = true, pathsel.E0(m.paths, hc, 0)
-		default:
-			si = slotIndex(hc, hr)
-			if s := &m.slots[si]; s.valid {
-				t.PathValid, t.PathPath, t.PathEntropy = true, s.path, s.entropy
-			}
-		}
-	}
-	m.tx.Step(t, &out.Retx)
-
-	// ---- path_sel: s_req from R, s_fb from retx's m_fb register, control on open.
-	p := &m.psIn
-	p.Rst = rst
-	p.ReqValid, p.ReqConn, p.ReqRetx, p.ReqAvoid = m.req.valid, m.req.conn, m.req.retx, m.req.avoid
-	p.SelReady = true
-	p.FbValid, p.FbConn, p.FbPath, p.FbKind, p.FbCount = out.Retx.FbValid, out.Retx.FbConn, out.Retx.FbPath, out.Retx.FbKind, out.Retx.FbCount
-	p.CtlValid, p.CtlConn = in.CtlValid && in.CtlOpen, in.CtlConn
-	p.RdConn, p.RdPath = in.RdConn, in.RdPath
-	m.ps.Step(p, &out.PathSel)
-
-	// ---- go-back-N filter, then rx_reorder.
-	r := &m.rxIn
-	r.Rst = rst
-	rc := in.Rx.Conn & m.connMask
-	pass, needNak := in.RxValid, false
-	if m.gbn && in.RxValid {
-		d := seqnum.New(in.Rx.PSN).Sub(seqnum.PSN(m.exp[rc]))
-		pass = d <= 0
-		needNak = d > 0 && !m.nakSent[rc]
-	}
-	r.PktValid = pass
-	r.PktConn, r.PktPSN, r.PktPath, r.PktPseq = in.Rx.Conn, in.Rx.PSN, in.Rx.Path, in.Rx.Pseq
-	r.PktFirst, r.PktLast, r.PktAckReq, r.PktECN, r.PktHandle = in.Rx.First, in.Rx.Last, in.Rx.AckReq, in.Rx.ECN, in.Rx.Handle
-	r.CtlValid, r.CtlOpen, r.CtlConn, r.CtlPSN = in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlRxPSN
-	r.CplReady = in.CplReady
-	r.AckReady = in.AckOutReady
-	m.rx.Step(r, &out.Rx)
-
-	out.CtlReady = !rst
-	out.AckInReady = out.Retx.AckReady
-	switch {
-	case rst:
-		out.RxReady = false
-	case pass:
-		out.RxReady = out.Rx.PktReady
-	default:
-		// A dropped packet goes at once unless it needs a NAK and the NAK register is full.
-		out.RxReady = !(needNak && m.nakValid)
-	}
-	// ACK merge: rx_reorder's ACK first, else the NAK register.
-	out.AckOutValid = out.Rx.AckValid || m.nakValid
-	if out.Rx.AckValid {
-		out.AckOut = AckDesc{Conn: out.Rx.AckConn, PSN: out.Rx.AckPSN, Path: out.Rx.AckPath, Pseq: out.Rx.AckPseq,
-			Sack: out.Rx.AckSack, ECN: out.Rx.AckECN}
-	} else {
-		out.AckOut = AckDesc{Conn: m.nakConn, PSN: m.nakPSN, Nak: m.nakValid}
-	}
-	out.GBNDropped, out.Naks = m.gbnDropped, m.naks
-	out.RxFiltered = in.RxValid && !pass
+	var cy cycle
+	m.stepRetx(in, out, &cy)
+	m.stepPathSel(in, out)
+	m.stepRx(in, out, &cy)
+	m.glueOutputs(in, out, &cy)
 	if m.tap != nil {
 		m.tap(&m.txIn, &m.psIn, &m.rxIn)
 	}
-
-	if rst {
+	if in.Rst {
 		m.reset()
 		return
 	}
 
-	// ---- clock edge of the glue.
-	// NAK register: pops when shown and taken; then a filter NAK loads.
-	if !out.Rx.AckValid && m.nakValid && in.AckOutReady {
-		m.nakValid = false
+	// Clock edge of the glue.
+	m.updateFilter(in, out, &cy) // NAK register, go-back-N filter
+	m.updateSlots(out, &cy)      // decision slots, kind FIFO pop
+	m.updateRequest(out, &cy)    // request register, kind FIFO push
+	m.updateControl(in)          // filter restart on control
+}
+
+// stepRetx drives and steps retx. Every input is known at the start of the cycle (m_fb_ready = path_sel
+// s_fb_ready = !rst). With h = m_preq of this cycle (independent of s_path), s_path offers the slot
+// (h.conn, h.retx) when h.valid and that slot is full (docs/nic_transport.md "Decision slots"); in go-back-N
+// mode path 0 with its open entropy E0(c, 0) ("Go-back-N path choice").
+func (m *Model) stepRetx(in *In, out *Out, cy *cycle) {
+	a := &in.AckIn
+	t := &m.txIn
+	*t = retx.In{
+		Rst:      in.Rst,
+		TxValid:  in.TxValid,
+		TxConn:   in.TxConn,
+		TxHandle: in.TxHandle,
+		TxFirst:  in.TxFirst,
+		TxLast:   in.TxLast,
+		PktReady: in.PktReady,
+		AckValid: in.AckInValid,
+		AckConn:  a.Conn,
+		AckPSN:   a.PSN,
+		AckPath:  a.Path,
+		AckPseq:  a.Pseq,
+		AckSack:  a.Sack,
+		AckECN:   a.ECN,
+		AckNak:   a.Nak,
+		CtlValid: in.CtlValid,
+		CtlOpen:  in.CtlOpen,
+		CtlConn:  in.CtlConn,
+		CtlPSN:   in.CtlTxPSN,
+		FbReady:  !in.Rst,
 	}
-	if m.gbn && in.RxValid && out.RxReady {
+	// s_path (left 0 above) from the slot of this cycle's hint.
+	h := &cy.hint
+	h.valid, h.conn, h.retx, h.avoid = m.tx.Preq(t)
+	cy.slot = -1
+	if h.valid {
 		switch {
-		case pass && seqnum.New(in.Rx.PSN) == seqnum.PSN(m.exp[rc]):
-			m.exp[rc] = seqnum.PSN(m.exp[rc]).Add(1).Uint32()
-			m.nakSent[rc] = false
-		case !pass:
-			m.gbnDropped++
-			if needNak {
-				m.nakValid, m.nakConn, m.nakPSN = true, rc, m.exp[rc]
-				m.nakSent[rc] = true
-				m.naks++
+		case m.gbn:
+			t.PathValid = true
+			t.PathEntropy = pathsel.E0(m.paths, h.conn, 0)
+		default:
+			cy.slot = slotIndex(h.conn, h.retx)
+			if s := &m.slots[cy.slot]; s.valid {
+				t.PathValid = true
+				t.PathPath = s.path
+				t.PathEntropy = s.entropy
 			}
 		}
 	}
-	// Decision slots: the transmission empties its slot; m_sel fills the oldest request's slot.
-	if si >= 0 && out.Retx.PathReady {
-		m.slots[si].valid = false
+	m.tx.Step(t, &out.Retx)
+}
+
+// stepPathSel drives and steps path_sel: s_req from the request register, m_sel_ready = 1, s_fb from retx's m_fb
+// register, s_ctl on an open only (a close leaves the path state, which the next open resets), the status read
+// port passed through.
+func (m *Model) stepPathSel(in *In, out *Out) {
+	fb := &out.Retx
+	m.psIn = pathsel.In{
+		Rst:      in.Rst,
+		ReqValid: m.req.valid,
+		ReqConn:  m.req.conn,
+		ReqRetx:  m.req.retx,
+		ReqAvoid: m.req.avoid,
+		SelReady: true,
+		FbValid:  fb.FbValid,
+		FbConn:   fb.FbConn,
+		FbPath:   fb.FbPath,
+		FbKind:   fb.FbKind,
+		FbCount:  fb.FbCount,
+		CtlValid: in.CtlValid && in.CtlOpen,
+		CtlConn:  in.CtlConn,
+		RdConn:   in.RdConn,
+		RdPath:   in.RdPath,
 	}
-	if out.PathSel.SelValid {
-		k := m.kinds[m.kindHead]
-		m.kindHead, m.kindN = (m.kindHead+1)%kindDepth, m.kindN-1
-		s := &m.slots[slotIndex(out.PathSel.SelConn, k)]
-		s.valid, s.pending, s.path, s.entropy = true, false, out.PathSel.SelPath, out.PathSel.SelEntropy
+	m.ps.Step(&m.psIn, &out.PathSel)
+}
+
+// stepRx applies the go-back-N receive filter (docs/nic_transport.md "Go-back-N receive filter"; a wire in
+// selective mode) and steps rx_reorder. For a data descriptor of connection c, d = psn - exp[c] (signed 24-bit):
+// d <= 0 passes to rx_reorder (d == 0 in order, d < 0 a duplicate); d > 0 is dropped and needs a NAK if
+// !nak_sent.
+func (m *Model) stepRx(in *In, out *Out, cy *cycle) {
+	cy.rxConn = in.Rx.Conn & m.connMask
+	cy.pass = in.RxValid
+	if m.gbn && in.RxValid {
+		d := seqnum.New(in.Rx.PSN).Sub(seqnum.PSN(m.exp[cy.rxConn]))
+		cy.pass = d <= 0
+		cy.needNak = d > 0 && !m.nakSent[cy.rxConn]
 	}
-	// Request register: taken, then loaded from the hint when its slot is empty and not pending and no
-	// transmission took a path this cycle (that one was the hint's packet: no decision is fetched ahead).
+	m.rxIn = rxreorder.In{
+		Rst:       in.Rst,
+		PktValid:  cy.pass,
+		PktConn:   in.Rx.Conn,
+		PktPSN:    in.Rx.PSN,
+		PktPath:   in.Rx.Path,
+		PktPseq:   in.Rx.Pseq,
+		PktFirst:  in.Rx.First,
+		PktLast:   in.Rx.Last,
+		PktAckReq: in.Rx.AckReq,
+		PktECN:    in.Rx.ECN,
+		PktHandle: in.Rx.Handle,
+		CtlValid:  in.CtlValid,
+		CtlOpen:   in.CtlOpen,
+		CtlConn:   in.CtlConn,
+		CtlPSN:    in.CtlRxPSN,
+		CplReady:  in.CplReady,
+		AckReady:  in.AckOutReady,
+	}
+	m.rx.Step(&m.rxIn, &out.Rx)
+}
+
+// glueOutputs drives the endpoint's own outputs: CtlReady = !Rst (each block has s_ctl_ready = !rst);
+// AckInReady is retx's s_ack_ready; RxReady is rx_reorder's s_pkt_ready for a descriptor that passes, else 1
+// unless it needs a NAK and the NAK register is full; the ACK merge (docs/nic_transport.md "ACK merge":
+// rx_reorder's m_ack when valid, else the NAK register, path fields 0); the filter's counters.
+func (m *Model) glueOutputs(in *In, out *Out, cy *cycle) {
+	out.CtlReady = !in.Rst
+	out.AckInReady = out.Retx.AckReady
+	switch {
+	case in.Rst:
+		out.RxReady = false
+	case cy.pass:
+		out.RxReady = out.Rx.PktReady
+	default:
+		// A dropped packet goes at once unless it needs a NAK and the NAK register is full.
+		out.RxReady = !(cy.needNak && m.nak.valid)
+	}
+	out.AckOutValid = out.Rx.AckValid || m.nak.valid
+	if r := &out.Rx; r.AckValid {
+		out.AckOut = AckDesc{Conn: r.AckConn, PSN: r.AckPSN, Path: r.AckPath, Pseq: r.AckPseq, Sack: r.AckSack,
+			ECN: r.AckECN}
+	} else {
+		out.AckOut = AckDesc{Conn: m.nak.conn, PSN: m.nak.psn, Nak: m.nak.valid}
+	}
+	out.GBNDropped = m.gbnDropped
+	out.Naks = m.naks
+	out.RxFiltered = in.RxValid && !cy.pass
+}
+
+// updateFilter is the clock edge of the NAK register and the go-back-N filter. The NAK register pops when shown
+// (no rx_reorder ACK before it) and taken. For a data descriptor taken: d == 0 moves exp on and clears nak_sent;
+// a drop counts gbn_dropped and, if it needs a NAK, loads {c, exp} into the NAK register and sets nak_sent.
+func (m *Model) updateFilter(in *In, out *Out, cy *cycle) {
+	if !out.Rx.AckValid && m.nak.valid && in.AckOutReady {
+		m.nak.valid = false
+	}
+	if !m.gbn || !in.RxValid || !out.RxReady {
+		return
+	}
+	rc := cy.rxConn
+	switch {
+	case cy.pass && seqnum.New(in.Rx.PSN) == seqnum.PSN(m.exp[rc]):
+		m.exp[rc] = seqnum.PSN(m.exp[rc]).Add(1).Uint32()
+		m.nakSent[rc] = false
+	case !cy.pass:
+		m.gbnDropped++
+		if cy.needNak {
+			m.nak = nakReg{valid: true, conn: rc, psn: m.exp[rc]}
+			m.nakSent[rc] = true
+			m.naks++
+		}
+	}
+}
+
+// updateSlots is the clock edge of the decision slots (docs/nic_transport.md "Decision slots"): the
+// transmission empties the slot it took its path from; a decision on m_sel fills slot (m_sel_conn, kind) and
+// clears its pending flag, where kind is the retx flag of the oldest request inside path_sel (the kind FIFO's
+// head, which it pops).
+func (m *Model) updateSlots(out *Out, cy *cycle) {
+	if cy.slot >= 0 && out.Retx.PathReady {
+		m.slots[cy.slot].valid = false
+	}
+	sel := &out.PathSel
+	if !sel.SelValid {
+		return
+	}
+	k := m.kinds[m.kindHead]
+	m.kindHead = (m.kindHead + 1) % kindDepth
+	m.kindN--
+	m.slots[slotIndex(sel.SelConn, k)] = slot{valid: true, path: sel.SelPath, entropy: sel.SelEntropy}
+}
+
+// updateRequest is the clock edge of the request register R: taken by path_sel, its retx flag joins the kind
+// FIFO; then it loads from the hint when empty, the hint is valid, no transmission took a path this cycle (that
+// one was the hint's packet: no decision is fetched ahead) and the slot (h.conn, h.retx) is empty and not
+// pending; loading sets the slot's pending flag. path_sel is not asked in go-back-N mode.
+func (m *Model) updateRequest(out *Out, cy *cycle) {
 	if m.req.valid && out.PathSel.ReqReady {
 		m.kinds[(m.kindHead+m.kindN)%kindDepth] = m.req.retx
 		m.kindN++
 		m.req.valid = false
 	}
-	if !m.req.valid && hv && !m.gbn && !out.Retx.PathReady {
-		if s := &m.slots[slotIndex(hc, hr)]; !s.valid && !s.pending {
-			m.req = request{valid: true, retx: hr, conn: hc, avoid: ha}
-			s.pending = true
-		}
+	h := &cy.hint
+	if m.req.valid || !h.valid || m.gbn || out.Retx.PathReady {
+		return
 	}
-	// Control: the go-back-N filter of the connection restarts at the RX initial PSN.
-	if in.CtlValid {
-		c := in.CtlConn & m.connMask
-		m.exp[c], m.nakSent[c] = in.CtlRxPSN&(1<<24-1), false
-		if m.nakValid && m.nakConn == c {
-			m.nakValid = false
-		}
+	if s := &m.slots[slotIndex(h.conn, h.retx)]; !s.valid && !s.pending {
+		m.req = request{valid: true, retx: h.retx, conn: h.conn, avoid: h.avoid}
+		s.pending = true
+	}
+}
+
+// updateControl: on control the go-back-N filter of the connection restarts at the RX initial PSN (exp =
+// CtlRxPSN, nak_sent = 0) and a NAK waiting for that connection is dropped. Control leaves the slots alone.
+func (m *Model) updateControl(in *In) {
+	if !in.CtlValid {
+		return
+	}
+	c := in.CtlConn & m.connMask
+	m.exp[c] = in.CtlRxPSN & (1<<24 - 1)
+	m.nakSent[c] = false
+	if m.nak.valid && m.nak.conn == c {
+		m.nak.valid = false
 	}
 }
 
@@ -316,7 +453,9 @@ func (m *Model) reset() {
 	clear(m.exp)
 	clear(m.nakSent)
 	m.req = request{}
-	m.kindHead, m.kindN = 0, 0
-	m.nakValid, m.nakConn, m.nakPSN = false, 0, 0
-	m.gbnDropped, m.naks = 0, 0
+	m.kindHead = 0
+	m.kindN = 0
+	m.nak = nakReg{}
+	m.gbnDropped = 0
+	m.naks = 0
 }

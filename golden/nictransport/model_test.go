@@ -30,10 +30,16 @@ func newBench(t *testing.T, gbn int) *bench {
 	b.in.Rst = true
 	b.step()
 	b.in.Rst = false
-	b.in.CtlValid, b.in.CtlOpen, b.in.CtlConn, b.in.CtlTxPSN, b.in.CtlRxPSN = true, true, 3, 100, 0xFFFFFE
+	b.in.CtlValid = true
+	b.in.CtlOpen = true
+	b.in.CtlConn = 3
+	b.in.CtlTxPSN = 100
+	b.in.CtlRxPSN = 0xFFFFFE
 	b.step()
 	b.in.CtlValid = false
-	b.in.AckOutReady, b.in.CplReady, b.in.PktReady = true, true, true
+	b.in.AckOutReady = true
+	b.in.CplReady = true
+	b.in.PktReady = true
 	return b
 }
 
@@ -52,7 +58,8 @@ func (b *bench) step() {
 
 // data presents one data packet of connection 3 until the endpoint takes it.
 func (b *bench) data(psn uint32) {
-	b.in.RxValid, b.in.Rx = true, nictransport.RxDesc{Conn: 3, PSN: psn & 0xFFFFFF, Path: 0, Pseq: psn & 0xFF, Handle: psn & 0xFF}
+	b.in.RxValid = true
+	b.in.Rx = nictransport.RxDesc{Conn: 3, PSN: psn & 0xFFFFFF, Path: 0, Pseq: psn & 0xFF, Handle: psn & 0xFF}
 	for {
 		b.step()
 		if b.out.RxReady {
@@ -114,9 +121,12 @@ func TestSelectiveNoFilter(t *testing.T) {
 func TestDecisionSlots(t *testing.T) {
 	b := newBench(t, 0)
 	sent := map[uint32]int{}
-	b.in.TxValid, b.in.TxConn = true, 3
+	b.in.TxValid = true
+	b.in.TxConn = 3
 	for n := 0; n < 40; {
-		b.in.TxHandle, b.in.TxFirst, b.in.TxLast = uint32(n), n == 0, false
+		b.in.TxHandle = uint32(n)
+		b.in.TxFirst = n == 0
+		b.in.TxLast = false
 		b.step()
 		if b.out.Retx.PktValid {
 			sent[b.out.Retx.PktPath]++

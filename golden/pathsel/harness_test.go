@@ -69,7 +69,8 @@ func presetCfg(t *testing.T, name string) config.Config {
 func smallCfg(edit ...func(*config.Config)) config.Config {
 	c := config.Config{Name: "small", Conns: 4, Window: 8, Paths: 4, SackBits: 8, PSNWidth: 24, PseqWidth: 8,
 		HandleWidth: 8, AckEvery: 2, AckFifoDepth: 4,
-		TickCycles: 4, CwndInit: 1, CwndMax: 4, AI16ths: 4, FailK: 2, HoldoffTicks: 3, RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7}
+		TickCycles: 4, CwndInit: 1, CwndMax: 4, AI16ths: 4, FailK: 2, HoldoffTicks: 3,
+		RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7}
 	for _, e := range edit {
 		e(&c)
 	}
@@ -93,7 +94,8 @@ func (b *tb) step() pathsel.Out {
 	if o.SelValid && b.in.SelReady {
 		b.sels = append(b.sels, selOf(o, b.cycle))
 	}
-	b.prev, b.prevI = o, b.in
+	b.prev = o
+	b.prevI = b.in
 	b.cycle++
 	return o
 }
@@ -112,7 +114,10 @@ func (b *tb) idle(n int) {
 
 // drive puts a request on s_req with valid high.
 func (b *tb) drive(conn uint32, retx bool, avoid uint32) {
-	b.in.ReqValid, b.in.ReqConn, b.in.ReqRetx, b.in.ReqAvoid = true, conn, retx, avoid
+	b.in.ReqValid = true
+	b.in.ReqConn = conn
+	b.in.ReqRetx = retx
+	b.in.ReqAvoid = avoid
 }
 
 // req presents a request for one cycle, requires the handshake, and returns its cycle.
@@ -126,10 +131,19 @@ func (b *tb) req(conn uint32, retx bool, avoid uint32) int {
 	return c
 }
 
+// driveFb puts a feedback on s_fb with valid high.
+func (b *tb) driveFb(conn, path, kind, n uint32) {
+	b.in.FbValid = true
+	b.in.FbConn = conn
+	b.in.FbPath = path
+	b.in.FbKind = kind
+	b.in.FbCount = n
+}
+
 // fb presents one feedback for one cycle (s_fb_ready is !rst) and returns its cycle.
 func (b *tb) fb(conn, path, kind, n uint32) int {
 	b.t.Helper()
-	b.in.FbValid, b.in.FbConn, b.in.FbPath, b.in.FbKind, b.in.FbCount = true, conn, path, kind, n
+	b.driveFb(conn, path, kind, n)
 	c := b.cycle
 	b.step()
 	b.in.FbValid = false
@@ -139,7 +153,8 @@ func (b *tb) fb(conn, path, kind, n uint32) int {
 // ctl reopens conn (one cycle) and returns its cycle.
 func (b *tb) ctl(conn uint32) int {
 	b.t.Helper()
-	b.in.CtlValid, b.in.CtlConn = true, conn
+	b.in.CtlValid = true
+	b.in.CtlConn = conn
 	c := b.cycle
 	b.step()
 	b.in.CtlValid = false
@@ -150,13 +165,15 @@ func (b *tb) ctl(conn uint32) int {
 // but ticks and a request already in stage 1 act in the first of those cycles).
 func (b *tb) read(conn, path uint32) view {
 	b.t.Helper()
-	b.in.RdConn, b.in.RdPath = conn, path
+	b.in.RdConn = conn
+	b.in.RdPath = path
 	b.step()
 	return viewOf(b.step())
 }
 
 func viewOf(o pathsel.Out) view {
-	return view{state: o.RdState, cwnd: o.RdCwnd, inflight: o.RdInflight, entropy: o.RdEntropy, allFailed: o.RdAllFailed}
+	return view{state: o.RdState, cwnd: o.RdCwnd, inflight: o.RdInflight, entropy: o.RdEntropy,
+		allFailed: o.RdAllFailed}
 }
 
 // fail sends FAIL_K single losses to (conn, path), which must be ACTIVE or SUSPECT with consec 0.

@@ -81,6 +81,24 @@ type decision struct {
 	probe bool
 }
 
+// rdReg holds the registers of the status read port.
+type rdReg struct {
+	// state, cwnd, inflight and entropy are rd_state, rd_cwnd, rd_inflight and rd_entropy.
+	state, cwnd, inflight, entropy uint32
+	// allFailed is rd_all_failed.
+	allFailed bool
+	// decisions and losses are rd_decisions and rd_losses.
+	decisions, losses uint32
+}
+
+// statusReg holds the m_status_* registers.
+type statusReg struct {
+	// allFailed is m_status_all_failed.
+	allFailed bool
+	// conn is m_status_conn.
+	conn uint32
+}
+
 // Model is the path_sel golden model. All storage is sized in New; Step does not allocate.
 //
 // Besides the flip-flops of the document it keeps per-connection bit masks derived from the path rows (the
@@ -136,16 +154,10 @@ type Model struct {
 	// allDown has bit c set when all_failed(c): down[c] covers every path.
 	allDown []uint64
 
-	// rdState, rdCwnd, rdInflight and rdEntropy are the rd_state, rd_cwnd, rd_inflight and rd_entropy registers.
-	rdState, rdCwnd, rdInflight, rdEntropy uint32
-	// rdAllFailed is the rd_all_failed register.
-	rdAllFailed bool
-	// rdDecisions and rdLosses are the rd_decisions and rd_losses registers.
-	rdDecisions, rdLosses uint32
-	// statusAllFailed is the m_status_all_failed register.
-	statusAllFailed bool
-	// statusConn is the m_status_conn register.
-	statusConn uint32
+	// rd holds the rd_* registers.
+	rd rdReg
+	// status holds the m_status_* registers.
+	status statusReg
 
 	// cntDecisions is cnt_decisions.
 	cntDecisions uint32
@@ -206,51 +218,31 @@ func lfsrNext(lfsr uint32) uint32 {
 	return lfsr >> 1
 }
 
+// s1Decision is the stage-1 decision of one cycle (docs/path_sel.md "Stage 1 decision"), on the start-of-cycle
+// state.
+type s1Decision struct {
+	// fire is s1_fire = s1_valid && found && (!m_sel_valid || m_sel_ready).
+	fire bool
+	// path is the chosen path.
+	path uint32
+	// probe marks a probe.
+	probe bool
+	// entropy is the chosen path's start-of-cycle entropy (m_sel_entropy).
+	entropy uint32
+	// cwnd is the chosen path's start-of-cycle window (the quantum of the round robin).
+	cwnd uint16
+}
+
 // Step fills *out with this cycle's output ports (from the state at the start of the cycle and *in), then
 // applies the rising clock edge that ends the cycle. Input values are truncated to their port widths, as the RTL
 // would see them. m_sel payload outputs whose valid is low carry stale but deterministic values.
+//
+// The updates follow docs/path_sel.md "Same cycle": the status registers (from the start-of-cycle state), the
+// tick decrement, feedback, the stage-1 fire (on top of the feedback result), control (overrides all), and the
+// stage-1 register.
 func (m *Model) Step(in *In, out *Out) {
-	// Stage 1 decision, on the start-of-cycle state.
-	// s1_fire = s1_valid && found && (!m_sel_valid || m_sel_ready).
-	var sel, selEntropy uint32
-	var selCwnd uint16
-	var probe, fire bool
-	if m.s1.valid {
-		var found bool
-		sel, probe, found = m.decide()
-		fire = found && (!m.sel.valid || in.SelReady)
-		r := &m.rows[int(m.s1.conn)*m.paths+int(sel)]
-		selEntropy = uint32(r.entropy)
-		selCwnd = r.cwnd
-	}
-
-	// s_fb_ready = !rst, s_ctl_ready = !rst, s_req_ready = !rst && (!s1_valid || s1_fire).
-	out.FbReady = !in.Rst
-	out.CtlReady = !in.Rst
-	out.ReqReady = !in.Rst && (!m.s1.valid || fire)
-
-	// m_sel_* is the decision output register.
-	out.SelValid = m.sel.valid
-	out.SelConn = m.sel.conn
-	out.SelPath = m.sel.path
-	out.SelEntropy = m.sel.entropy
-	out.SelProbe = m.sel.probe
-
-	// rd_*, m_status_* and the counters are registers.
-	out.RdState = m.rdState
-	out.RdCwnd = m.rdCwnd
-	out.RdInflight = m.rdInflight
-	out.RdEntropy = m.rdEntropy
-	out.RdAllFailed = m.rdAllFailed
-	out.RdDecisions = m.rdDecisions
-	out.RdLosses = m.rdLosses
-	out.StatusAllFail = m.statusAllFailed
-	out.StatusConn = m.statusConn
-	out.CntDecisions = m.cntDecisions
-	out.CntProbes = m.cntProbes
-	out.CntFailures = m.cntFailures
-	out.CntRecoveries = m.cntRecoveries
-
+	s1 := m.decideStage1(in.SelReady)
+	m.drivePorts(in, out, s1.fire)
 	// Reset: every (c,p) in the open state, lfsr=16'hACE1, tick counter 0, no request held, m_sel_valid=0,
 	// counters 0, rd_*/m_status_* registers 0.
 	if in.Rst {
@@ -258,81 +250,140 @@ func (m *Model) Step(in *In, out *Out) {
 		return
 	}
 
-	// Status, from the start-of-cycle state: rd_* register the state of (rd_conn, rd_path) and
-	// rd_all_failed = all_failed(rd_conn); m_status_all_failed / m_status_conn register any c / lowest such c.
-	// Computed here, before any effect of this cycle, and loaded below.
-	rdConn, rdPath := in.RdConn&m.connMask, in.RdPath&m.pathMask
-	rd := m.rows[int(rdConn)*m.paths+int(rdPath)]
-	rdAllFailed := m.allDown[rdConn>>6]>>(rdConn&63)&1 != 0
-	statusAll, statusConn := m.lowestAllDown()
-
-	// Ticks: in a tick cycle (counter == TICK_CYCLES-1) every FAILED path with holdoff > 0 decrements it, before
-	// feedback and stage 1 act on the path.
-	tickCycle := m.tick == m.tickLast
-	if tickCycle {
-		m.tickAll()
-		m.tick = 0
-	} else {
-		m.tick++
-	}
-
+	m.updateStatus(in)
+	tickCycle := m.updateTick()
 	// Feedback (s_fb handshake; s_fb_ready is 1 outside reset) on the tick result.
 	if in.FbValid {
 		m.feedback(in.FbConn&m.connMask, in.FbPath&m.pathMask, in.FbKind&3, in.FbCount&0xFF)
 	}
-
-	// On fire: m_sel loads {c, path, entropy of that path (start-of-cycle), probe}; rr[c]/cred[c] move by the
-	// window-weighted round robin rule (advance, from the start-of-cycle window of the path); inflight[c][path] += 1
-	// (saturating at 255) on top of the feedback result; if probe, state = PROBING (the path is still FAILED after
-	// feedback); cnt_decisions++, and cnt_probes++ for a probe.
-	// If not fire and m_sel_ready, m_sel_valid drops.
-	if fire {
-		c := m.s1.conn
-		i := int(c)*m.paths + int(sel)
-		m.sel = decision{valid: true, conn: c, path: sel, entropy: selEntropy, probe: probe}
-		m.advance(c, sel, probe, selCwnd)
-		r := &m.rows[i]
-		if r.inflight < inflightMax {
-			r.inflight++
-		}
-		if probe && r.state == StateFailed {
-			r.state = StateProbing
-		}
-		r.decisions++
-		m.refresh(int(c), int(sel))
-		m.cntDecisions++
-		if probe {
-			m.cntProbes++
-		}
-	} else if in.SelReady {
-		m.sel.valid = false
-	}
-
+	m.updateFire(in.SelReady, &s1)
 	// Control (s_ctl handshake): every path of s_ctl_conn goes to the open state, rr and cred to 0; it wins over
 	// the feedback and the stage-1 update of the same cycle (the decision itself is still emitted).
-	// Read here as overriding the path flops, rr and cred only: a same-cycle failure still counts in cnt_failures and
-	// keeps its LFSR step, a recovery its cnt_recoveries, the decision its cnt_decisions / cnt_probes.
+	// Read here as overriding the path flops, rr and cred only: a same-cycle failure still counts in cnt_failures
+	// and keeps its LFSR step, a recovery its cnt_recoveries, the decision its cnt_decisions / cnt_probes.
 	if in.CtlValid {
 		m.open(int(in.CtlConn & m.connMask))
 	}
+	m.updateS1(in, out, s1.fire, tickCycle)
+}
 
-	// Stage-1 register: a request handshake loads it; a fire without a new request empties it.
-	if in.ReqValid && out.ReqReady {
+// decideStage1 takes the stage-1 decision for the request in S1 (decide) on the start-of-cycle state.
+func (m *Model) decideStage1(selReady bool) s1Decision {
+	var d s1Decision
+	if !m.s1.valid {
+		return d
+	}
+	var found bool
+	d.path, d.probe, found = m.decide()
+	d.fire = found && (!m.sel.valid || selReady)
+	r := &m.rows[int(m.s1.conn)*m.paths+int(d.path)]
+	d.entropy = uint32(r.entropy)
+	d.cwnd = r.cwnd
+	return d
+}
+
+// drivePorts drives the output ports: s_fb_ready = !rst, s_ctl_ready = !rst,
+// s_req_ready = !rst && (!s1_valid || s1_fire); m_sel_*, rd_*, m_status_* and the counters are registers.
+func (m *Model) drivePorts(in *In, out *Out, fire bool) {
+	*out = Out{
+		ReqReady:      !in.Rst && (!m.s1.valid || fire),
+		SelValid:      m.sel.valid,
+		SelConn:       m.sel.conn,
+		SelPath:       m.sel.path,
+		SelEntropy:    m.sel.entropy,
+		SelProbe:      m.sel.probe,
+		FbReady:       !in.Rst,
+		CtlReady:      !in.Rst,
+		RdState:       m.rd.state,
+		RdCwnd:        m.rd.cwnd,
+		RdInflight:    m.rd.inflight,
+		RdEntropy:     m.rd.entropy,
+		RdAllFailed:   m.rd.allFailed,
+		RdDecisions:   m.rd.decisions,
+		RdLosses:      m.rd.losses,
+		StatusAllFail: m.status.allFailed,
+		StatusConn:    m.status.conn,
+		CntDecisions:  m.cntDecisions,
+		CntProbes:     m.cntProbes,
+		CntFailures:   m.cntFailures,
+		CntRecoveries: m.cntRecoveries,
+	}
+}
+
+// updateStatus loads the status registers from the start-of-cycle state (docs/path_sel.md "Status"): rd_*
+// register the state of (rd_conn, rd_path) and rd_all_failed = all_failed(rd_conn); m_status_all_failed /
+// m_status_conn register any c / the lowest c with all_failed(c). Nothing else in the cycle reads these
+// registers, so Step loads them before the cycle's other updates.
+func (m *Model) updateStatus(in *In) {
+	rdConn := in.RdConn & m.connMask
+	rdPath := in.RdPath & m.pathMask
+	r := &m.rows[int(rdConn)*m.paths+int(rdPath)]
+	m.rd = rdReg{
+		state:     uint32(r.state),
+		cwnd:      uint32(r.cwnd),
+		inflight:  uint32(r.inflight),
+		entropy:   uint32(r.entropy),
+		allFailed: m.allDown[rdConn>>6]>>(rdConn&63)&1 != 0,
+		decisions: uint32(r.decisions),
+		losses:    uint32(r.losses),
+	}
+	m.status.allFailed, m.status.conn = m.lowestAllDown()
+}
+
+// updateTick moves the tick counter (docs/path_sel.md "Ticks") and reports a tick cycle (counter ==
+// TICK_CYCLES-1), in which every FAILED path with holdoff > 0 decrements it, before feedback and stage 1 act on
+// the path.
+func (m *Model) updateTick() bool {
+	if m.tick != m.tickLast {
+		m.tick++
+		return false
+	}
+	m.tickAll()
+	m.tick = 0
+	return true
+}
+
+// updateFire applies the stage-1 fire: m_sel loads {c, path, entropy of that path (start-of-cycle), probe};
+// rr[c]/cred[c] move by the window-weighted round robin rule (advance, from the start-of-cycle window of the
+// path); inflight[c][path] += 1 (saturating at 255) on top of the feedback result; if probe, state = PROBING (the
+// path is still FAILED after feedback); cnt_decisions++, and cnt_probes++ for a probe.
+// If not fire and m_sel_ready, m_sel_valid drops.
+func (m *Model) updateFire(selReady bool, d *s1Decision) {
+	if !d.fire {
+		if selReady {
+			m.sel.valid = false
+		}
+		return
+	}
+	c := m.s1.conn
+	m.sel = decision{valid: true, conn: c, path: d.path, entropy: d.entropy, probe: d.probe}
+	m.advance(c, d.path, d.probe, d.cwnd)
+	r := &m.rows[int(c)*m.paths+int(d.path)]
+	if r.inflight < inflightMax {
+		r.inflight++
+	}
+	if d.probe && r.state == StateFailed {
+		r.state = StateProbing
+	}
+	r.decisions++
+	m.refresh(int(c), int(d.path))
+	m.cntDecisions++
+	if d.probe {
+		m.cntProbes++
+	}
+}
+
+// updateS1 updates the stage-1 register: a request handshake loads it (s1_aged cleared); a fire without a new
+// request empties it; a request that waits through a tick cycle without firing is aged (s1_aged).
+func (m *Model) updateS1(in *In, out *Out, fire, tickCycle bool) {
+	switch {
+	case in.ReqValid && out.ReqReady:
 		m.s1 = request{valid: true, conn: in.ReqConn & m.connMask, retx: in.ReqRetx, avoid: in.ReqAvoid & m.pathMask}
-	} else if fire {
+	case fire:
 		m.s1.valid = false
-	} else if m.s1.valid && tickCycle {
+	case m.s1.valid && tickCycle:
 		m.s1.aged = true
 	}
-
-	m.rdState = uint32(rd.state)
-	m.rdCwnd = uint32(rd.cwnd)
-	m.rdInflight = uint32(rd.inflight)
-	m.rdEntropy = uint32(rd.entropy)
-	m.rdAllFailed = rdAllFailed
-	m.rdDecisions, m.rdLosses = uint32(rd.decisions), uint32(rd.losses)
-	m.statusAllFailed = statusAll
-	m.statusConn = statusConn
 }
 
 // reset puts the model in its reset state.
@@ -344,10 +395,12 @@ func (m *Model) reset() {
 	m.tick = 0
 	m.s1.valid = false
 	m.sel.valid = false
-	m.rdState, m.rdCwnd, m.rdInflight, m.rdEntropy, m.rdAllFailed = 0, 0, 0, 0, false
-	m.rdDecisions, m.rdLosses = 0, 0
-	m.statusAllFailed, m.statusConn = false, 0
-	m.cntDecisions, m.cntProbes, m.cntFailures, m.cntRecoveries = 0, 0, 0, 0
+	m.rd = rdReg{}
+	m.status = statusReg{}
+	m.cntDecisions = 0
+	m.cntProbes = 0
+	m.cntFailures = 0
+	m.cntRecoveries = 0
 }
 
 // open puts every path of connection c in the open state and rr[c], cred[c] to 0:
@@ -361,7 +414,11 @@ func (m *Model) open(c int) {
 	m.cred[c] = 0
 	// Every path ACTIVE with room (CWND_INIT >= 1, inflight 0).
 	m.nWait -= bits.OnesCount64(m.wait[c])
-	m.act[c], m.sus[c], m.prb[c], m.down[c], m.wait[c] = m.fullMask, 0, 0, 0, 0
+	m.act[c] = m.fullMask
+	m.sus[c] = 0
+	m.prb[c] = 0
+	m.down[c] = 0
+	m.wait[c] = 0
 	m.allDown[c>>6] &^= 1 << (uint(c) & 63)
 }
 

@@ -112,7 +112,7 @@ func TestWindow(t *testing.T) {
 	}
 	require.Len(t, b.sels, 4, "no decision while every path is full")
 
-	b.in.FbValid, b.in.FbConn, b.in.FbPath, b.in.FbKind, b.in.FbCount = true, 0, 2, pathsel.FbDelivered, 1
+	b.driveFb(0, 2, pathsel.FbDelivered, 1)
 	f := b.cycle
 	require.False(t, b.step().ReqReady, "cycle %d: the decision uses the start-of-cycle state", f)
 	b.in.FbValid = false
@@ -131,7 +131,7 @@ func TestWindow(t *testing.T) {
 // the quantum taken from the chosen path's start-of-cycle window; a probe always moves the pointer on; control
 // clears the credit with rr. Conn 0 of smallCfg with CWND_INIT 8 (quantum 2), CWND_MAX 16.
 func TestWeightedRoundRobin(t *testing.T) {
-	cfg := smallCfg(func(c *config.Config) { c.CwndInit, c.CwndMax = 8, 16 })
+	cfg := smallCfg(func(c *config.Config) { c.CwndInit = 8; c.CwndMax = 16 })
 	t.Run("each path its own quantum", func(t *testing.T) {
 		b := newTB(t, cfg)
 		b.fb(0, 1, pathsel.FbECN, 1) // path 1: cwnd_int 4, quantum 1
@@ -240,7 +240,10 @@ func TestChoice(t *testing.T) {
 // Path 0 of conn 1 in smallCfg with FAIL_K 3, CWND_INIT 4, after 16 requests put 4 packets on every path.
 func TestFailure(t *testing.T) {
 	type ev struct{ kind, n uint32 }
-	loss, tmo, dlv := uint32(pathsel.FbLoss), uint32(pathsel.FbTimeout), uint32(pathsel.FbDelivered)
+	// loss, tmo and dlv are one loss, timeout or delivered feedback of n packets.
+	loss := func(n uint32) ev { return ev{kind: pathsel.FbLoss, n: n} }
+	tmo := func(n uint32) ev { return ev{kind: pathsel.FbTimeout, n: n} }
+	dlv := func(n uint32) ev { return ev{kind: pathsel.FbDelivered, n: n} }
 	old := e0(4, 1, 0)
 	tests := []struct {
 		name     string
@@ -248,28 +251,28 @@ func TestFailure(t *testing.T) {
 		want     view
 		failures uint32
 	}{
-		{name: "K-1 losses: SUSPECT", evs: []ev{{loss, 1}, {loss, 1}},
+		{name: "K-1 losses: SUSPECT", evs: []ev{loss(1), loss(1)},
 			want: view{state: pathsel.StateSuspect, cwnd: 64, inflight: 2, entropy: old}},
-		{name: "K losses: FAILED, inflight 0", evs: []ev{{loss, 1}, {loss, 1}, {loss, 1}},
+		{name: "K losses: FAILED, inflight 0", evs: []ev{loss(1), loss(1), loss(1)},
 			want: view{state: pathsel.StateFailed, cwnd: 64, entropy: newEntropy1}, failures: 1},
-		{name: "timeouts count like losses", evs: []ev{{tmo, 1}, {loss, 1}, {tmo, 1}},
+		{name: "timeouts count like losses", evs: []ev{tmo(1), loss(1), tmo(1)},
 			want: view{state: pathsel.StateFailed, cwnd: 64, entropy: newEntropy1}, failures: 1},
-		{name: "one feedback of n >= K", evs: []ev{{loss, 3}},
+		{name: "one feedback of n >= K", evs: []ev{loss(3)},
 			want: view{state: pathsel.StateFailed, cwnd: 64, entropy: newEntropy1}, failures: 1},
-		{name: "consec saturates", evs: []ev{{loss, 255}},
+		{name: "consec saturates", evs: []ev{loss(255)},
 			want: view{state: pathsel.StateFailed, cwnd: 64, entropy: newEntropy1}, failures: 1},
-		{name: "n = 0 is a no-op", evs: []ev{{loss, 0}, {tmo, 0}, {loss, 0}, {loss, 0}},
+		{name: "n = 0 is a no-op", evs: []ev{loss(0), tmo(0), loss(0), loss(0)},
 			want: view{state: pathsel.StateActive, cwnd: 64, inflight: 4, entropy: old}},
-		{name: "delivery clears consec", evs: []ev{{loss, 1}, {loss, 0}, {tmo, 1}, {dlv, 1}, {loss, 1}, {loss, 1}},
+		{name: "delivery clears consec", evs: []ev{loss(1), loss(0), tmo(1), dlv(1), loss(1), loss(1)},
 			want: view{state: pathsel.StateSuspect, cwnd: 64 + 4, entropy: old}},
-		{name: "delivery of 0 keeps consec", evs: []ev{{tmo, 1}, {loss, 1}, {dlv, 0}, {loss, 1}},
+		{name: "delivery of 0 keeps consec", evs: []ev{tmo(1), loss(1), dlv(0), loss(1)},
 			want: view{state: pathsel.StateFailed, cwnd: 64, entropy: newEntropy1}, failures: 1},
-		{name: "FAILED ignores losses and deliveries", evs: []ev{{loss, 3}, {loss, 5}, {dlv, 2}, {tmo, 1}},
+		{name: "FAILED ignores losses and deliveries", evs: []ev{loss(3), loss(5), dlv(2), tmo(1)},
 			want: view{state: pathsel.StateFailed, cwnd: 64 + 8, entropy: newEntropy1}, failures: 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newTB(t, smallCfg(func(c *config.Config) { c.FailK, c.CwndInit, c.CwndMax = 3, 4, 8 }))
+			b := newTB(t, smallCfg(func(c *config.Config) { c.FailK = 3; c.CwndInit = 4; c.CwndMax = 8 }))
 			for range 16 {
 				b.req(1, false, 0)
 			}
@@ -292,9 +295,10 @@ func TestFailureTiming(t *testing.T) {
 	b.drive(0, false, 0) // cycle 1: decides at 2 with rr=1 -> path 1, the path failing at 2
 	b.step()             // cycle 1
 	b.drive(0, false, 0) // cycle 2: decides at 3, path 1 FAILED by then -> path 2
-	b.in.FbValid, b.in.FbConn, b.in.FbPath, b.in.FbKind, b.in.FbCount = true, 0, 1, pathsel.FbLoss, 1
+	b.driveFb(0, 1, pathsel.FbLoss, 1)
 	require.Zero(t, b.step().CntFailures, "cycle 2: not yet visible")
-	b.in.FbValid, b.in.ReqValid = false, false
+	b.in.FbValid = false
+	b.in.ReqValid = false
 	require.Equal(t, uint32(1), b.step().CntFailures, "cycle 3: cnt_failures visible one cycle later")
 	b.idle(2)
 	require.Equal(t, []sel{
@@ -360,7 +364,12 @@ func (b *tb) requestUntilProbe(conn uint32, limit int) sel {
 // then probed exactly once (m_sel_probe, state PROBING, cnt_probes); a delivery recovers it (ACTIVE, entropy kept,
 // cnt_recoveries), a loss or timeout fails it again with the next entropy and a new hold-off.
 func TestHoldoffProbe(t *testing.T) {
-	timers := []struct{ tick, holdoff int }{{4, 3}, {1, 2}, {3, 1}, {5, 4}}
+	timers := []struct{ tick, holdoff int }{
+		{tick: 4, holdoff: 3},
+		{tick: 1, holdoff: 2},
+		{tick: 3, holdoff: 1},
+		{tick: 5, holdoff: 4},
+	}
 	outcomes := []struct {
 		name string
 		kind uint32
@@ -373,7 +382,10 @@ func TestHoldoffProbe(t *testing.T) {
 		for _, oc := range outcomes {
 			t.Run(oc.name, func(t *testing.T) {
 				b := newTB(t, smallCfg(func(c *config.Config) {
-					c.TickCycles, c.HoldoffTicks, c.CwndInit, c.CwndMax = tm.tick, tm.holdoff, 16, 16
+					c.TickCycles = tm.tick
+					c.HoldoffTicks = tm.holdoff
+					c.CwndInit = 16
+					c.CwndMax = 16
 				}))
 				b.idle(2) // phase the failure away from cycle 0
 				f := b.fail(2, 1)
@@ -498,7 +510,7 @@ func TestRetxAllFailed(t *testing.T) {
 // ignored until guard delivered packets; deliveries add n*AI_16THS up to CWND_MAX. Path (3,2), CWND_INIT 16,
 // CWND_MAX 20, AI 4/16; steps are cumulative.
 func TestECN(t *testing.T) {
-	b := newTB(t, smallCfg(func(c *config.Config) { c.CwndInit, c.CwndMax = 16, 20 }))
+	b := newTB(t, smallCfg(func(c *config.Config) { c.CwndInit = 16; c.CwndMax = 20 }))
 	ecn, dlv := uint32(pathsel.FbECN), uint32(pathsel.FbDelivered)
 	steps := []struct {
 		name string
@@ -567,7 +579,7 @@ func TestSameCycle(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newTB(t, smallCfg(func(c *config.Config) { c.Paths, c.CwndInit, c.CwndMax = 2, 8, 16 }))
+			b := newTB(t, smallCfg(func(c *config.Config) { c.Paths = 2; c.CwndInit = 8; c.CwndMax = 16 }))
 			for range 6 {
 				b.req(0, false, 0)
 			}
@@ -580,7 +592,7 @@ func TestSameCycle(t *testing.T) {
 			}
 			before := b.out
 			b.req(0, false, 0) // decides in the next cycle
-			b.in.FbValid, b.in.FbConn, b.in.FbPath, b.in.FbKind, b.in.FbCount = true, 0, 1, tc.kind, tc.n
+			b.driveFb(0, 1, tc.kind, tc.n)
 			f := b.cycle
 			b.step()
 			b.in.FbValid = false
@@ -598,7 +610,7 @@ func TestSameCycle(t *testing.T) {
 // same-cycle feedback and the same-cycle stage-1 update, while the decision is still emitted and counted. Other
 // connections are untouched.
 func TestControl(t *testing.T) {
-	cfg := smallCfg(func(c *config.Config) { c.CwndInit, c.CwndMax, c.FailK = 4, 8, 2 })
+	cfg := smallCfg(func(c *config.Config) { c.CwndInit = 4; c.CwndMax = 8; c.FailK = 2 })
 	open := func(p uint32) view {
 		return view{state: pathsel.StateActive, cwnd: 64, entropy: e0(4, 1, p)}
 	}
@@ -625,7 +637,7 @@ func TestControl(t *testing.T) {
 	})
 	t.Run("wins over same-cycle feedback", func(t *testing.T) {
 		b := newTB(t, cfg)
-		b.in.FbValid, b.in.FbConn, b.in.FbPath, b.in.FbKind, b.in.FbCount = true, 1, 2, pathsel.FbLoss, 7
+		b.driveFb(1, 2, pathsel.FbLoss, 7)
 		b.ctl(1)
 		b.in.FbValid = false
 		require.Equal(t, open(2), b.read(1, 2), "reopened, not failed")
@@ -675,11 +687,13 @@ func TestReset(t *testing.T) {
 	b.req(0, false, 0)
 	b.idle(3)
 	o := b.out
-	require.Equal(t, [4]any{true, true, true, uint32(4)}, [4]any{o.SelValid, o.StatusAllFail, o.RdAllFailed, o.CntFailures},
-		"busy before reset")
+	require.Equal(t, [4]any{true, true, true, uint32(4)},
+		[4]any{o.SelValid, o.StatusAllFail, o.RdAllFailed, o.CntFailures}, "busy before reset")
 
 	b.in.Rst = true
-	b.in.FbValid, b.in.FbKind, b.in.FbCount = true, pathsel.FbLoss, 1
+	b.in.FbValid = true
+	b.in.FbKind = pathsel.FbLoss
+	b.in.FbCount = 1
 	b.in.CtlValid = true
 	b.drive(1, false, 0)
 	o = b.step()
@@ -703,7 +717,10 @@ func TestReset(t *testing.T) {
 
 // noPayload returns o with the m_sel payload cleared.
 func noPayload(o pathsel.Out) pathsel.Out {
-	o.SelConn, o.SelPath, o.SelEntropy, o.SelProbe = 0, 0, 0, false
+	o.SelConn = 0
+	o.SelPath = 0
+	o.SelEntropy = 0
+	o.SelProbe = false
 	return o
 }
 
@@ -711,10 +728,12 @@ func noPayload(o pathsel.Out) pathsel.Out {
 func TestReadRegistered(t *testing.T) {
 	b := newTB(t, smallCfg(func(c *config.Config) { c.FailK = 1 }))
 	b.req(2, false, 0)
-	b.in.RdConn, b.in.RdPath = 2, 0
+	b.in.RdConn = 2
+	b.in.RdPath = 0
 	b.step() // the request decides: path 0 of conn 2
-	b.in.RdConn, b.in.RdPath = 0, 1
-	b.in.FbValid, b.in.FbConn, b.in.FbPath, b.in.FbKind, b.in.FbCount = true, 0, 1, pathsel.FbLoss, 1
+	b.in.RdConn = 0
+	b.in.RdPath = 1
+	b.driveFb(0, 1, pathsel.FbLoss, 1)
 	o := b.step()
 	require.Equal(t, view{cwnd: 16, entropy: e0(4, 2, 0)}, viewOf(o), "(2,0) at the start of the deciding cycle")
 	b.in.FbValid = false
@@ -739,7 +758,11 @@ func TestNoAlloc(t *testing.T) {
 	i := uint32(0)
 	allocs := testing.AllocsPerRun(1000, func() {
 		i++
-		in.ReqConn, in.FbConn, in.FbPath, in.FbKind, in.CtlValid = i&15, i&15, i>>4&7, i&3, i%97 == 0
+		in.ReqConn = i & 15
+		in.FbConn = i & 15
+		in.FbPath = i >> 4 & 7
+		in.FbKind = i & 3
+		in.CtlValid = i%97 == 0
 		m.Step(&in, &out)
 	})
 	require.Zero(t, allocs, "allocations per Step")
@@ -762,8 +785,11 @@ func BenchmarkStep(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		in.ReqConn = uint32(i) & uint32(cfg.Conns-1)
-		in.FbValid, in.FbConn, in.FbPath = out.SelValid, out.SelConn, out.SelPath
-		in.RdConn, in.RdPath = in.ReqConn, uint32(i)&uint32(cfg.Paths-1)
+		in.FbValid = out.SelValid
+		in.FbConn = out.SelConn
+		in.FbPath = out.SelPath
+		in.RdConn = in.ReqConn
+		in.RdPath = uint32(i) & uint32(cfg.Paths-1)
 		m.Step(&in, &out)
 	}
 	b.StopTimer()
@@ -789,7 +815,7 @@ func TestStarvationGuard(t *testing.T) {
 	// Fail every path of connection 1 (two losses each), so all are FAILED with hold-off running.
 	for p := uint32(0); p < 4; p++ {
 		for range 2 {
-			b.in.FbValid, b.in.FbConn, b.in.FbPath, b.in.FbKind, b.in.FbCount = true, 1, p, pathsel.FbLoss, 1
+			b.driveFb(1, p, pathsel.FbLoss, 1)
 			b.step()
 		}
 	}

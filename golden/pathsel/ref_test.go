@@ -49,8 +49,10 @@ func (r *ref) reset() {
 	for c := range r.p {
 		r.open(c)
 	}
-	r.lfsr, r.tick = 0xACE1, 0
-	r.s1.valid, r.sel.valid = false, false
+	r.lfsr = 0xACE1
+	r.tick = 0
+	r.s1.valid = false
+	r.sel.valid = false
 	r.regs = pathsel.Out{}
 }
 
@@ -58,7 +60,8 @@ func (r *ref) open(c int) {
 	for p := range r.p[c] {
 		r.p[c][p] = refPath{cwnd: r.cfg.CwndInit * 16, entropy: int(e0(r.cfg.Paths, uint32(c), uint32(p)))}
 	}
-	r.rr[c], r.cred[c] = 0, 0
+	r.rr[c] = 0
+	r.cred[c] = 0
 }
 
 func (r *ref) allFailed(p [][]refPath, c int) bool {
@@ -112,7 +115,8 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 		}
 		if (!r.s1.retx || !anyUsable) && pick(func(p int) bool { return prb[p] }) {
 			probe = true
-		} else if !pick(func(p int) bool { return act[p] && usable[p] }) && !pick(func(p int) bool { return sus[p] && usable[p] }) && r.s1.aged {
+		} else if !pick(func(p int) bool { return act[p] && usable[p] }) &&
+			!pick(func(p int) bool { return sus[p] && usable[p] }) && r.s1.aged {
 			// Starvation guard: a path that is not FAILED (not the avoided one if another), else a probe anywhere.
 			nf := func(p int) bool { return old[c][p].state != pathsel.StateFailed }
 			allFailed := !pick(nf)
@@ -126,9 +130,13 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 	fire := r.s1.valid && found && (!r.sel.valid || in.SelReady)
 	out := r.regs
 	out.ReqReady = !in.Rst && (!r.s1.valid || fire)
-	out.FbReady, out.CtlReady = !in.Rst, !in.Rst
-	out.SelValid, out.SelConn, out.SelPath = r.sel.valid, uint32(r.sel.conn), uint32(r.sel.path)
-	out.SelEntropy, out.SelProbe = uint32(r.sel.entropy), r.sel.probe
+	out.FbReady = !in.Rst
+	out.CtlReady = !in.Rst
+	out.SelValid = r.sel.valid
+	out.SelConn = uint32(r.sel.conn)
+	out.SelPath = uint32(r.sel.path)
+	out.SelEntropy = uint32(r.sel.entropy)
+	out.SelProbe = r.sel.probe
 	if in.Rst {
 		r.reset()
 		return out
@@ -136,13 +144,19 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 	next := r.regs
 	rc, rp := int(in.RdConn)&cm, int(in.RdPath)&pm
 	x := old[rc][rp]
-	next.RdState, next.RdCwnd, next.RdInflight = uint32(x.state), uint32(x.cwnd), uint32(x.inflight)
-	next.RdEntropy, next.RdAllFailed = uint32(x.entropy), r.allFailed(old, rc)
-	next.RdDecisions, next.RdLosses = uint32(x.decisions), uint32(x.losses)
-	next.StatusAllFail, next.StatusConn = false, 0
+	next.RdState = uint32(x.state)
+	next.RdCwnd = uint32(x.cwnd)
+	next.RdInflight = uint32(x.inflight)
+	next.RdEntropy = uint32(x.entropy)
+	next.RdAllFailed = r.allFailed(old, rc)
+	next.RdDecisions = uint32(x.decisions)
+	next.RdLosses = uint32(x.losses)
+	next.StatusAllFail = false
+	next.StatusConn = 0
 	for c := range old {
 		if r.allFailed(old, c) {
-			next.StatusAllFail, next.StatusConn = true, uint32(c)
+			next.StatusAllFail = true
+			next.StatusConn = uint32(c)
 			break
 		}
 	}
@@ -166,8 +180,8 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 			if e == y.entropy {
 				e ^= 1
 			}
-			*y = refPath{state: pathsel.StateFailed, cwnd: y.cwnd, guard: y.guard, holdoff: r.cfg.HoldoffTicks, entropy: e,
-				decisions: y.decisions, losses: y.losses}
+			*y = refPath{state: pathsel.StateFailed, cwnd: y.cwnd, guard: y.guard, holdoff: r.cfg.HoldoffTicks,
+				entropy: e, decisions: y.decisions, losses: y.losses}
 			next.CntFailures++
 		}
 		switch in.FbKind & 3 {
@@ -186,6 +200,7 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 			}
 		case pathsel.FbECN:
 			if n > 0 && y.guard == 0 {
+				// One parallel assignment: guard takes cwnd_int before the decrease.
 				y.guard, y.cwnd = y.cwnd>>4, max(y.cwnd>>1, 16)
 			}
 		default:
@@ -208,16 +223,21 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 	}
 	if fire {
 		c := r.s1.conn
-		r.sel.valid, r.sel.conn, r.sel.path, r.sel.probe = true, c, choice, probe
+		r.sel.valid = true
+		r.sel.conn = c
+		r.sel.path = choice
+		r.sel.probe = probe
 		r.sel.entropy = old[c][choice].entropy
 		n := 1
 		if choice == r.rr[c] {
 			n = min(r.cred[c]+1, 255)
 		}
 		if quantum := max(1, old[c][choice].cwnd/16/4); probe || n >= quantum {
-			r.rr[c], r.cred[c] = (choice+1)%r.cfg.Paths, 0
+			r.rr[c] = (choice + 1) % r.cfg.Paths
+			r.cred[c] = 0
 		} else {
-			r.rr[c], r.cred[c] = choice, n
+			r.rr[c] = choice
+			r.cred[c] = n
 		}
 		y := &r.p[c][choice]
 		y.inflight = min(y.inflight+1, 255)
@@ -236,7 +256,10 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 		r.open(int(in.CtlConn) & cm)
 	}
 	if in.ReqValid && out.ReqReady {
-		r.s1.valid, r.s1.conn, r.s1.retx, r.s1.avoid = true, int(in.ReqConn)&cm, in.ReqRetx, int(in.ReqAvoid)&pm
+		r.s1.valid = true
+		r.s1.conn = int(in.ReqConn) & cm
+		r.s1.retx = in.ReqRetx
+		r.s1.avoid = int(in.ReqAvoid) & pm
 		r.s1.aged = false
 	} else if fire {
 		r.s1.valid = false
@@ -259,16 +282,33 @@ func TestRandomAgainstReference(t *testing.T) {
 	}{
 		{name: "small", cfg: smallCfg(), cycles: 40000, seed: 1},
 		{name: "small fail_k 1 tick 1", cfg: smallCfg(func(c *config.Config) {
-			c.FailK, c.TickCycles, c.HoldoffTicks, c.CwndInit, c.CwndMax, c.AI16ths = 1, 1, 1, 2, 3, 16
+			c.FailK = 1
+			c.TickCycles = 1
+			c.HoldoffTicks = 1
+			c.CwndInit = 2
+			c.CwndMax = 3
+			c.AI16ths = 16
 		}), cycles: 40000, seed: 2},
 		{name: "two paths saturating counts", cfg: smallCfg(func(c *config.Config) {
-			c.Conns, c.Paths, c.CwndInit, c.CwndMax, c.FailK, c.HoldoffTicks, c.TickCycles = 2, 2, 255, 255, 15, 255, 1
+			c.Conns = 2
+			c.Paths = 2
+			c.CwndInit = 255
+			c.CwndMax = 255
+			c.FailK = 15
+			c.HoldoffTicks = 255
+			c.TickCycles = 1
 		}), cycles: 20000, seed: 3},
 		{name: "64 paths", cfg: smallCfg(func(c *config.Config) {
-			c.Conns, c.Paths, c.TickCycles, c.HoldoffTicks, c.FailK = 2, 64, 4, 255, 1
+			c.Conns = 2
+			c.Paths = 64
+			c.TickCycles = 4
+			c.HoldoffTicks = 255
+			c.FailK = 1
 		}), cycles: 20000, seed: 4},
 		{name: "128 connections", cfg: smallCfg(func(c *config.Config) {
-			c.Conns, c.Paths, c.FailK = 128, 2, 1
+			c.Conns = 128
+			c.Paths = 2
+			c.FailK = 1
 		}), cycles: 20000, seed: 5},
 	}
 	for _, tc := range tests {
@@ -301,9 +341,11 @@ func TestRandomAgainstReference(t *testing.T) {
 				}
 				in.SelReady = rng.IntN(5) != 0
 				in.FbValid = rng.IntN(3) != 0
-				in.FbConn, in.FbPath = rng.Uint32N(conns), rng.Uint32N(paths)
+				in.FbConn = rng.Uint32N(conns)
+				in.FbPath = rng.Uint32N(paths)
 				if lastSel.SelValid && rng.IntN(2) == 0 {
-					in.FbConn, in.FbPath = lastSel.SelConn, lastSel.SelPath
+					in.FbConn = lastSel.SelConn
+					in.FbPath = lastSel.SelPath
 				}
 				in.FbKind = rng.Uint32N(4)
 				if lossy && rng.IntN(2) == 0 {
@@ -312,7 +354,8 @@ func TestRandomAgainstReference(t *testing.T) {
 				in.FbCount = []uint32{0, 1, 1, 1, 2, 3, 17, 255}[rng.IntN(8)]
 				in.CtlValid = rng.IntN(700) == 0
 				in.CtlConn = rng.Uint32N(conns)
-				in.RdConn, in.RdPath = hot, rng.Uint32N(paths)
+				in.RdConn = hot
+				in.RdPath = rng.Uint32N(paths)
 				if rng.IntN(3) == 0 {
 					in.RdConn = rng.Uint32N(conns)
 				}

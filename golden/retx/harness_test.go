@@ -58,8 +58,15 @@ func smallCfg(t *testing.T, edit ...func(*config.Config)) config.Config {
 	c, err := config.Preset("default")
 	require.NoError(t, err)
 	c.Name = "small"
-	c.Conns, c.Window, c.Paths, c.SackBits, c.PseqWidth = 4, 8, 4, 8, 8
-	c.TickCycles, c.RTOTicks, c.RTOMaxTicks, c.MaxRetries = 4, 2, 8, 2
+	c.Conns = 4
+	c.Window = 8
+	c.Paths = 4
+	c.SackBits = 8
+	c.PseqWidth = 8
+	c.TickCycles = 4
+	c.RTOTicks = 2
+	c.RTOMaxTicks = 8
+	c.MaxRetries = 2
 	for _, e := range edit {
 		e(&c)
 	}
@@ -68,7 +75,7 @@ func smallCfg(t *testing.T, edit ...func(*config.Config)) config.Config {
 }
 
 // noRTO makes the timeout long enough never to expire in a short test.
-func noRTO(c *config.Config) { c.RTOTicks, c.RTOMaxTicks = 60000, 60000 }
+func noRTO(c *config.Config) { c.RTOTicks = 60000; c.RTOMaxTicks = 60000 }
 
 // gbnMode selects go-back-N mode.
 func gbnMode(c *config.Config) { c.GBN = 1 }
@@ -78,7 +85,8 @@ func newTB(t *testing.T, cfg config.Config) *tb {
 	m, err := retx.New(cfg)
 	require.NoError(t, err, "New(%s)", cfg.Name)
 	b := &tb{t: t, cfg: cfg, m: m}
-	b.in.PktReady, b.in.FbReady = true, true
+	b.in.PktReady = true
+	b.in.FbReady = true
 	b.offer(0)
 	return b
 }
@@ -88,7 +96,9 @@ func entropyOf(p uint32) uint32 { return 0xC000 | p<<4 | 7 }
 
 // offer offers path p on s_path from now on.
 func (b *tb) offer(p uint32) {
-	b.in.PathValid, b.in.PathPath, b.in.PathEntropy = true, p, entropyOf(p)
+	b.in.PathValid = true
+	b.in.PathPath = p
+	b.in.PathEntropy = entropyOf(p)
 }
 
 // step runs one cycle with b.in and returns its outputs.
@@ -99,7 +109,8 @@ func (b *tb) step() retx.Out {
 	c := b.cycle
 	require.Equal(b.t, !b.in.Rst, o.CtlReady, "cycle %d: s_ctl_ready = !rst", c)
 	if b.in.Rst {
-		require.False(b.t, o.TxReady || o.PathReady || o.AckReady || o.PreqValid, "cycle %d: readies and m_preq_valid low under rst", c)
+		require.False(b.t, o.TxReady || o.PathReady || o.AckReady || o.PreqValid,
+			"cycle %d: readies and m_preq_valid low under rst", c)
 	}
 	if !o.PreqValid {
 		require.Zero(b.t, o.PreqConn+o.PreqAvoid, "cycle %d: m_preq payload 0 when !valid", c)
@@ -119,8 +130,10 @@ func (b *tb) step() retx.Out {
 		}
 		if b.prev.PathReady {
 			require.True(b.t, o.PktValid, "cycle %d: a transmission loads m_pkt", c)
-			require.Equal(b.t, b.prevI.PathPath&uint32(b.cfg.Paths-1), o.PktPath, "cycle %d: m_pkt_path is the offered path", c)
-			require.Equal(b.t, b.prevI.PathEntropy&0xFFFF, o.PktEntropy, "cycle %d: m_pkt_entropy is the offered entropy", c)
+			require.Equal(b.t, b.prevI.PathPath&uint32(b.cfg.Paths-1), o.PktPath,
+				"cycle %d: m_pkt_path is the offered path", c)
+			require.Equal(b.t, b.prevI.PathEntropy&0xFFFF, o.PktEntropy,
+				"cycle %d: m_pkt_entropy is the offered entropy", c)
 		}
 	}
 	if o.PktValid && b.in.PktReady {
@@ -132,14 +145,16 @@ func (b *tb) step() retx.Out {
 	if o.ErrValid {
 		b.errs = append(b.errs, errEv{cycle: c, conn: o.ErrConn})
 	}
-	b.prev, b.prevI = o, b.in
+	b.prev = o
+	b.prevI = b.in
 	b.cycle++
 	return o
 }
 
 func pktOf(o retx.Out, cycle int) pkt {
 	return pkt{cycle: cycle, conn: o.PktConn, psn: o.PktPSN, path: o.PktPath, pseq: o.PktPseq, entropy: o.PktEntropy,
-		handle: o.PktHandle, first: o.PktFirst, last: o.PktLast, ackReq: o.PktAckReq, retx: o.PktRetx, retries: o.PktRetries}
+		handle: o.PktHandle, first: o.PktFirst, last: o.PktLast, ackReq: o.PktAckReq, retx: o.PktRetx,
+		retries: o.PktRetries}
 }
 
 func fbOf(o retx.Out, cycle int) fb {
@@ -166,7 +181,10 @@ func (b *tb) until(cycle int) {
 // ctl presents one control operation for one cycle (s_ctl_ready is !rst) and returns its cycle.
 func (b *tb) ctl(open bool, conn, psn uint32) int {
 	b.t.Helper()
-	b.in.CtlValid, b.in.CtlOpen, b.in.CtlConn, b.in.CtlPSN = true, open, conn, psn
+	b.in.CtlValid = true
+	b.in.CtlOpen = open
+	b.in.CtlConn = conn
+	b.in.CtlPSN = psn
 	c := b.cycle
 	o := b.step()
 	require.True(b.t, o.CtlReady, "cycle %d: s_ctl_ready", c)
@@ -176,10 +194,19 @@ func (b *tb) ctl(open bool, conn, psn uint32) int {
 	return c
 }
 
+// driveTx puts a new packet on s_tx with valid high.
+func (b *tb) driveTx(conn, handle uint32, first, last bool) {
+	b.in.TxValid = true
+	b.in.TxConn = conn
+	b.in.TxHandle = handle
+	b.in.TxFirst = first
+	b.in.TxLast = last
+}
+
 // tx presents one new packet for one cycle, requires the handshake, and returns its cycle.
 func (b *tb) tx(conn, handle uint32, first, last bool) int {
 	b.t.Helper()
-	b.in.TxValid, b.in.TxConn, b.in.TxHandle, b.in.TxFirst, b.in.TxLast = true, conn, handle, first, last
+	b.driveTx(conn, handle, first, last)
 	c := b.cycle
 	o := b.step()
 	require.True(b.t, o.TxReady, "cycle %d: s_tx_ready expected high for conn %d", c, conn)
@@ -197,8 +224,14 @@ type ackMsg struct {
 // ack presents an ACK until it is taken (at most 20 cycles) and returns the handshake cycle.
 func (b *tb) ack(a ackMsg) int {
 	b.t.Helper()
-	b.in.AckValid, b.in.AckConn, b.in.AckPSN, b.in.AckPath, b.in.AckPseq = true, a.conn, a.psn, a.path, a.pseq
-	b.in.AckSack, b.in.AckECN, b.in.AckNak = wide.Vec{a.sack}, a.ecn, a.nak
+	b.in.AckValid = true
+	b.in.AckConn = a.conn
+	b.in.AckPSN = a.psn
+	b.in.AckPath = a.path
+	b.in.AckPseq = a.pseq
+	b.in.AckSack = wide.Vec{a.sack}
+	b.in.AckECN = a.ecn
+	b.in.AckNak = a.nak
 	for range 20 {
 		c := b.cycle
 		if b.step().AckReady {

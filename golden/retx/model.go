@@ -220,7 +220,8 @@ func New(cfg config.Config) (*Model, error) {
 		return nil, err
 	}
 	if cfg.TickCycles < cfg.Conns {
-		return nil, fmt.Errorf("config %s: key %q: value %d below conns %d (retx visits one connection timer per cycle; allowed tick_cycles >= conns)",
+		return nil, fmt.Errorf("config %s: key %q: value %d below conns %d "+
+			"(retx visits one connection timer per cycle; allowed tick_cycles >= conns)",
 			cfg.Name, "tick_cycles", cfg.TickCycles, cfg.Conns)
 	}
 	words := (cfg.Conns + 63) / 64
@@ -277,6 +278,43 @@ type send struct {
 	ackReq, retx bool
 	// restart is a new packet sent while nothing was outstanding: the timer restarts.
 	restart bool
+}
+
+// cycle holds the decisions of one cycle: the combinational logic of docs/retx.md, all of it evaluated on the
+// start-of-cycle state and this cycle's inputs before Step updates any register.
+type cycle struct {
+	// frozen is s_ctl_valid: control has the cycle (nothing moves in A, S, L1, L2, nothing is sent).
+	frozen bool
+	// ctlConn is s_ctl_conn.
+	ctlConn uint32
+	// l2Drop, l2Err and l2Send are l2_drop, l2_err and l2_send (all 0 in a frozen cycle).
+	l2Drop, l2Err, l2Send bool
+	// txConn is s_tx_conn.
+	txConn uint32
+	// newSend is new_send.
+	newSend bool
+	// txDropped is an s_tx handshake with drop_tx: the packet is discarded.
+	txDropped bool
+	// sending is l2_send || new_send: a transmission takes the send slot.
+	sending bool
+	// tx is the transmission when sending.
+	tx send
+	// aFire is a_fire: the ACK in A is processed.
+	aFire bool
+	// ack is the decision of ACK processing when aFire.
+	ack ackResult
+	// adv is adv: the lookup pipeline moves.
+	adv bool
+	// l2Addr is the tx table address read for the candidate moving from L1 into L2.
+	l2Addr int
+	// issue is the candidate L1 loads when adv (valid 0: L1 empties).
+	issue lookup
+	// issuePm is the path map address a HOLE issue reads.
+	issuePm int
+	// holeBit is the S.mask bit a HOLE issue clears.
+	holeBit int
+	// visit is the timer visit of connection tick, not discarded.
+	visit bool
 }
 
 // l2Check validates the L2 candidate on the start-of-cycle state (docs/retx.md "The send slot"):
@@ -341,188 +379,275 @@ func (m *Model) Preq(in *In) (valid bool, conn uint32, retx bool, avoid uint32) 
 // applies the rising clock edge that ends the cycle. Input values are truncated to their port widths, as the RTL
 // would see them. Registered payload outputs whose valid is low keep their last loaded values (0 after reset);
 // the combinational m_preq payload is 0 when m_preq_valid is 0.
+//
+// It follows docs/retx.md "Cycle structure": every decision of the cycle is taken first, on the start-of-cycle
+// state and this cycle's inputs; then the updates land, in the document's order for one connection ("Same cycle,
+// one connection": timer visit, ACK processing, lookup issue, transmission, error, control; a later one
+// overrides an earlier one).
 func (m *Model) Step(in *In, out *Out) {
-	// Registers: m_pkt_*, m_fb_*, m_err_* and the counters.
-	p := &m.pkt
-	out.PktValid, out.PktConn, out.PktPSN, out.PktPath, out.PktPseq = p.valid, p.conn, p.psn, p.path, p.pseq
-	out.PktEntropy, out.PktHandle, out.PktFirst, out.PktLast = p.entropy, p.handle, p.first, p.last
-	out.PktAckReq, out.PktRetx, out.PktRetries = p.ackReq, p.retx, p.retries
-	out.FbValid, out.FbConn, out.FbPath, out.FbKind, out.FbCount = m.fb.valid, m.fb.conn, m.fb.path, m.fb.kind, m.fb.count
-	out.ErrValid, out.ErrConn = m.errValid, m.errConn
-	out.CntSent, out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN = m.cntSent, m.cntRetxLoss, m.cntRetxTimeout, m.cntRetxGBN
-	out.CntTimeouts, out.CntErrors, out.CntTxDropped, out.CntAckIgnored = m.cntTimeouts, m.cntErrors, m.cntTxDropped, m.cntAckIgnored
-
+	m.registerOutputs(out)
 	// s_ctl_ready = !rst.
 	out.CtlReady = !in.Rst
-
-	// Reset: nothing but the reset happens; every ready, s_path_ready and m_preq_valid are 0 in that cycle.
+	// Reset: nothing but the reset happens; every ready, s_path_ready and m_preq_valid are 0 in that cycle
+	// (registerOutputs left them 0).
 	if in.Rst {
-		out.TxReady, out.PathReady, out.AckReady = false, false, false
-		out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = false, 0, false, 0
 		m.reset()
 		return
 	}
 
-	// ---------------------------------------------------------------------------------------------------------
-	// Decisions, all on the start-of-cycle state and this cycle's inputs (nothing is written until "Updates").
-	// ---------------------------------------------------------------------------------------------------------
+	// Decisions (combinational), on the start-of-cycle state; nothing is written before the updates.
+	var cy cycle
+	m.decideSendSlot(in, out, &cy) // L2 validation, new packet, s_tx_ready, s_path_ready
+	// Selector hint m_preq (independent of s_path).
+	out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = m.Preq(in)
+	m.decideAck(out, &cy)         // a_fire, s_ack_ready, ACK processing of A
+	m.decideLookup(&cy)           // adv, the tx table read address, the L1 issue
+	m.decideTransmission(in, &cy) // the m_pkt load and the memory writes
+	m.decideTimerVisit(&cy)       // the visit of connection tick, or its discard
 
+	// Updates (clock edge). m_fb first: it unloads the start-of-cycle E and T, which ACK processing and an RTO
+	// retransmission below load only when they were empty.
+	m.updateFeedback(in.FbReady) // E and T -> m_fb
+	m.updateTimer(&cy)           // timer visit, tick
+	if cy.aFire {
+		m.ackApply(&cy.ack) // ACK processing (A): una, ahi, E, S
+	}
+	m.updateIssue(&cy)            // lookup issue: S bit, rto_pend, rw / gbn_act
+	m.updateTransmission(in, &cy) // m_pkt, tx table, path map, pnx, nxt, T
+	m.updateError(&cy)            // l2_err: err, m_err
+	m.updateLookup(&cy)           // S -> L1 -> L2 with write-first reads
+	if cy.frozen {
+		m.control(in.CtlOpen, cy.ctlConn, in.CtlPSN&seqnum.Mask)
+	}
+	m.updateA(in, out, &cy) // s_ack -> A, after control
+	if cy.txDropped {
+		m.cntTxDropped++
+	}
+}
+
+// registerOutputs drives the register outputs (m_pkt_*, m_fb_*, m_err_* and the counters) from the
+// start-of-cycle state and leaves every combinational output 0 (the readies, s_path_ready, m_preq_*).
+func (m *Model) registerOutputs(out *Out) {
+	p, fb := &m.pkt, &m.fb
+	*out = Out{
+		PktValid:       p.valid,
+		PktConn:        p.conn,
+		PktPSN:         p.psn,
+		PktPath:        p.path,
+		PktPseq:        p.pseq,
+		PktEntropy:     p.entropy,
+		PktHandle:      p.handle,
+		PktFirst:       p.first,
+		PktLast:        p.last,
+		PktAckReq:      p.ackReq,
+		PktRetx:        p.retx,
+		PktRetries:     p.retries,
+		FbValid:        fb.valid,
+		FbConn:         fb.conn,
+		FbPath:         fb.path,
+		FbKind:         fb.kind,
+		FbCount:        fb.count,
+		ErrValid:       m.errValid,
+		ErrConn:        m.errConn,
+		CntSent:        m.cntSent,
+		CntRetxLoss:    m.cntRetxLoss,
+		CntRetxTimeout: m.cntRetxTimeout,
+		CntRetxGBN:     m.cntRetxGBN,
+		CntTimeouts:    m.cntTimeouts,
+		CntErrors:      m.cntErrors,
+		CntTxDropped:   m.cntTxDropped,
+		CntAckIgnored:  m.cntAckIgnored,
+	}
+}
+
+// decideSendSlot decides the send slot (docs/retx.md "The send slot"): L2's candidate and a new packet of s_tx;
+// it drives s_tx_ready and s_path_ready.
+func (m *Model) decideSendSlot(in *In, out *Out, cy *cycle) {
 	// frozen = s_ctl_valid (s_ctl_ready is 1 outside reset, so it is also the control handshake).
-	frozen := in.CtlValid
-	ctlConn := in.CtlConn & m.connMask
+	cy.frozen = in.CtlValid
+	cy.ctlConn = in.CtlConn & m.connMask
 	// out_free = !m_pkt_valid || m_pkt_ready.
 	outFree := !m.pkt.valid || in.PktReady
-	pathP := in.PathPath & m.pathMask
 
-	// L2 validation. live = open && !err; outst = e.psn in [una, nxt).
+	// L2 validation (l2Check): live = open && !err; outst = e.psn in [una, nxt).
 	//   HOLE: ok = live && outst && e.path == p && e.pseq == q
 	//   RTO:  ok = live && una != nxt && e.psn == una
 	//   GBN:  ok = live && outst && e.psn == psn
 	// l2_drop = L2_valid && !ok; l2_err = L2_valid && ok && e.retries == MAX_RETRIES;
 	// l2_send = L2_valid && ok && !l2_err && out_free && s_path_valid && (kind != RTO || !T_valid);
 	// all three 0 in a frozen cycle.
-	l2, e := &m.l2, &m.l2e
-	ok, l2Err := m.l2Check()
-	var l2Drop, l2Send bool
-	if l2.valid && !frozen {
-		l2Drop = !ok
-		l2Send = ok && !l2Err && outFree && in.PathValid && (l2.kind != kindRTO || !m.t.valid)
-	} else {
-		l2Err = false
+	l2 := &m.l2
+	ok, atMax := m.l2Check()
+	if l2.valid && !cy.frozen {
+		cy.l2Drop = !ok
+		cy.l2Err = atMax
+		cy.l2Send = ok && !atMax && outFree && in.PathValid && (l2.kind != kindRTO || !m.t.valid)
 	}
 	// slotFree = !L2_valid || l2_drop: the send slot is not owned by L2.
-	slotFree := !l2.valid || l2Drop
+	slotFree := !l2.valid || cy.l2Drop
 
 	// New packet, c = s_tx_conn: drop_tx = !open || err; room = !drop_tx && !gbn_act && (nxt - una) < WINDOW.
-	txConn := in.TxConn & m.connMask
-	tc := &m.cs[txConn]
-	dropTx, room := m.txRoom(txConn)
-	newSend := in.TxValid && room && slotFree && outFree && in.PathValid && !frozen
-	out.TxReady = !frozen && (dropTx || (room && slotFree && outFree && in.PathValid))
-	txDropped := in.TxValid && out.TxReady && dropTx
-	out.PathReady = l2Send || newSend
+	//   new_send = s_tx_valid && room && (!L2_valid || l2_drop) && out_free && s_path_valid && !frozen
+	//   s_tx_ready = !rst && !frozen && (drop_tx || (room && (!L2_valid || l2_drop) && out_free && s_path_valid))
+	// A handshake with drop_tx discards the packet and counts cnt_tx_dropped.
+	cy.txConn = in.TxConn & m.connMask
+	dropTx, room := m.txRoom(cy.txConn)
+	cy.newSend = in.TxValid && room && slotFree && outFree && in.PathValid && !cy.frozen
+	out.TxReady = !cy.frozen && (dropTx || (room && slotFree && outFree && in.PathValid))
+	cy.txDropped = in.TxValid && out.TxReady && dropTx
 
-	// Selector hint (combinational).
-	out.PreqValid, out.PreqConn, out.PreqRetx, out.PreqAvoid = m.Preq(in)
+	// s_path_ready = l2_send || new_send (at most one of them is 1).
+	out.PathReady = cy.l2Send || cy.newSend
+	cy.sending = out.PathReady
+}
 
-	// ACK stage: a_fire = A_valid && !frozen && S.mask == 0 && !E_valid; s_ack_ready = !A_valid || a_fire.
-	aFire := m.a.valid && !frozen && m.s.mask.IsZero() && !m.ev.valid
-	out.AckReady = !m.a.valid || aFire
-
-	// adv = !frozen && (!L2_valid || l2_done).
-	adv := !frozen && (!l2.valid || l2Drop || l2Err || l2Send)
-
-	// The transmission of this cycle, with P = s_path_path, Q = pnx[c][P].
-	var tx send
-	sending := l2Send || newSend
-	if sending {
-		if l2Send {
-			tx.conn, tx.psn = l2.conn, e.psn
-			tx.entry = txEntry{psn: e.psn, retries: e.retries + 1, handle: e.handle, first: e.first, last: e.last}
-			tx.ackReq, tx.retx = true, true
-		} else {
-			tx.conn, tx.psn = txConn, tc.nxt
-			tx.entry = txEntry{psn: tc.nxt, handle: in.TxHandle & m.handleMask, first: in.TxFirst, last: in.TxLast}
-			// ack_req = last || (nxt + 1 - una == WINDOW).
-			tx.ackReq = in.TxLast || psnDiff(psnAdd(tc.nxt, 1), tc.una) == m.window
-			tx.restart = tc.una == tc.nxt
-		}
-		pi := tx.conn*m.paths + pathP
-		tx.entry.path, tx.entry.pseq = pathP, m.pnx[pi]
-		tx.txIdx = int(tx.conn*m.window + tx.psn&(m.window-1))
-		tx.pmIdx = int(pi*m.sackBits + tx.entry.pseq&(m.sackBits-1))
+// decideAck decides the A stage (docs/retx.md "ACK processing (A)"):
+//
+//	a_fire = A_valid && !frozen && S.mask == 0 && !E_valid; s_ack_ready = !rst && (!A_valid || a_fire)
+//
+// and, when A fires, ACK processing on the start-of-cycle state (ackDecide).
+func (m *Model) decideAck(out *Out, cy *cycle) {
+	cy.aFire = m.a.valid && !cy.frozen && m.s.mask.IsZero() && !m.ev.valid
+	out.AckReady = !m.a.valid || cy.aFire
+	if cy.aFire {
+		cy.ack = m.ackDecide()
 	}
+}
 
-	// Lookup issue (adv): L2 <- L1, with the tx table read at L1's address (RTO: una[c] of the start of the
-	// cycle); L1 <- the first of hole, timeout (selective), rewind (GBN, only when A does not fire), empty.
-	var l2Addr int
-	var issue lookup
-	var issuePm int       // path map address read for a HOLE issue
-	var holeBit int       // S.mask bit cleared by a HOLE issue
-	var rtoC, gbnC uint32 // connection whose rto_pend / gbn_act the issue consumes
-	if adv {
-		if m.l1.valid {
-			base := m.l1.conn * m.window
-			switch m.l1.kind {
-			case kindHole:
-				l2Addr = int(base + m.pmRd)
-			case kindRTO:
-				l2Addr = int(base + m.cs[m.l1.conn].una&(m.window-1))
-			default:
-				l2Addr = int(base + m.l1.psn&(m.window-1))
-			}
-		}
-		if !m.s.mask.IsZero() {
-			// i = highest set bit (the oldest hole), q = S.n - 1 - i.
-			holeBit = highestBit(&m.s.mask)
-			q := (m.s.n - 1 - uint32(holeBit)) & m.pseqMask
-			issue = lookup{valid: true, kind: kindHole, conn: m.s.conn, path: m.s.path, pseq: q}
-			issuePm = int((m.s.conn*m.paths+m.s.path)*m.sackBits + q&(m.sackBits-1))
-		} else if c, found := m.rtoPend.lowest(); found && !m.gbn {
-			issue = lookup{valid: true, kind: kindRTO, conn: c}
-			rtoC = c
-		} else if c, found := m.gbnAct.lowest(); found && m.gbn && !aFire {
-			issue = lookup{valid: true, kind: kindGBN, conn: c, psn: m.cs[c].rw}
-			gbnC = c
-		}
+// decideLookup decides the lookup pipeline S -> L1 -> L2 (docs/retx.md "The lookup pipeline"):
+// adv = !frozen && (!L2_valid || l2_done), l2_done = l2_drop || l2_err || l2_send. When adv is 1, L2 <- L1 with
+// the tx table read at L1's address, and L1 <- the first of hole, timeout, rewind, empty. updateIssue applies
+// the issue's state parts (S bit, rto_pend, rw / gbn_act), updateLookup the move.
+func (m *Model) decideLookup(cy *cycle) {
+	cy.adv = !cy.frozen && (!m.l2.valid || cy.l2Drop || cy.l2Err || cy.l2Send)
+	if !cy.adv {
+		return
 	}
-
-	// ACK processing (a_fire), decided on the start-of-cycle state.
-	var ack ackResult
-	if aFire {
-		ack = m.ackDecide()
-	}
-
-	// Timer visit of c = tick (when tick < CONNS), discarded when this cycle has control for c, progress for c,
-	// a new transmission of c restarting the timer, or an error of c.
-	// (A visit needs una != nxt and a timer restart needs una == nxt, so the restart case never arises; it is
-	// kept as written.)
-	visit := false
-	vc := m.tick
-	if vc < m.conns {
-		c := &m.cs[vc]
-		visit = c.open && !c.err && c.una != c.nxt && !m.rtoPend.get(vc) && !m.gbnAct.get(vc) &&
-			!(frozen && ctlConn == vc) &&
-			!(ack.progress && m.a.conn == vc) &&
-			!(newSend && tx.restart && txConn == vc) &&
-			!(l2Err && l2.conn == vc)
-	}
-
-	// ---------------------------------------------------------------------------------------------------------
-	// Updates, in the document's order for one connection: timer visit, ACK processing, lookup issue,
-	// transmission, error, control (a later one overriding an earlier one).
-	// ---------------------------------------------------------------------------------------------------------
-
-	// Feedback output: m_fb loads when !m_fb_valid || m_fb_ready, first of T, else E's first non-zero field
-	// (deliv, ecn, loss). Start-of-cycle E and T: an ACK loads E only when E was empty, an RTO send loads T only
-	// when T was empty, so the loads below never meet an unload.
-	if !m.fb.valid || in.FbReady {
-		switch {
-		case m.t.valid:
-			m.fb = fbReg{valid: true, conn: m.t.conn, path: m.t.path, kind: FbTimeout, count: 1}
-			m.t.valid = false
-		case m.ev.valid:
-			ev := &m.ev
-			switch {
-			case ev.deliv != 0:
-				m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbDelivered, count: ev.deliv}
-				ev.deliv = 0
-			case ev.ecn:
-				m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbECN, count: 1}
-				ev.ecn = false
-			default:
-				m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbLoss, count: ev.loss}
-				ev.loss = 0
-			}
-			ev.valid = ev.deliv != 0 || ev.ecn || ev.loss != 0
+	// The tx table is read at L1's address: HOLE: c*WINDOW + slot (L1's path map read data); RTO:
+	// una[c] mod WINDOW (start-of-cycle); GBN: psn mod WINDOW.
+	if l1 := &m.l1; l1.valid {
+		base := l1.conn * m.window
+		switch l1.kind {
+		case kindHole:
+			cy.l2Addr = int(base + m.pmRd)
+		case kindRTO:
+			cy.l2Addr = int(base + m.cs[l1.conn].una&(m.window-1))
 		default:
-			m.fb.valid = false
+			cy.l2Addr = int(base + l1.psn&(m.window-1))
 		}
 	}
+	// L1 <- the first of:
+	//   1. hole: if S.mask != 0: i = highest set bit (the oldest hole), q = S.n - 1 - i; read the path map at
+	//      [S.c][S.p][q]; clear bit i; L1 <- {HOLE, S.c, S.p, q}.
+	//   2. timeout (selective mode): the lowest c with rto_pend[c]: L1 <- {RTO, c}, rto_pend[c] = 0.
+	//   3. rewind (GBN mode), only in a cycle where A does not fire: the lowest c with gbn_act[c]:
+	//      L1 <- {GBN, c, psn = rw[c]}, rw[c] += 1, and gbn_act[c] = 0 if rw[c] + 1 == nxt[c].
+	//   4. else L1 empty.
+	if !m.s.mask.IsZero() {
+		cy.holeBit = highestBit(&m.s.mask)
+		q := (m.s.n - 1 - uint32(cy.holeBit)) & m.pseqMask
+		cy.issue = lookup{valid: true, kind: kindHole, conn: m.s.conn, path: m.s.path, pseq: q}
+		cy.issuePm = int((m.s.conn*m.paths+m.s.path)*m.sackBits + q&(m.sackBits-1))
+	} else if c, found := m.rtoPend.lowest(); found && !m.gbn {
+		cy.issue = lookup{valid: true, kind: kindRTO, conn: c}
+	} else if c, found := m.gbnAct.lowest(); found && m.gbn && !cy.aFire {
+		cy.issue = lookup{valid: true, kind: kindGBN, conn: c, psn: m.cs[c].rw}
+	}
+}
 
-	// Timer visit: rto_cnt + 1 >= rto_lim is an expiry (rto_cnt = 0, rto_lim = min(2*rto_lim, RTO_MAX_TICKS),
-	// cnt_timeouts++, rto_pend = 1 (selective) or gbn_act = 1, rw = una (GBN)); else rto_cnt += 1.
-	if visit {
+// decideTransmission builds the transmission of this cycle (docs/retx.md "A transmission"), l2_send or
+// new_send, with path P = s_path_path and Q = pnx[c][P]. For a new packet psn = nxt[c], handle/first/last from
+// s_tx, retx = 0, retries = 0, ack_req = last || (nxt[c] + 1 - una[c] == WINDOW); for a retransmission
+// psn = e.psn, handle/first/last from e, retx = 1, retries = e.retries + 1, ack_req = 1.
+func (m *Model) decideTransmission(in *In, cy *cycle) {
+	if !cy.sending {
+		return
+	}
+	var tx send
+	if cy.l2Send {
+		e := &m.l2e
+		tx = send{
+			conn:   m.l2.conn,
+			psn:    e.psn,
+			entry:  txEntry{psn: e.psn, retries: e.retries + 1, handle: e.handle, first: e.first, last: e.last},
+			ackReq: true,
+			retx:   true,
+		}
+	} else {
+		c := &m.cs[cy.txConn]
+		tx = send{
+			conn:    cy.txConn,
+			psn:     c.nxt,
+			entry:   txEntry{psn: c.nxt, handle: in.TxHandle & m.handleMask, first: in.TxFirst, last: in.TxLast},
+			ackReq:  in.TxLast || psnDiff(psnAdd(c.nxt, 1), c.una) == m.window,
+			restart: c.una == c.nxt,
+		}
+	}
+	pathP := in.PathPath & m.pathMask
+	pi := tx.conn*m.paths + pathP
+	tx.entry.path = pathP
+	tx.entry.pseq = m.pnx[pi]
+	tx.txIdx = int(tx.conn*m.window + tx.psn&(m.window-1))
+	tx.pmIdx = int(pi*m.sackBits + tx.entry.pseq&(m.sackBits-1))
+	cy.tx = tx
+}
+
+// decideTimerVisit decides the timer visit of connection c = tick (docs/retx.md "Timers"), when tick < CONNS:
+// c is visited if open && !err && una != nxt && !rto_pend && !gbn_act. The visit is discarded when this cycle has
+// control for c, progress for c, a new transmission of c restarting the timer, or an error of c.
+// (A visit needs una != nxt and a timer restart needs una == nxt, so the restart case never arises; it is kept
+// as written.)
+func (m *Model) decideTimerVisit(cy *cycle) {
+	vc := m.tick
+	if vc >= m.conns {
+		return
+	}
+	c := &m.cs[vc]
+	cy.visit = c.open && !c.err && c.una != c.nxt && !m.rtoPend.get(vc) && !m.gbnAct.get(vc) &&
+		!(cy.frozen && cy.ctlConn == vc) &&
+		!(cy.ack.progress && m.a.conn == vc) &&
+		!(cy.newSend && cy.tx.restart && cy.txConn == vc) &&
+		!(cy.l2Err && m.l2.conn == vc)
+}
+
+// updateFeedback is the feedback output (docs/retx.md "Feedback output"): m_fb loads when !m_fb_valid ||
+// m_fb_ready, first of T (kind 3, count 1; T empties), else E's first non-zero field in the order deliv
+// (kind 0), ecn (kind 1, count 1), loss (kind 2) (the field clears; E empties with its last one). Otherwise, on
+// m_fb_ready, m_fb_valid drops. It sees the start-of-cycle E and T: an ACK loads E only when E was empty, an RTO
+// send loads T only when T was empty, so the loads that follow in Step never meet an unload.
+func (m *Model) updateFeedback(fbReady bool) {
+	if m.fb.valid && !fbReady {
+		return
+	}
+	switch ev := &m.ev; {
+	case m.t.valid:
+		m.fb = fbReg{valid: true, conn: m.t.conn, path: m.t.path, kind: FbTimeout, count: 1}
+		m.t.valid = false
+	case ev.valid:
+		switch {
+		case ev.deliv != 0:
+			m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbDelivered, count: ev.deliv}
+			ev.deliv = 0
+		case ev.ecn:
+			m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbECN, count: 1}
+			ev.ecn = false
+		default:
+			m.fb = fbReg{valid: true, conn: ev.conn, path: ev.path, kind: FbLoss, count: ev.loss}
+			ev.loss = 0
+		}
+		ev.valid = ev.deliv != 0 || ev.ecn || ev.loss != 0
+	default:
+		m.fb.valid = false
+	}
+}
+
+// updateTimer applies the timer visit and moves the tick counter (docs/retx.md "Timers"). A visit with
+// rto_cnt + 1 >= rto_lim is an expiry: rto_cnt = 0, rto_lim = min(2*rto_lim, RTO_MAX_TICKS), cnt_timeouts++, and
+// rto_pend = 1 in selective mode, gbn_act = 1, rw = una in GBN mode; else rto_cnt += 1. tick counts
+// 0..TICK_CYCLES-1 and wraps.
+func (m *Model) updateTimer(cy *cycle) {
+	if cy.visit {
+		vc := m.tick
 		c := &m.cs[vc]
 		if c.rtoCnt+1 >= c.rtoLim {
 			c.rtoCnt = 0
@@ -543,110 +668,134 @@ func (m *Model) Step(in *In, out *Out) {
 	} else {
 		m.tick++
 	}
+}
 
-	// ACK processing.
-	if aFire {
-		m.ackApply(&ack)
+// updateIssue applies the state parts of the lookup issue decided by decideLookup: a HOLE clears its S.mask bit,
+// an RTO clears rto_pend[c], a GBN rewind steps rw[c] += 1 and clears gbn_act[c] when rw[c] + 1 == nxt[c]. The
+// memory reads come after the transmission's writes (updateLookup).
+func (m *Model) updateIssue(cy *cycle) {
+	if !cy.issue.valid {
+		return
 	}
-
-	// Lookup issue: the state parts (S bit, rto_pend, rw / gbn_act). The memory reads come after the
-	// transmission's writes below.
-	if issue.valid {
-		switch issue.kind {
-		case kindHole:
-			clearBit(&m.s.mask, holeBit)
-		case kindRTO:
-			m.rtoPend.clr(rtoC)
-		case kindGBN:
-			// rw[c] += 1, gbn_act[c] = 0 if rw[c] + 1 == nxt[c].
-			c := &m.cs[gbnC]
-			c.rw = psnAdd(c.rw, 1)
-			if c.rw == c.nxt {
-				m.gbnAct.clr(gbnC)
-			}
+	cc := cy.issue.conn
+	switch cy.issue.kind {
+	case kindHole:
+		clearBit(&m.s.mask, cy.holeBit)
+	case kindRTO:
+		m.rtoPend.clr(cc)
+	case kindGBN:
+		c := &m.cs[cc]
+		c.rw = psnAdd(c.rw, 1)
+		if c.rw == c.nxt {
+			m.gbnAct.clr(cc)
 		}
 	}
+}
 
-	// Transmission: m_pkt loads; tx table [c][psn] and path map [c][P][Q] are written; pnx[c][P] += 1.
-	// Otherwise, on m_pkt_ready, m_pkt_valid drops.
-	if sending {
-		m.pkt = pktReg{valid: true, conn: tx.conn, psn: tx.psn, path: pathP, pseq: tx.entry.pseq,
-			entropy: in.PathEntropy & entropyMask, handle: tx.entry.handle, first: tx.entry.first,
-			last: tx.entry.last, ackReq: tx.ackReq, retx: tx.retx, retries: tx.entry.retries}
-		m.tx[tx.txIdx] = tx.entry
-		m.pmap[tx.pmIdx] = uint16(tx.psn & (m.window - 1))
-		pi := tx.conn*m.paths + pathP
-		m.pnx[pi] = (m.pnx[pi] + 1) & m.pseqMask
-		if newSend {
-			c := &m.cs[tx.conn]
-			c.nxt = psnAdd(c.nxt, 1)
-			m.cntSent++
-			if tx.restart {
-				c.rtoCnt = 0
-			}
-		} else {
-			switch l2.kind {
-			case kindHole:
-				m.cntRetxLoss++
-			case kindRTO:
-				// T <- {c, e.path}: the path of the transmission that timed out (L2's entry, before this write).
-				// Only selective RTO resends load T: go-back-N timeouts and resends report no feedback.
-				m.cntRetxTimeout++
-				m.t = toReg{valid: true, conn: l2.conn, path: e.path}
-			default:
-				m.cntRetxGBN++
-			}
+// updateTransmission applies the transmission (docs/retx.md "A transmission"): m_pkt loads; tx table [c][psn]
+// <- {psn, P, Q, retries, handle, first, last}; path map [c][P][Q] <- psn mod WINDOW; pnx[c][P] += 1.
+// New: nxt[c] += 1, cnt_sent++, and the timer restarts (rto_cnt = 0) if nothing was outstanding.
+// Retransmission: cnt_retx_loss++ (HOLE), cnt_retx_timeout++ and T <- {c, e.path} (RTO), cnt_retx_gbn++ (GBN).
+// If no transmission and m_pkt_ready, m_pkt_valid drops.
+func (m *Model) updateTransmission(in *In, cy *cycle) {
+	if !cy.sending {
+		if in.PktReady {
+			m.pkt.valid = false
 		}
-	} else if in.PktReady {
-		m.pkt.valid = false
+		return
 	}
-
-	// Error: err = 1, rto_pend = 0, gbn_act = 0, m_err <- {1, c}, cnt_errors++. m_err_valid is 0 otherwise.
-	errC := l2.conn
-	m.errValid = l2Err
-	if l2Err {
-		m.cs[errC].err = true
-		m.rtoPend.clr(errC)
-		m.gbnAct.clr(errC)
-		m.errConn = errC
-		m.cntErrors++
+	tx := &cy.tx
+	m.pkt = pktReg{
+		valid:   true,
+		conn:    tx.conn,
+		psn:     tx.psn,
+		path:    tx.entry.path,
+		pseq:    tx.entry.pseq,
+		entropy: in.PathEntropy & entropyMask,
+		handle:  tx.entry.handle,
+		first:   tx.entry.first,
+		last:    tx.entry.last,
+		ackReq:  tx.ackReq,
+		retx:    tx.retx,
+		retries: tx.entry.retries,
 	}
-
-	// Lookup pipeline move (adv), after this cycle's memory writes: the reads are write-first.
-	if adv {
-		if m.l1.valid {
-			m.l2 = m.l1
-			m.l2e = m.tx[l2Addr]
-		} else {
-			m.l2.valid = false
+	m.tx[tx.txIdx] = tx.entry
+	m.pmap[tx.pmIdx] = uint16(tx.psn & (m.window - 1))
+	pi := tx.conn*m.paths + tx.entry.path
+	m.pnx[pi] = (m.pnx[pi] + 1) & m.pseqMask
+	if cy.newSend {
+		c := &m.cs[tx.conn]
+		c.nxt = psnAdd(c.nxt, 1)
+		m.cntSent++
+		if tx.restart {
+			c.rtoCnt = 0
 		}
-		m.l1 = issue
-		if issue.valid && issue.kind == kindHole {
-			m.pmRd = uint32(m.pmap[issuePm])
+		return
+	}
+	switch m.l2.kind {
+	case kindHole:
+		m.cntRetxLoss++
+	case kindRTO:
+		// T <- {c, e.path}: the path of the transmission that timed out (L2's entry, before this write).
+		// Only selective RTO resends load T: go-back-N timeouts and resends report no feedback.
+		m.cntRetxTimeout++
+		m.t = toReg{valid: true, conn: m.l2.conn, path: m.l2e.path}
+	default:
+		m.cntRetxGBN++
+	}
+}
+
+// updateError applies l2_err (docs/retx.md "Error"): err = 1, rto_pend = 0, gbn_act = 0, m_err <- {1, c},
+// cnt_errors++. m_err_valid is 0 in every other cycle.
+func (m *Model) updateError(cy *cycle) {
+	m.errValid = cy.l2Err
+	if !cy.l2Err {
+		return
+	}
+	c := m.l2.conn
+	m.cs[c].err = true
+	m.rtoPend.clr(c)
+	m.gbnAct.clr(c)
+	m.errConn = c
+	m.cntErrors++
+}
+
+// updateLookup moves the lookup pipeline when adv (docs/retx.md "The lookup pipeline"): L2 <- L1 (or empty)
+// with the tx table read at L1's address, L1 <- the issue with the path map read of a HOLE. It runs after this
+// cycle's memory writes, so the reads are write-first (forwarding).
+func (m *Model) updateLookup(cy *cycle) {
+	if !cy.adv {
+		return
+	}
+	if m.l1.valid {
+		m.l2 = m.l1
+		m.l2e = m.tx[cy.l2Addr]
+	} else {
+		m.l2.valid = false
+	}
+	m.l1 = cy.issue
+	if cy.issue.valid && cy.issue.kind == kindHole {
+		m.pmRd = uint32(m.pmap[cy.issuePm])
+	}
+}
+
+// updateA updates the A register: an s_ack handshake loads it; a fire without a handshake empties it. It runs
+// after control: an ACK taken in the control cycle itself (A was empty) is kept, whatever its connection.
+func (m *Model) updateA(in *In, out *Out, cy *cycle) {
+	switch {
+	case in.AckValid && out.AckReady:
+		m.a = ackReg{
+			valid: true,
+			conn:  in.AckConn & m.connMask,
+			psn:   in.AckPSN & seqnum.Mask,
+			path:  in.AckPath & m.pathMask,
+			pseq:  in.AckPseq & m.pseqMask,
+			sack:  in.AckSack.Trunc(int(m.sackBits)),
+			ecn:   in.AckECN,
+			nak:   in.AckNak,
 		}
-	}
-
-	// Control: open or close, winning over every other update of that connection; invalidates A, S, L1 and L2
-	// if they hold that connection (E and T stay). In a frozen cycle nothing in A, S, L1 or L2 moved, so these
-	// are their start-of-cycle contents.
-	// Reading of docs/retx.md "Both invalidate A, S, L1 and L2 if they hold that connection": the test is on the
-	// start-of-cycle registers. s_ack_ready has no frozen term, so an ACK can be taken into an empty A in the
-	// control cycle; it is loaded (below) and kept even when it is for the controlled connection.
-	if frozen {
-		m.control(in.CtlOpen, ctlConn, in.CtlPSN&seqnum.Mask)
-	}
-
-	// A: a handshake loads it; a fire without a handshake empties it.
-	if in.AckValid && out.AckReady {
-		m.a = ackReg{valid: true, conn: in.AckConn & m.connMask, psn: in.AckPSN & seqnum.Mask,
-			path: in.AckPath & m.pathMask, pseq: in.AckPseq & m.pseqMask, sack: in.AckSack.Trunc(int(m.sackBits)),
-			ecn: in.AckECN, nak: in.AckNak}
-	} else if aFire {
+	case cy.aFire:
 		m.a.valid = false
-	}
-
-	if txDropped {
-		m.cntTxDropped++
 	}
 }
 
@@ -746,7 +895,12 @@ func (m *Model) ackApply(r *ackResult) {
 	}
 }
 
-// control applies an s_ctl handshake for connection cc.
+// control applies an s_ctl handshake for connection cc (docs/retx.md "Control"): open or close, winning over
+// every other update of that connection in the cycle; it invalidates A, S, L1 and L2 if they hold that connection
+// (E and T stay). In a frozen cycle nothing in A, S, L1 or L2 moved, so these are their start-of-cycle contents.
+// Reading of docs/retx.md "Both invalidate A, S, L1 and L2 if they hold that connection": the test is on the
+// start-of-cycle registers. s_ack_ready has no frozen term, so an ACK can be taken into an empty A in the control
+// cycle; updateA loads it after control and keeps it even when it is for the controlled connection.
 func (m *Model) control(open bool, cc, psn uint32) {
 	c := &m.cs[cc]
 	if open {
@@ -792,10 +946,17 @@ func (m *Model) reset() {
 	m.t = toReg{}
 	m.pkt = pktReg{}
 	m.fb = fbReg{}
-	m.errValid, m.errConn = false, 0
+	m.errValid = false
+	m.errConn = 0
 	m.tick = 0
-	m.cntSent, m.cntRetxLoss, m.cntRetxTimeout, m.cntRetxGBN = 0, 0, 0, 0
-	m.cntTimeouts, m.cntErrors, m.cntTxDropped, m.cntAckIgnored = 0, 0, 0, 0
+	m.cntSent = 0
+	m.cntRetxLoss = 0
+	m.cntRetxTimeout = 0
+	m.cntRetxGBN = 0
+	m.cntTimeouts = 0
+	m.cntErrors = 0
+	m.cntTxDropped = 0
+	m.cntAckIgnored = 0
 }
 
 // lowMask returns a vector with bits 0..n-1 set (0 <= n <= 256).

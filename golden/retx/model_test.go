@@ -16,7 +16,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		edit func(*config.Config)
 	}{
 		{name: "window not a power of two", edit: func(c *config.Config) { c.Window = 12 }},
-		{name: "rto max below rto", edit: func(c *config.Config) { c.RTOTicks, c.RTOMaxTicks = 9, 8 }},
+		{name: "rto max below rto", edit: func(c *config.Config) { c.RTOTicks = 9; c.RTOMaxTicks = 8 }},
 		{name: "rto ticks zero", edit: func(c *config.Config) { c.RTOTicks = 0 }},
 		{name: "max retries zero", edit: func(c *config.Config) { c.MaxRetries = 0 }},
 		{name: "max retries above 15", edit: func(c *config.Config) { c.MaxRetries = 16 }},
@@ -39,16 +39,19 @@ func TestNewRejectsBadConfig(t *testing.T) {
 	t.Run("tick cycles below conns", func(t *testing.T) {
 		cfg, err := config.Preset("default")
 		require.NoError(t, err)
-		cfg.Conns, cfg.TickCycles = 4, 2
+		cfg.Conns = 4
+		cfg.TickCycles = 2
 		require.NoError(t, cfg.Validate(), "valid for the config package")
 		m, err := retx.New(cfg)
-		require.EqualError(t, err, `config default: key "tick_cycles": value 2 below conns 4 (retx visits one connection timer per cycle; allowed tick_cycles >= conns)`)
+		require.EqualError(t, err, `config default: key "tick_cycles": value 2 below conns 4 `+
+			`(retx visits one connection timer per cycle; allowed tick_cycles >= conns)`)
 		require.Nil(t, m)
 	})
 	t.Run("tick cycles equal to conns", func(t *testing.T) {
 		cfg, err := config.Preset("default")
 		require.NoError(t, err)
-		cfg.Conns, cfg.TickCycles = 4, 4
+		cfg.Conns = 4
+		cfg.TickCycles = 4
 		m, err := retx.New(cfg)
 		require.NoError(t, err)
 		require.Equal(t, cfg, m.Config())
@@ -75,13 +78,13 @@ func TestNewPackets(t *testing.T) {
 	var want []pkt
 	for i, p := range paths {
 		b.offer(p)
-		b.in.TxValid, b.in.TxConn, b.in.TxHandle, b.in.TxFirst, b.in.TxLast = true, 2, 0x100+uint32(i), i == 0, i == 3
+		b.driveTx(2, 0x100+uint32(i), i == 0, i == 3)
 		c := b.cycle
 		o := b.step()
 		require.True(t, o.TxReady, "cycle %d: s_tx_ready", c)
 		require.True(t, o.PathReady, "cycle %d: s_path_ready", c)
-		require.Equal(t, [4]any{true, uint32(2), false, uint32(0)}, [4]any{o.PreqValid, o.PreqConn, o.PreqRetx, o.PreqAvoid},
-			"cycle %d: m_preq for a new packet", c)
+		require.Equal(t, [4]any{true, uint32(2), false, uint32(0)},
+			[4]any{o.PreqValid, o.PreqConn, o.PreqRetx, o.PreqAvoid}, "cycle %d: m_preq for a new packet", c)
 		require.Equal(t, uint32(i), o.CntSent, "cycle %d: cnt_sent counts the packets already on m_pkt", c)
 		want = append(want, pkt{cycle: c + 1, conn: 2, psn: (base + uint32(i)) & 0xFFFFFF, path: p, pseq: wantPseq[i],
 			entropy: entropyOf(p), handle: 0x100 + uint32(i), first: i == 0, last: i == 3, ackReq: i == 3 || i == 7})
@@ -106,7 +109,9 @@ func TestWindowFull(t *testing.T) {
 	require.Len(t, b.pkts, 8)
 	require.Equal(t, uint32(17), b.pkts[7].psn, "psn 10..17 sent")
 	require.True(t, b.pkts[7].ackReq, "the eighth fills the window")
-	b.in.TxValid, b.in.TxConn, b.in.TxHandle = true, 1, 0xAA
+	b.in.TxValid = true
+	b.in.TxConn = 1
+	b.in.TxHandle = 0xAA
 	for range 3 {
 		o := b.step()
 		require.False(t, o.TxReady, "cycle %d: window full", b.cycle-1)
@@ -140,7 +145,8 @@ func TestClosedConnectionDropped(t *testing.T) {
 	b := newTB(t, smallCfg(t))
 	o := b.step()
 	require.True(t, o.TxReady, "s_tx_ready does not depend on s_tx_valid: drop_tx for the closed connection 0")
-	b.in.TxValid, b.in.TxConn = true, 3
+	b.in.TxValid = true
+	b.in.TxConn = 3
 	o = b.step()
 	require.True(t, o.TxReady, "closed connection: s_tx_ready high (drop)")
 	require.False(t, o.PathReady || o.PreqValid, "a dropped packet takes no path and no hint")
@@ -204,14 +210,16 @@ func TestSackHole(t *testing.T) {
 			}
 			for i := range tc.psns {
 				o := outs[ta+4+i]
-				require.Equal(t, [4]any{true, uint32(0), true, uint32(2)}, [4]any{o.PreqValid, o.PreqConn, o.PreqRetx, o.PreqAvoid},
+				require.Equal(t, [4]any{true, uint32(0), true, uint32(2)},
+					[4]any{o.PreqValid, o.PreqConn, o.PreqRetx, o.PreqAvoid},
 					"cycle %d: m_preq for the retransmission, avoiding path 2", ta+4+i)
 				require.True(t, o.PathReady, "cycle %d: sent", ta+4+i)
 			}
 			var want []pkt
 			for i, psn := range tc.psns {
-				want = append(want, pkt{cycle: ta + 5 + i, conn: 0, psn: psn, path: 1, pseq: uint32(i), entropy: entropyOf(1),
-					handle: 0x10 + psn - 100, first: psn == 100, ackReq: true, retx: true, retries: 1})
+				want = append(want, pkt{cycle: ta + 5 + i, conn: 0, psn: psn, path: 1, pseq: uint32(i),
+					entropy: entropyOf(1), handle: 0x10 + psn - 100, first: psn == 100, ackReq: true, retx: true,
+					retries: 1})
 				require.Equal(t, uint32(i+1), outs[ta+5+i].CntRetxLoss, "cycle %d: cnt_retx_loss", ta+5+i)
 			}
 			require.Equal(t, want, b.sent(n))
@@ -323,12 +331,16 @@ func TestRTOBackoffError(t *testing.T) {
 		require.Equal(t, want, timeouts[c], "cycle %d: cnt_timeouts", c)
 	}
 	require.Equal(t, [4]any{true, uint32(1), true, uint32(2)},
-		[4]any{outs[12].PreqValid, outs[12].PreqConn, outs[12].PreqRetx, outs[12].PreqAvoid}, "expiry 9, L1 10, L2 11, send 12")
+		[4]any{outs[12].PreqValid, outs[12].PreqConn, outs[12].PreqRetx, outs[12].PreqAvoid},
+		"expiry 9, L1 10, L2 11, send 12")
 	require.Equal(t, uint32(3), outs[28].PreqAvoid)
 	require.Equal(t, []pkt{
-		{cycle: 2, conn: 1, psn: 0, path: 2, pseq: 0, entropy: entropyOf(2), handle: 0x55, first: true, last: true, ackReq: true},
-		{cycle: 13, conn: 1, psn: 0, path: 3, pseq: 0, entropy: entropyOf(3), handle: 0x55, first: true, last: true, ackReq: true, retx: true, retries: 1},
-		{cycle: 29, conn: 1, psn: 0, path: 3, pseq: 1, entropy: entropyOf(3), handle: 0x55, first: true, last: true, ackReq: true, retx: true, retries: 2},
+		{cycle: 2, conn: 1, psn: 0, path: 2, pseq: 0, entropy: entropyOf(2), handle: 0x55, first: true, last: true,
+			ackReq: true},
+		{cycle: 13, conn: 1, psn: 0, path: 3, pseq: 0, entropy: entropyOf(3), handle: 0x55, first: true, last: true,
+			ackReq: true, retx: true, retries: 1},
+		{cycle: 29, conn: 1, psn: 0, path: 3, pseq: 1, entropy: entropyOf(3), handle: 0x55, first: true, last: true,
+			ackReq: true, retx: true, retries: 2},
 	}, b.pkts)
 	require.Equal(t, []fb{
 		{cycle: 14, conn: 1, path: 2, kind: retx.FbTimeout, count: 1},
@@ -342,7 +354,8 @@ func TestRTOBackoffError(t *testing.T) {
 
 	o := b.step()
 	require.False(t, o.ErrValid, "m_err is a one-cycle pulse")
-	b.in.TxValid, b.in.TxConn = true, 1
+	b.in.TxValid = true
+	b.in.TxConn = 1
 	o = b.step()
 	require.True(t, o.TxReady, "errored connection: s_tx dropped")
 	require.False(t, o.PathReady)
@@ -382,8 +395,8 @@ func TestBackoffResetOnProgress(t *testing.T) {
 	}
 	require.Equal(t, uint32(1), timeouts[21], "visit 17 counts 1")
 	require.Equal(t, uint32(2), timeouts[22], "visit 21 expires with rto_lim back at 2 (4 without the reset)")
-	require.Equal(t, pkt{cycle: 25, conn: 1, psn: 1, pseq: 3, entropy: entropyOf(0), handle: 1, ackReq: true, retx: true, retries: 1},
-		b.pkts[3])
+	require.Equal(t, pkt{cycle: 25, conn: 1, psn: 1, pseq: 3, entropy: entropyOf(0), handle: 1, ackReq: true,
+		retx: true, retries: 1}, b.pkts[3])
 }
 
 // TestGBNNak: in go-back-N mode a NAK taken at t rewinds to its PSN: the resends leave at t+5, t+6, ... one per
@@ -398,7 +411,9 @@ func TestGBNNak(t *testing.T) {
 	ta := b.ack(ackMsg{conn: 0, psn: 2, path: 1, pseq: 9, sack: 0xFF, nak: true, ecn: true})
 	require.Equal(t, 7, ta)
 	b.step() // t+1: processed
-	b.in.TxValid, b.in.TxConn, b.in.TxHandle = true, 0, 9
+	b.in.TxValid = true
+	b.in.TxConn = 0
+	b.in.TxHandle = 9
 	ready := map[int]bool{}
 	for b.cycle < ta+8 {
 		c := b.cycle
@@ -464,7 +479,8 @@ func TestControlFlush(t *testing.T) {
 	b.offer(2)
 	b.tx(0, 7, false, false)
 	b.idle(10)
-	require.Equal(t, pkt{cycle: b.pkts[4].cycle, psn: 500, path: 2, pseq: 0, entropy: entropyOf(2), handle: 7}, b.pkts[4])
+	require.Equal(t, pkt{cycle: b.pkts[4].cycle, psn: 500, path: 2, pseq: 0, entropy: entropyOf(2), handle: 7},
+		b.pkts[4])
 	require.Len(t, b.pkts, 5)
 	require.Zero(t, b.out.CntRetxLoss)
 }
@@ -522,11 +538,13 @@ func TestResetMidTraffic(t *testing.T) {
 	ta := b.ack(ackMsg{conn: 0, psn: 0, path: 0, pseq: 3, sack: 0b011})
 	b.until(ta + 2) // S loaded in ta+1
 	b.in.Rst = true
-	b.in.TxValid, b.in.TxConn = true, 0
+	b.in.TxValid = true
+	b.in.TxConn = 0
 	o := b.step()
 	require.True(t, o.PktValid, "m_pkt still shows its contents in the rst cycle")
 	require.Equal(t, uint32(3), o.CntSent)
-	b.in.Rst, b.in.TxValid = false, false
+	b.in.Rst = false
+	b.in.TxValid = false
 	o = b.step()
 	require.False(t, o.PktValid || o.FbValid || o.ErrValid)
 	require.Zero(t, o.CntSent)
@@ -536,7 +554,8 @@ func TestResetMidTraffic(t *testing.T) {
 	require.True(t, o.TxReady && !o.PathReady, "connection closed by the reset: dropped")
 	b.in.TxValid = false
 	b.idle(40)
-	require.Len(t, b.pkts, 2, "psn 0 and 1 before the reset; psn 2 (in m_pkt at the reset) and the pending hole are gone")
+	require.Len(t, b.pkts, 2,
+		"psn 0 and 1 before the reset; psn 2 (in m_pkt at the reset) and the pending hole are gone")
 	require.Empty(t, b.fbs)
 	require.Equal(t, uint32(1), b.out.CntTxDropped)
 	require.Zero(t, b.out.CntTimeouts)
@@ -575,7 +594,8 @@ func TestPathMapWriteFirst(t *testing.T) {
 				require.Zero(t, b.out.CntRetxLoss)
 				return
 			}
-			require.Equal(t, []pkt{{cycle: ta + 5, psn: 0, pseq: 9, entropy: entropyOf(0), ackReq: true, retx: true, retries: 1}}, retxs)
+			require.Equal(t, []pkt{{cycle: ta + 5, psn: 0, pseq: 9, entropy: entropyOf(0), ackReq: true, retx: true,
+				retries: 1}}, retxs)
 		})
 	}
 }
@@ -606,7 +626,8 @@ func TestTxTableForwarding(t *testing.T) {
 	require.Equal(t, uint32(1), outs[9].CntTimeouts, "expiry in the ACK cycle (no progress, not discarded)")
 	require.Equal(t, uint32(0), outs[11].PreqAvoid, "hole resend avoids path 0")
 	require.Equal(t, [4]any{true, uint32(0), true, uint32(1)},
-		[4]any{outs[12].PreqValid, outs[12].PreqConn, outs[12].PreqRetx, outs[12].PreqAvoid}, "RTO resend avoids the forwarded path 1")
+		[4]any{outs[12].PreqValid, outs[12].PreqConn, outs[12].PreqRetx, outs[12].PreqAvoid},
+		"RTO resend avoids the forwarded path 1")
 	require.Equal(t, []pkt{
 		{cycle: 12, psn: 0, path: 1, pseq: 0, entropy: entropyOf(1), handle: 0xA, ackReq: true, retx: true, retries: 1},
 		{cycle: 13, psn: 0, path: 2, pseq: 0, entropy: entropyOf(2), handle: 0xA, ackReq: true, retx: true, retries: 2},
@@ -623,11 +644,17 @@ func TestTxTableForwarding(t *testing.T) {
 // TestInputTruncation: input values wider than their ports are truncated.
 func TestInputTruncation(t *testing.T) {
 	b := newTB(t, smallCfg(t, noRTO))
-	b.in.CtlValid, b.in.CtlOpen, b.in.CtlConn, b.in.CtlPSN = true, true, 4+1, 0xFF000005
+	b.in.CtlValid = true
+	b.in.CtlOpen = true
+	b.in.CtlConn = 4 + 1
+	b.in.CtlPSN = 0xFF000005
 	b.step()
 	b.in.CtlValid = false
-	b.in.PathPath, b.in.PathEntropy = 4+3, 0xF1234
-	b.in.TxValid, b.in.TxConn, b.in.TxHandle = true, 8+1, 0x12345
+	b.in.PathPath = 4 + 3
+	b.in.PathEntropy = 0xF1234
+	b.in.TxValid = true
+	b.in.TxConn = 8 + 1
+	b.in.TxHandle = 0x12345
 	o := b.step()
 	require.True(t, o.PathReady)
 	b.in.TxValid = false
@@ -642,18 +669,27 @@ func TestInputTruncation(t *testing.T) {
 func TestAckTakenInControlCycle(t *testing.T) {
 	t.Run("other connection", func(t *testing.T) {
 		b := sackHoleSetup(t)
-		b.in.AckValid, b.in.AckConn, b.in.AckPSN, b.in.AckPath, b.in.AckPseq = true, 0, 100, 2, 4
+		b.in.AckValid = true
+		b.in.AckConn = 0
+		b.in.AckPSN = 100
+		b.in.AckPath = 2
+		b.in.AckPseq = 4
 		b.in.AckSack = wide.Vec{0b0111}
 		tc := b.ctl(true, 1, 0)
 		require.True(t, b.prev.AckReady, "A empty: s_ack taken in the control cycle")
 		b.in.AckValid = false
 		b.idle(8)
 		require.Len(t, b.pkts, 5)
-		require.Equal(t, pkt{cycle: tc + 5, psn: 100, path: 1, entropy: entropyOf(1), handle: 0x10, first: true, ackReq: true, retx: true, retries: 1}, b.pkts[4])
+		require.Equal(t, pkt{cycle: tc + 5, psn: 100, path: 1, entropy: entropyOf(1), handle: 0x10, first: true,
+			ackReq: true, retx: true, retries: 1}, b.pkts[4])
 	})
 	t.Run("same connection", func(t *testing.T) {
 		b := sackHoleSetup(t)
-		b.in.AckValid, b.in.AckConn, b.in.AckPSN, b.in.AckPath, b.in.AckPseq = true, 0, 100, 2, 4
+		b.in.AckValid = true
+		b.in.AckConn = 0
+		b.in.AckPSN = 100
+		b.in.AckPath = 2
+		b.in.AckPseq = 4
 		b.in.AckSack = wide.Vec{0b0111}
 		b.ctl(true, 0, 100)
 		require.True(t, b.prev.AckReady)

@@ -37,9 +37,14 @@ func (k *tracker) reset() {
 }
 
 func (k *tracker) openConn(c, psn uint32) {
-	k.open[c], k.failed[c], k.first[c], k.nxt[c], k.cum[c] = true, false, psn, psn, psn
+	k.open[c] = true
+	k.failed[c] = false
+	k.first[c] = psn
+	k.nxt[c] = psn
+	k.cum[c] = psn
 	for p := range k.cfg.Paths {
-		k.pnx[int(c)*k.cfg.Paths+p], k.ahi[int(c)*k.cfg.Paths+p] = 0, 0
+		k.pnx[int(c)*k.cfg.Paths+p] = 0
+		k.ahi[int(c)*k.cfg.Paths+p] = 0
 	}
 }
 
@@ -61,8 +66,10 @@ func (k *tracker) load(t *testing.T, cycle int, o *retx.Out) {
 		return
 	}
 	require.True(t, o.PktAckReq)
-	require.Less(t, (o.PktPSN-k.first[c])&psnM, (k.nxt[c]-k.first[c])&psnM, "cycle %d: retransmission of a PSN sent", cycle)
-	require.True(t, o.PktRetries >= 1 && int(o.PktRetries) <= k.cfg.MaxRetries, "cycle %d: retries %d", cycle, o.PktRetries)
+	require.Less(t, (o.PktPSN-k.first[c])&psnM, (k.nxt[c]-k.first[c])&psnM,
+		"cycle %d: retransmission of a PSN sent", cycle)
+	require.True(t, o.PktRetries >= 1 && int(o.PktRetries) <= k.cfg.MaxRetries,
+		"cycle %d: retries %d", cycle, o.PktRetries)
 }
 
 // TestStress drives plausible random traffic (random path offers, output stalls, loss-revealing ACKs, stale and
@@ -76,10 +83,23 @@ func TestStress(t *testing.T) {
 		{name: "small selective", cycles: 40000},
 		{name: "small gbn", cycles: 40000, edit: gbnMode},
 		{name: "wide sack", cycles: 20000, edit: func(c *config.Config) {
-			c.Conns, c.Window, c.Paths, c.SackBits, c.PseqWidth, c.TickCycles, c.MaxRetries = 2, 512, 2, 256, 10, 2, 4
+			c.Conns = 2
+			c.Window = 512
+			c.Paths = 2
+			c.SackBits = 256
+			c.PseqWidth = 10
+			c.TickCycles = 2
+			c.MaxRetries = 4
 		}},
 		{name: "many conns", cycles: 20000, edit: func(c *config.Config) {
-			c.Conns, c.Window, c.Paths, c.SackBits, c.PseqWidth, c.TickCycles, c.RTOTicks, c.RTOMaxTicks = 128, 16, 8, 16, 12, 128, 1, 4
+			c.Conns = 128
+			c.Window = 16
+			c.Paths = 8
+			c.SackBits = 16
+			c.PseqWidth = 12
+			c.TickCycles = 128
+			c.RTOTicks = 1
+			c.RTOMaxTicks = 4
 		}},
 	}
 	for ci, tc := range cases {
@@ -107,10 +127,14 @@ func TestStress(t *testing.T) {
 				if r.IntN(50) == 0 {
 					in.TxConn = r.Uint32()
 				}
-				in.TxHandle, in.TxFirst, in.TxLast = r.Uint32(), r.IntN(4) == 0, r.IntN(4) == 0
+				in.TxHandle = r.Uint32()
+				in.TxFirst = r.IntN(4) == 0
+				in.TxLast = r.IntN(4) == 0
 				in.PathValid = r.IntN(5) != 0
-				in.PathPath, in.PathEntropy = r.Uint32N(uint32(cfg.Paths)), r.Uint32()
-				in.PktReady, in.FbReady = r.IntN(6) != 0, r.IntN(4) != 0
+				in.PathPath = r.Uint32N(uint32(cfg.Paths))
+				in.PathEntropy = r.Uint32()
+				in.PktReady = r.IntN(6) != 0
+				in.FbReady = r.IntN(4) != 0
 				if !b.prevI.AckValid || b.prev.AckReady || r.IntN(20) == 0 { // mostly hold an ACK until taken
 					in.AckValid = r.IntN(3) == 0
 					c := r.Uint32N(conns)
@@ -134,8 +158,13 @@ func TestStress(t *testing.T) {
 					for w := range sack {
 						sack[w] = r.Uint64() | r.Uint64() // mostly received
 					}
-					in.AckConn, in.AckPSN, in.AckPath, in.AckPseq = c, psn, p, k.ahi[pi]
-					in.AckSack, in.AckECN, in.AckNak = sack, r.IntN(8) == 0, r.IntN(6) == 0
+					in.AckConn = c
+					in.AckPSN = psn
+					in.AckPath = p
+					in.AckPseq = k.ahi[pi]
+					in.AckSack = sack
+					in.AckECN = r.IntN(8) == 0
+					in.AckNak = r.IntN(6) == 0
 				}
 
 				cyc := b.cycle
@@ -172,9 +201,10 @@ func TestStepDoesNotAllocate(t *testing.T) {
 	var out retx.Out
 	r := rand.New(rand.NewPCG(1, 2))
 	allocs := testing.AllocsPerRun(2000, func() {
-		in = retx.In{TxValid: true, TxConn: r.Uint32N(4), PathValid: true, PathPath: r.Uint32N(4), PktReady: r.IntN(4) != 0,
-			AckValid: r.IntN(4) == 0, AckConn: r.Uint32N(4), AckPSN: r.Uint32N(16), AckPseq: r.Uint32N(16),
-			AckSack: wide.Vec{r.Uint64()}, CtlValid: r.IntN(50) == 0, CtlOpen: true, CtlConn: r.Uint32N(4), FbReady: true}
+		in = retx.In{TxValid: true, TxConn: r.Uint32N(4), PathValid: true, PathPath: r.Uint32N(4),
+			PktReady: r.IntN(4) != 0, AckValid: r.IntN(4) == 0, AckConn: r.Uint32N(4), AckPSN: r.Uint32N(16),
+			AckPseq: r.Uint32N(16), AckSack: wide.Vec{r.Uint64()}, CtlValid: r.IntN(50) == 0, CtlOpen: true,
+			CtlConn: r.Uint32N(4), FbReady: true}
 		m.Step(&in, &out)
 	})
 	require.Zero(t, allocs)
@@ -202,7 +232,10 @@ func BenchmarkStep(b *testing.B) {
 		in.TxConn = uint32(i) & 15
 		in.PathPath = uint32(i>>4) & 7
 		in.AckValid = i&3 == 0
-		in.AckConn, in.AckPSN, in.AckPath, in.AckPseq = uint32(i>>2)&15, uint32(i>>6), uint32(i>>6)&7, uint32(i>>9)
+		in.AckConn = uint32(i>>2) & 15
+		in.AckPSN = uint32(i >> 6)
+		in.AckPath = uint32(i>>6) & 7
+		in.AckPseq = uint32(i >> 9)
 		in.AckSack = wide.Vec{0xFFFF_FFFF_FFFF_FFF7}
 		m.Step(&in, &out)
 	}

@@ -41,7 +41,8 @@ func TestCplBackpressure(t *testing.T) {
 				}
 			}
 			require.Equal(t, w+3, in, "packets taken in before s_pkt_ready drops")
-			require.Equal(t, first+w+4, b.cycle, "back to back until the stall (w+3 handshakes, then one refused cycle)")
+			require.Equal(t, first+w+4, b.cycle,
+				"back to back until the stall (w+3 handshakes, then one refused cycle)")
 			for range 3 * w {
 				require.False(t, b.step().PktReady, "cycle %d: s_pkt_ready stays low while m_cpl is blocked", b.cycle-1)
 			}
@@ -134,7 +135,10 @@ func TestCtlMidStream(t *testing.T) {
 		for i := range 10 {
 			if i == 4 {
 				b.drive(pkt{conn: 0, psn: uint32(i), pseq: uint32(i)})
-				b.in.CtlValid, b.in.CtlOpen, b.in.CtlConn, b.in.CtlPSN = true, true, 1, 77
+				b.in.CtlValid = true
+				b.in.CtlOpen = true
+				b.in.CtlConn = 1
+				b.in.CtlPSN = 77
 				o := b.step()
 				require.False(t, o.PktReady, "s_pkt_ready low while s_ctl_valid")
 				b.in.CtlValid = false
@@ -177,8 +181,8 @@ func TestCtlMidStream(t *testing.T) {
 		b.idle(5)
 		require.Equal(t, uint32(2), b.out.CntClosed, "cnt_closed")
 		require.Equal(t, uint32(4), b.out.CntAccepted, "cnt_accepted")
-		require.Equal(t, ack{cycle: c + 2, psn: 901, path: 1, pseq: 1, sack: sackOf(0), ecn: true}, b.acks[len(b.acks)-1],
-			"reopen: new cum, path state cleared")
+		require.Equal(t, ack{cycle: c + 2, psn: 901, path: 1, pseq: 1, sack: sackOf(0), ecn: true},
+			b.acks[len(b.acks)-1], "reopen: new cum, path state cleared")
 		require.Equal(t, cpl{cycle: c + 3, psn: 900}, b.cpls[len(b.cpls)-1], "completion after reopen")
 	})
 }
@@ -187,7 +191,8 @@ func TestCtlMidStream(t *testing.T) {
 // everything at the edge; during rst both readies are low and the registered outputs still show the old state.
 func TestReset(t *testing.T) {
 	b := newTB(t, defaultCfg(t))
-	b.in.CplReady, b.in.AckReady = false, false
+	b.in.CplReady = false
+	b.in.AckReady = false
 	b.ctl(true, 0, 10)
 	b.ctl(true, 1, 20)
 	for i := range 6 {
@@ -203,9 +208,13 @@ func TestReset(t *testing.T) {
 	o = b.step()
 	require.False(t, o.CplValid || o.AckValid, "valids cleared by rst")
 	require.Zero(t, o.CntAccepted+o.CntDuplicate+o.CntOutOfWin+o.CntClosed, "counters cleared by rst")
-	b.in.Rst, b.in.CtlValid, b.in.PktValid = false, false, false
-	b.in.CplReady, b.in.AckReady = true, true
-	b.cpls, b.acks = nil, nil
+	b.in.Rst = false
+	b.in.CtlValid = false
+	b.in.PktValid = false
+	b.in.CplReady = true
+	b.in.AckReady = true
+	b.cpls = nil
+	b.acks = nil
 	b.idle(3)
 	require.Empty(t, b.cpls, "no completion survives rst")
 	require.Empty(t, b.acks, "no ACK survives rst")
@@ -262,7 +271,8 @@ func TestRandomTraffic(t *testing.T) {
 		{name: "u250 seed 3", cfg: presetCfg(t, "u250"), seed: 3, cycles: 20000, ready: 10},
 		{name: "wide seed 4", cfg: config.Config{Name: "wide", Conns: 128, Window: 1024, Paths: 4, SackBits: 256,
 			PSNWidth: 24, PseqWidth: 12, HandleWidth: 32, AckEvery: 64, AckFifoDepth: 64,
-			TickCycles: 256, CwndInit: 16, CwndMax: 64, AI16ths: 2, FailK: 3, HoldoffTicks: 40, RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7}, seed: 4, cycles: 20000, ready: 5},
+			TickCycles: 256, CwndInit: 16, CwndMax: 64, AI16ths: 2, FailK: 3, HoldoffTicks: 40, RTOTicks: 8,
+			RTOMaxTicks: 64, MaxRetries: 7}, seed: 4, cycles: 20000, ready: 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -277,7 +287,8 @@ func TestRandomTraffic(t *testing.T) {
 			pathSeq := make([]uint32, cfg.Conns*cfg.Paths)
 			for c := range cfg.Conns {
 				start[c] = seqnum.New(rng.Uint32())
-				acked[c], nextCpl[c] = start[c], start[c]
+				acked[c] = start[c]
+				nextCpl[c] = start[c]
 				b.ctl(true, uint32(c), start[c].Uint32())
 			}
 			nc, na := 0, 0
@@ -292,7 +303,8 @@ func TestRandomTraffic(t *testing.T) {
 				}
 				for ; na < len(b.acks); na++ {
 					a := b.acks[na]
-					require.True(t, acked[a.conn].LessThanEq(seqnum.New(a.psn)), "conn %d: ACK PSN never goes back", a.conn)
+					require.True(t, acked[a.conn].LessThanEq(seqnum.New(a.psn)),
+						"conn %d: ACK PSN never goes back", a.conn)
 					acked[a.conn] = seqnum.New(a.psn)
 				}
 			}
@@ -329,7 +341,8 @@ func TestRandomTraffic(t *testing.T) {
 				}
 				check()
 			}
-			b.in.CplReady, b.in.AckReady = true, true
+			b.in.CplReady = true
+			b.in.AckReady = true
 			if pending {
 				require.GreaterOrEqual(t, b.sendWait(pkt{conn: b.in.PktConn, psn: b.in.PktPSN, path: b.in.PktPath,
 					pseq: b.in.PktPseq, first: b.in.PktFirst, ackReq: b.in.PktAckReq, ecn: b.in.PktECN,
@@ -372,7 +385,10 @@ func TestStepNoAlloc(t *testing.T) {
 	in.CtlValid = false
 	i := uint32(0)
 	allocs := testing.AllocsPerRun(1000, func() {
-		in.PktValid, in.PktPSN, in.PktPseq, in.PktAckReq = true, i, i, i%7 == 0
+		in.PktValid = true
+		in.PktPSN = i
+		in.PktPseq = i
+		in.PktAckReq = i%7 == 0
 		m.Step(&in, &out)
 		i++
 	})
@@ -393,7 +409,9 @@ func BenchmarkStep(b *testing.B) {
 	in := rxreorder.In{CplReady: true, AckReady: true}
 	var out rxreorder.Out
 	for c := range cfg.Conns {
-		in.CtlValid, in.CtlOpen, in.CtlConn = true, true, uint32(c)
+		in.CtlValid = true
+		in.CtlOpen = true
+		in.CtlConn = uint32(c)
 		m.Step(&in, &out)
 	}
 	in.CtlValid = false
@@ -403,7 +421,11 @@ func BenchmarkStep(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		c := uint32(i) & uint32(cfg.Conns-1)
-		in.PktConn, in.PktPSN, in.PktPath, in.PktPseq, in.PktHandle = c, psn[c], 0, psn[c], uint32(i)
+		in.PktConn = c
+		in.PktPSN = psn[c]
+		in.PktPath = 0
+		in.PktPseq = psn[c]
+		in.PktHandle = uint32(i)
 		m.Step(&in, &out)
 		if out.PktReady {
 			psn[c]++

@@ -76,7 +76,8 @@ func presetCfg(t *testing.T, name string) config.Config {
 func smallCfg() config.Config {
 	return config.Config{Name: "small", Conns: 2, Window: 8, Paths: 2, SackBits: 8, PSNWidth: 24, PseqWidth: 8,
 		HandleWidth: 8, AckEvery: 2, AckFifoDepth: 4,
-		TickCycles: 16, CwndInit: 4, CwndMax: 16, AI16ths: 2, FailK: 2, HoldoffTicks: 4, RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7}
+		TickCycles: 16, CwndInit: 4, CwndMax: 16, AI16ths: 2, FailK: 2, HoldoffTicks: 4,
+		RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7}
 }
 
 // step runs one cycle with b.in and returns its outputs.
@@ -86,11 +87,13 @@ func (b *tb) step() rxreorder.Out {
 	o := b.out
 	if b.cycle > 0 && !b.prevI.Rst {
 		if b.prev.CplValid && !b.prevI.CplReady {
-			require.Equal(b.t, cplOf(b.prev, 0), cplOf(o, 0), "cycle %d: m_cpl must hold while valid && !ready", b.cycle)
+			require.Equal(b.t, cplOf(b.prev, 0), cplOf(o, 0),
+				"cycle %d: m_cpl must hold while valid && !ready", b.cycle)
 			require.True(b.t, o.CplValid, "cycle %d: m_cpl_valid must hold while !ready", b.cycle)
 		}
 		if b.prev.AckValid && !b.prevI.AckReady {
-			require.Equal(b.t, ackOf(b.prev, 0), ackOf(o, 0), "cycle %d: m_ack must hold while valid && !ready", b.cycle)
+			require.Equal(b.t, ackOf(b.prev, 0), ackOf(o, 0),
+				"cycle %d: m_ack must hold while valid && !ready", b.cycle)
 			require.True(b.t, o.AckValid, "cycle %d: m_ack_valid must hold while !ready", b.cycle)
 		}
 	}
@@ -104,7 +107,8 @@ func (b *tb) step() rxreorder.Out {
 	if o.AckValid && b.in.AckReady {
 		b.acks = append(b.acks, ackOf(o, b.cycle))
 	}
-	b.prev, b.prevI = o, b.in
+	b.prev = o
+	b.prevI = b.in
 	b.cycle++
 	return o
 }
@@ -129,7 +133,10 @@ func (b *tb) idle(n int) {
 // ctl performs one control handshake (s_ctl_ready is !rst, so it takes one cycle) and returns its cycle.
 func (b *tb) ctl(open bool, conn, psn uint32) int {
 	b.t.Helper()
-	b.in.CtlValid, b.in.CtlOpen, b.in.CtlConn, b.in.CtlPSN = true, open, conn, psn
+	b.in.CtlValid = true
+	b.in.CtlOpen = open
+	b.in.CtlConn = conn
+	b.in.CtlPSN = psn
 	c := b.cycle
 	o := b.step()
 	require.True(b.t, o.CtlReady, "cycle %d: s_ctl_ready", c)
@@ -140,8 +147,14 @@ func (b *tb) ctl(open bool, conn, psn uint32) int {
 // drive puts p on s_pkt with valid high.
 func (b *tb) drive(p pkt) {
 	b.in.PktValid = true
-	b.in.PktConn, b.in.PktPSN, b.in.PktPath, b.in.PktPseq = p.conn, p.psn, p.path, p.pseq
-	b.in.PktFirst, b.in.PktLast, b.in.PktAckReq, b.in.PktECN = p.first, p.last, p.ackReq, p.ecn
+	b.in.PktConn = p.conn
+	b.in.PktPSN = p.psn
+	b.in.PktPath = p.path
+	b.in.PktPseq = p.pseq
+	b.in.PktFirst = p.first
+	b.in.PktLast = p.last
+	b.in.PktAckReq = p.ackReq
+	b.in.PktECN = p.ecn
 	b.in.PktHandle = p.handle
 }
 

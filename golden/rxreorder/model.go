@@ -182,71 +182,37 @@ func New(cfg config.Config) (*Model, error) {
 // Config returns the configuration the model was built for.
 func (m *Model) Config() config.Config { return m.cfg }
 
+// release is the release decision of one cycle (docs/rx_reorder.md "Release"), on the start-of-cycle state.
+type release struct {
+	// fire: a candidate exists and (!m_cpl_valid || m_cpl_ready).
+	fire bool
+	// conn is the granted connection g.
+	conn int
+	// cpl is what m_cpl loads on fire: g, psn = cum[g] - lag[g] and the handle RAM data at {g, psn}.
+	cpl cplReg
+}
+
 // Step fills *out with this cycle's output ports (from the state at the start of the cycle and *in), then
 // applies the rising clock edge that ends the cycle. Input values are truncated to their port widths, as the RTL
 // would see them. Payload outputs whose valid is low carry stale but deterministic values.
+//
+// It follows docs/rx_reorder.md "Pipeline": the release decision on the start-of-cycle state, the ACK FIFO pop,
+// stage 1 (one control operation or packet), the release's update, and the input handshake loading stage 1.
 func (m *Model) Step(in *In, out *Out) {
-	// s_ctl_ready = !rst.
-	// s_pkt_ready = !rst && !s_ctl_valid && ack_room && lag_ok, where
-	// ack_room = (ack FIFO count <= ACK_FIFO_DEPTH-2) and lag_ok = (lag[c] <= WINDOW for every c).
-	out.CtlReady = !in.Rst
-	out.PktReady = !in.Rst && !in.CtlValid && m.count <= len(m.fifo)-2 && m.over == 0
-
-	// m_cpl_* is the completion output register.
-	out.CplValid = m.cpl.valid
-	out.CplConn = m.cpl.conn
-	out.CplPSN = m.cpl.psn.Uint32()
-	out.CplFirst = m.cpl.data.first
-	out.CplLast = m.cpl.data.last
-	out.CplHandle = m.cpl.data.handle
-
-	// m_ack_* is the head of the ACK FIFO, m_ack_valid = (count != 0).
-	h := &m.fifo[m.head]
-	out.AckValid = m.count != 0
-	out.AckConn = h.conn
-	out.AckPSN = h.psn.Uint32()
-	out.AckPath = h.path
-	out.AckPseq = h.pseq
-	out.AckSack = h.sack
-	out.AckECN = h.ecn
-
-	out.CntAccepted = m.cntAccepted
-	out.CntDuplicate = m.cntDuplicate
-	out.CntOutOfWin = m.cntOutOfWin
-	out.CntClosed = m.cntClosed
-
+	m.drivePorts(in, out)
 	// rst clears open, lag, bitmap, ackcnt, pvalid, s1_valid, m_cpl_valid, the ACK FIFO, rr and the counters.
 	if in.Rst {
 		m.reset()
 		return
 	}
 
-	// Release, on the state at the start of the cycle:
-	// candidates rdy[c] = lag[c] != 0, except the connection of a control operation in stage 1 this cycle;
-	// grant the first candidate at or after rr; fire when a candidate exists and (!m_cpl_valid || m_cpl_ready).
-	// On fire for g: psn = cum[g] - lag[g]; read handle RAM[{g, psn}].
-	fire := false
-	var next cplReg
-	g := 0
-	if !m.cpl.valid || in.CplReady {
-		exclude := -1
-		if m.s1.valid && m.s1.isCtl {
-			exclude = int(m.s1.conn)
-		}
-		if g = m.arbitrate(exclude); g >= 0 {
-			fire = true
-			psn := m.cum[g].Add(-int32(m.lag[g]))
-			next = cplReg{valid: true, conn: uint32(g), psn: psn, data: m.handles[m.slotIndex(uint32(g), psn)]}
-		}
-	}
-
+	rel := m.decideRelease(in.CplReady)
 	// Pop on m_ack_valid && m_ack_ready (before stage 1 pushes: push and pop in one cycle keep the count).
 	if out.AckValid && in.AckReady {
 		m.head = (m.head + 1) & (len(m.fifo) - 1)
 		m.count--
 	}
-
-	// Stage 1 on the state at the start of the cycle (release above only read it).
+	// Stage 1 on the state at the start of the cycle (the release decision only read it).
 	if m.s1.valid {
 		if m.s1.isCtl {
 			m.control()
@@ -254,19 +220,82 @@ func (m *Model) Step(in *In, out *Out) {
 			m.packet()
 		}
 	}
+	m.updateRelease(in.CplReady, &rel)
+	m.loadStage1(in, out)
+}
 
-	// On fire: next cycle m_cpl_valid=1 with g, psn and the RAM data; lag[g]--; rr = g+1 (mod CONNS).
-	// (With an accept on g in stage 1 this cycle, lag[g] is already lag+L, so it becomes lag+L-1.)
-	// Otherwise, if m_cpl_ready, m_cpl_valid drops; the output holds while valid && !ready.
-	if fire {
-		m.setLag(g, m.lag[g]-1)
-		m.rr = (g + 1) & int(m.connMask)
-		m.cpl = next
-	} else if in.CplReady {
-		m.cpl.valid = false
+// drivePorts drives the output ports (docs/rx_reorder.md "Input", "ACK output"): s_ctl_ready = !rst;
+// s_pkt_ready = !rst && !s_ctl_valid && ack_room && lag_ok, where ack_room = (ack FIFO count <=
+// ACK_FIFO_DEPTH-2) and lag_ok = (lag[c] <= WINDOW for every c); m_cpl_* is the completion output register;
+// m_ack_* is the head of the ACK FIFO, m_ack_valid = (count != 0); the counters are registers.
+func (m *Model) drivePorts(in *In, out *Out) {
+	h := &m.fifo[m.head]
+	*out = Out{
+		PktReady:     !in.Rst && !in.CtlValid && m.count <= len(m.fifo)-2 && m.over == 0,
+		CtlReady:     !in.Rst,
+		CplValid:     m.cpl.valid,
+		CplConn:      m.cpl.conn,
+		CplPSN:       m.cpl.psn.Uint32(),
+		CplFirst:     m.cpl.data.first,
+		CplLast:      m.cpl.data.last,
+		CplHandle:    m.cpl.data.handle,
+		AckValid:     m.count != 0,
+		AckConn:      h.conn,
+		AckPSN:       h.psn.Uint32(),
+		AckPath:      h.path,
+		AckPseq:      h.pseq,
+		AckSack:      h.sack,
+		AckECN:       h.ecn,
+		CntAccepted:  m.cntAccepted,
+		CntDuplicate: m.cntDuplicate,
+		CntOutOfWin:  m.cntOutOfWin,
+		CntClosed:    m.cntClosed,
 	}
+}
 
-	// A handshake on either stream loads stage 1; at most one per cycle (s_pkt_ready is low while s_ctl_valid).
+// decideRelease decides the release on the start-of-cycle state: candidates rdy[c] = lag[c] != 0, except the
+// connection of a control operation in stage 1 this cycle; grant the first candidate at or after rr (wrapping);
+// fire when a candidate exists and (!m_cpl_valid || m_cpl_ready). On fire for g: psn = cum[g] - lag[g]; read
+// handle RAM[{g, psn}].
+func (m *Model) decideRelease(cplReady bool) release {
+	var rel release
+	if m.cpl.valid && !cplReady {
+		return rel
+	}
+	exclude := -1
+	if m.s1.valid && m.s1.isCtl {
+		exclude = int(m.s1.conn)
+	}
+	g := m.arbitrate(exclude)
+	if g < 0 {
+		return rel
+	}
+	psn := m.cum[g].Add(-int32(m.lag[g]))
+	rel.fire = true
+	rel.conn = g
+	rel.cpl = cplReg{valid: true, conn: uint32(g), psn: psn, data: m.handles[m.slotIndex(uint32(g), psn)]}
+	return rel
+}
+
+// updateRelease applies the release after stage 1: on fire, next cycle m_cpl_valid=1 with g, psn and the RAM
+// data; lag[g]--; rr = g+1 (mod CONNS). (With an accept on g in stage 1 this cycle, lag[g] is already lag+L, so
+// it becomes lag+L-1.) Otherwise, if m_cpl_ready, m_cpl_valid drops; the output holds while valid && !ready.
+func (m *Model) updateRelease(cplReady bool, rel *release) {
+	if !rel.fire {
+		if cplReady {
+			m.cpl.valid = false
+		}
+		return
+	}
+	g := rel.conn
+	m.setLag(g, m.lag[g]-1)
+	m.rr = (g + 1) & int(m.connMask)
+	m.cpl = rel.cpl
+}
+
+// loadStage1 applies the input handshake: one on either stream loads stage 1; at most one per cycle (s_pkt_ready
+// is low while s_ctl_valid).
+func (m *Model) loadStage1(in *In, out *Out) {
 	switch {
 	case in.CtlValid && out.CtlReady:
 		m.s1 = stage1{
@@ -337,7 +366,7 @@ func (m *Model) control() {
 	clear(m.pecn[c*paths : (c+1)*paths])
 }
 
-// packet executes a packet in stage 1.
+// packet executes a packet in stage 1 (docs/rx_reorder.md "Stage 1", steps 1 to 5).
 func (m *Model) packet() {
 	s := &m.s1
 	c := int(s.conn)
@@ -347,49 +376,12 @@ func (m *Model) packet() {
 		m.cntClosed++
 		return
 	}
-
-	// 2. Classify with d = signed24(psn - cum[c]):
-	//    0 <= d < WINDOW and bitmap[c][d]==0: accept;
-	//    0 <= d < WINDOW and bit set, or -(2^23-1) <= d <= -1: duplicate;
-	//    otherwise (d >= WINDOW or d == -2^23): out of window.
 	cum := m.cum[c]
-	var accept, duplicate bool
-	d := s.psn.Sub(cum)
-	switch {
-	case s.psn.InWindow(cum, seqnum.Size(m.window)):
-		if m.bitTest(c, int(d)) {
-			duplicate = true
-		} else {
-			accept = true
-		}
-	case s.psn.IsDuplicate(cum):
-		duplicate = true
-	}
-
-	// 3. Path update (accept, duplicate and out of window alike). e = signed(pseq - pnext) over PSEQ_WIDTH bits.
-	//    e >= 0: s = e+1; psack = (s >= SACK_BITS) ? 1 : (psack << s) | 1; pnext = pseq+1; gap = (e > 0).
-	//    e < 0 and -e-1 < SACK_BITS: set bit -e-1; gap = 0.
-	//    otherwise: too old, no change; gap = 0.
-	//    pecn |= s_pkt_ecn.
+	// 2. Classify: accept, duplicate or out of window.
+	accept, duplicate, d := m.classify(c)
+	// 3. Path update of (c, p), for every class.
 	pi := c*(int(m.pathMask)+1) + int(s.path)
-	gap := false
-	e := m.pseq.Sub(s.pseq, m.pnext[pi])
-	switch {
-	case e >= 0:
-		switch sh := int(e) + 1; {
-		case sh >= m.sackBits:
-			m.psack[pi] = wide.One()
-		case m.sackBits <= 64: // fast path, same result: the whole bitmap is in word 0
-			m.psack[pi][0] = (m.psack[pi][0]<<uint(sh) | 1) & (^uint64(0) >> uint(64-m.sackBits))
-		default:
-			m.psack[pi] = m.psack[pi].Shl(sh, m.sackBits).Set(0)
-		}
-		m.pnext[pi] = m.pseq.Add(s.pseq, 1)
-		gap = e > 0
-	case int(-e-1) < m.sackBits:
-		m.psack[pi] = m.psack[pi].Set(int(-e - 1))
-	}
-	m.pecn[pi] = m.pecn[pi] || s.ecn
+	gap := m.pathUpdate(pi)
 
 	// 4. Accept: b = bitmap | (1<<d); L = trailing ones of b; bitmap = b >> L; cum += L; lag += L;
 	//    handle RAM[{c, psn}] = {first, last, handle}; cnt_accepted++.
@@ -408,24 +400,86 @@ func (m *Model) packet() {
 		// 5. ACK decision: not for out of window.
 		return
 	}
+	// 5. ACK decision.
+	m.ackDecision(c, pi, accept, duplicate, gap)
+}
 
-	// 5. ack = ack_req || duplicate || gap || (accept && ackcnt+1 == ACK_EVERY).
-	//    If ack: push {c, cum (after step 4), p, pnext, psack, pecn} (path values after step 3), then clear
-	//    pecn of (c,p) and ackcnt[c]. Else if accept: ackcnt++.
-	if s.ackReq || duplicate || gap || (accept && int(m.ackcnt[c])+1 == m.cfg.AckEvery) {
-		m.push(ackEntry{
-			conn: s.conn,
-			psn:  m.cum[c],
-			path: s.path,
-			pseq: m.pnext[pi],
-			sack: m.psack[pi],
-			ecn:  m.pecn[pi],
-		})
-		m.pecn[pi] = false
-		m.ackcnt[c] = 0
-	} else if accept {
-		m.ackcnt[c]++
+// classify is step 2 of a packet of connection c, with d = signed24(psn - cum[c]):
+//
+//	0 <= d < WINDOW and bitmap[c][d]==0: accept;
+//	0 <= d < WINDOW and bit set, or -(2^23-1) <= d <= -1: duplicate;
+//	otherwise (d >= WINDOW or d == -2^23): out of window.
+//
+// It returns d with the class.
+func (m *Model) classify(c int) (accept, duplicate bool, d int32) {
+	psn, cum := m.s1.psn, m.cum[c]
+	d = psn.Sub(cum)
+	switch {
+	case psn.InWindow(cum, seqnum.Size(m.window)):
+		if m.bitTest(c, int(d)) {
+			duplicate = true
+		} else {
+			accept = true
+		}
+	case psn.IsDuplicate(cum):
+		duplicate = true
 	}
+	return accept, duplicate, d
+}
+
+// pathUpdate is step 3 of a packet, on the path state at index pi (accept, duplicate and out of window alike),
+// with e = signed(pseq - pnext) over PSEQ_WIDTH bits:
+//
+//	e >= 0: s = e+1; psack = (s >= SACK_BITS) ? 1 : (psack << s) | 1; pnext = pseq+1; gap = (e > 0).
+//	e < 0 and -e-1 < SACK_BITS: set bit -e-1; gap = 0.
+//	otherwise: too old, no change; gap = 0.
+//	pecn |= s_pkt_ecn.
+//
+// It returns gap.
+func (m *Model) pathUpdate(pi int) (gap bool) {
+	s := &m.s1
+	e := m.pseq.Sub(s.pseq, m.pnext[pi])
+	switch {
+	case e >= 0:
+		switch sh := int(e) + 1; {
+		case sh >= m.sackBits:
+			m.psack[pi] = wide.One()
+		case m.sackBits <= 64: // fast path, same result: the whole bitmap is in word 0
+			m.psack[pi][0] = (m.psack[pi][0]<<uint(sh) | 1) & (^uint64(0) >> uint(64-m.sackBits))
+		default:
+			m.psack[pi] = m.psack[pi].Shl(sh, m.sackBits).Set(0)
+		}
+		m.pnext[pi] = m.pseq.Add(s.pseq, 1)
+		gap = e > 0
+	case int(-e-1) < m.sackBits:
+		m.psack[pi] = m.psack[pi].Set(int(-e - 1))
+	}
+	m.pecn[pi] = m.pecn[pi] || s.ecn
+	return gap
+}
+
+// ackDecision is step 5 of an accepted or duplicate packet of connection c on the path state at index pi:
+// ack = ack_req || duplicate || gap || (accept && ackcnt+1 == ACK_EVERY). If ack: push {c, cum (after step 4),
+// p, pnext, psack, pecn} (path values after step 3), then clear pecn of (c,p) and ackcnt[c]. Else if accept:
+// ackcnt++.
+func (m *Model) ackDecision(c, pi int, accept, duplicate, gap bool) {
+	s := &m.s1
+	if !s.ackReq && !duplicate && !gap && !(accept && int(m.ackcnt[c])+1 == m.cfg.AckEvery) {
+		if accept {
+			m.ackcnt[c]++
+		}
+		return
+	}
+	m.push(ackEntry{
+		conn: s.conn,
+		psn:  m.cum[c],
+		path: s.path,
+		pseq: m.pnext[pi],
+		sack: m.psack[pi],
+		ecn:  m.pecn[pi],
+	})
+	m.pecn[pi] = false
+	m.ackcnt[c] = 0
 }
 
 // push appends e to the ACK FIFO. s_pkt_ready's ack_room keeps the FIFO from overflowing (at most one packet in

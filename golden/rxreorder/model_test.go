@@ -277,14 +277,17 @@ func TestPathSack(t *testing.T) {
 		{name: "pseq 0", path: 1, pseq: 0},
 		{name: "pseq 1 coalesced ACK", path: 1, pseq: 1, wantAck: true, pnext: 2, sack: sackOf(0, 1)},
 		{name: "pseq 3 skips 2: gap", path: 1, pseq: 3, wantAck: true, pnext: 4, sack: sackOf(0, 2, 3)},
-		{name: "late pseq 2 sets bit 1", path: 1, pseq: 2, ackReq: true, wantAck: true, pnext: 4, sack: sackOf(0, 1, 2, 3)},
+		{name: "late pseq 2 sets bit 1", path: 1, pseq: 2, ackReq: true, wantAck: true, pnext: 4,
+			sack: sackOf(0, 1, 2, 3)},
 		{name: "other path independent", path: 0, pseq: 0, ackReq: true, wantAck: true, pnext: 1, sack: sackOf(0)},
 		{name: "e=-9 too old", path: 1, pseq: 251, ackReq: true, wantAck: true, pnext: 4, sack: sackOf(0, 1, 2, 3)},
-		{name: "e=-8 sets bit 7", path: 1, pseq: 252, ackReq: true, wantAck: true, pnext: 4, sack: sackOf(0, 1, 2, 3, 7)},
+		{name: "e=-8 sets bit 7", path: 1, pseq: 252, ackReq: true, wantAck: true, pnext: 4,
+			sack: sackOf(0, 1, 2, 3, 7)},
 		{name: "e=10 restarts sack", path: 1, pseq: 14, wantAck: true, pnext: 15, sack: sackOf(0)},
 		{name: "e=7 s=8 restarts sack", path: 1, pseq: 22, wantAck: true, pnext: 23, sack: sackOf(0)},
 		{name: "e=6 shifts by 7", path: 1, pseq: 29, wantAck: true, pnext: 30, sack: sackOf(0, 7)},
-		{name: "e=199 is -57 in 8 bits: too old", path: 0, pseq: 200, ackReq: true, wantAck: true, pnext: 1, sack: sackOf(0)},
+		{name: "e=199 is -57 in 8 bits: too old", path: 0, pseq: 200, ackReq: true, wantAck: true, pnext: 1,
+			sack: sackOf(0)},
 	}
 	var want []ack
 	var names []string
@@ -309,6 +312,6 @@ func TestPathSack(t *testing.T) {
 	}
 	c := b.send(pkt{conn: 1, psn: 11, path: 1, pseq: 0, ackReq: true})
 	b.idle(4)
-	require.Equal(t, ack{cycle: c + 2, conn: 1, psn: 12, path: 1, pseq: 1, sack: sackOf(0, 1, 2)}, b.acks[len(b.acks)-1],
-		"path sequence wraps: 255 -> 0 is in order")
+	require.Equal(t, ack{cycle: c + 2, conn: 1, psn: 12, path: 1, pseq: 1, sack: sackOf(0, 1, 2)},
+		b.acks[len(b.acks)-1], "path sequence wraps: 255 -> 0 is in order")
 }
