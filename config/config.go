@@ -77,76 +77,36 @@ type Key struct {
 
 // Keys lists every key in the order of the Verilog parameter lists.
 var Keys = []Key{
-	{JSON: "conns", Verilog: "CONNS", Min: 2, Max: 1024, Pow2: true, field: func(c *Config) *int { return &c.Conns }},
-	{
-		JSON:    "window",
-		Verilog: "WINDOW",
-		Min:     8,
-		Max:     1024,
-		Pow2:    true,
-		field:   func(c *Config) *int { return &c.Window },
-	},
-	{JSON: "paths", Verilog: "PATHS", Min: 2, Max: 64, Pow2: true, field: func(c *Config) *int { return &c.Paths }},
-	{
-		JSON:    "sack_bits",
-		Verilog: "SACK_BITS",
-		Min:     8,
-		Max:     256,
-		Pow2:    true,
-		field:   func(c *Config) *int { return &c.SackBits },
-	},
-	{JSON: "psn_width", Verilog: "PSN_WIDTH", Min: 24, Max: 24, field: func(c *Config) *int { return &c.PSNWidth }},
-	{JSON: "pseq_width", Verilog: "PSEQ_WIDTH", Min: 8, Max: 24, field: func(c *Config) *int { return &c.PseqWidth }},
-	{
-		JSON:    "handle_width",
-		Verilog: "HANDLE_WIDTH",
-		Min:     1,
-		Max:     32,
-		field:   func(c *Config) *int { return &c.HandleWidth },
-	},
-	{JSON: "ack_every", Verilog: "ACK_EVERY", Min: 1, Max: 64, field: func(c *Config) *int { return &c.AckEvery }},
-	{
-		JSON:    "ack_fifo_depth",
-		Verilog: "ACK_FIFO_DEPTH",
-		Min:     4,
-		Max:     64,
-		Pow2:    true,
-		field:   func(c *Config) *int { return &c.AckFifoDepth },
-	},
-	{
-		JSON:    "tick_cycles",
-		Verilog: "TICK_CYCLES",
-		Min:     1,
-		Max:     65536,
-		field:   func(c *Config) *int { return &c.TickCycles },
-	},
-	{JSON: "cwnd_init", Verilog: "CWND_INIT", Min: 1, Max: 255, field: func(c *Config) *int { return &c.CwndInit }},
-	{JSON: "cwnd_max", Verilog: "CWND_MAX", Min: 1, Max: 255, field: func(c *Config) *int { return &c.CwndMax }},
-	{JSON: "ai_16ths", Verilog: "AI_16THS", Min: 1, Max: 16, field: func(c *Config) *int { return &c.AI16ths }},
-	{JSON: "fail_k", Verilog: "FAIL_K", Min: 1, Max: 15, field: func(c *Config) *int { return &c.FailK }},
-	{
-		JSON:    "holdoff_ticks",
-		Verilog: "HOLDOFF_TICKS",
-		Min:     1,
-		Max:     255,
-		field:   func(c *Config) *int { return &c.HoldoffTicks },
-	},
-	{JSON: "rto_ticks", Verilog: "RTO_TICKS", Min: 1, Max: 65535, field: func(c *Config) *int { return &c.RTOTicks }},
-	{
-		JSON:    "rto_max_ticks",
-		Verilog: "RTO_MAX_TICKS",
-		Min:     1,
-		Max:     65535,
-		field:   func(c *Config) *int { return &c.RTOMaxTicks },
-	},
-	{
-		JSON:    "max_retries",
-		Verilog: "MAX_RETRIES",
-		Min:     1,
-		Max:     15,
-		field:   func(c *Config) *int { return &c.MaxRetries },
-	},
-	{JSON: "gbn", Verilog: "GBN", Min: 0, Max: 1, field: func(c *Config) *int { return &c.GBN }},
+	key("conns", "CONNS", 2, 1024, pow2, func(c *Config) *int { return &c.Conns }),
+	key("window", "WINDOW", 8, 1024, pow2, func(c *Config) *int { return &c.Window }),
+	key("paths", "PATHS", 2, 64, pow2, func(c *Config) *int { return &c.Paths }),
+	key("sack_bits", "SACK_BITS", 8, 256, pow2, func(c *Config) *int { return &c.SackBits }),
+	key("psn_width", "PSN_WIDTH", 24, 24, plain, func(c *Config) *int { return &c.PSNWidth }),
+	key("pseq_width", "PSEQ_WIDTH", 8, 24, plain, func(c *Config) *int { return &c.PseqWidth }),
+	key("handle_width", "HANDLE_WIDTH", 1, 32, plain, func(c *Config) *int { return &c.HandleWidth }),
+	key("ack_every", "ACK_EVERY", 1, 64, plain, func(c *Config) *int { return &c.AckEvery }),
+	key("ack_fifo_depth", "ACK_FIFO_DEPTH", 4, 64, pow2, func(c *Config) *int { return &c.AckFifoDepth }),
+	key("tick_cycles", "TICK_CYCLES", 1, 65536, plain, func(c *Config) *int { return &c.TickCycles }),
+	key("cwnd_init", "CWND_INIT", 1, 255, plain, func(c *Config) *int { return &c.CwndInit }),
+	key("cwnd_max", "CWND_MAX", 1, 255, plain, func(c *Config) *int { return &c.CwndMax }),
+	key("ai_16ths", "AI_16THS", 1, 16, plain, func(c *Config) *int { return &c.AI16ths }),
+	key("fail_k", "FAIL_K", 1, 15, plain, func(c *Config) *int { return &c.FailK }),
+	key("holdoff_ticks", "HOLDOFF_TICKS", 1, 255, plain, func(c *Config) *int { return &c.HoldoffTicks }),
+	key("rto_ticks", "RTO_TICKS", 1, 65535, plain, func(c *Config) *int { return &c.RTOTicks }),
+	key("rto_max_ticks", "RTO_MAX_TICKS", 1, 65535, plain, func(c *Config) *int { return &c.RTOMaxTicks }),
+	key("max_retries", "MAX_RETRIES", 1, 15, plain, func(c *Config) *int { return &c.MaxRetries }),
+	key("gbn", "GBN", 0, 1, plain, func(c *Config) *int { return &c.GBN }),
+}
+
+// pow2 and plain say whether a key's value must be a power of two.
+const (
+	pow2  = true
+	plain = false
+)
+
+// key is one row of Keys.
+func key(json, verilog string, min, max int, pow2 bool, field func(*Config) *int) Key {
+	return Key{JSON: json, Verilog: verilog, Min: min, Max: max, Pow2: pow2, field: field}
 }
 
 // Log2 is the bit width of an index over n entries (n a power of two): the derived widths CONN_W, PATH_W, ...
@@ -177,29 +137,30 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("key %q: value %d is not a power of two (allowed %s)", k.JSON, v, k.allowed()))
 		}
 	}
-	if len(errs) == 0 && 1<<(c.PseqWidth-1) <= c.SackBits {
-		errs = append(
-			errs,
-			fmt.Errorf("key %q: value %d too small for sack_bits %d (allowed: 2^(pseq_width-1) > sack_bits)",
-				"pseq_width", c.PseqWidth, c.SackBits),
-		)
-	}
-	if len(errs) == 0 && c.CwndInit > c.CwndMax {
-		errs = append(
-			errs,
-			fmt.Errorf("key %q: value %d above cwnd_max %d (allowed: cwnd_init <= cwnd_max)", "cwnd_init", c.CwndInit,
-				c.CwndMax),
-		)
-	}
-	if len(errs) == 0 && c.RTOMaxTicks < c.RTOTicks {
-		errs = append(
-			errs,
-			fmt.Errorf("key %q: value %d below rto_ticks %d (allowed: rto_ticks <= rto_max_ticks)", "rto_max_ticks",
-				c.RTOMaxTicks, c.RTOTicks),
-		)
+	if len(errs) == 0 {
+		if err := c.crossKeyError(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("config %s: %w", c.Name, errors.Join(errs...))
+	}
+	return nil
+}
+
+// crossKeyError checks the rules between keys and returns the first broken one, naming the key, its value and
+// the rule.
+func (c Config) crossKeyError() error {
+	switch {
+	case 1<<(c.PseqWidth-1) <= c.SackBits:
+		return fmt.Errorf("key %q: value %d too small for sack_bits %d (allowed: 2^(pseq_width-1) > sack_bits)",
+			"pseq_width", c.PseqWidth, c.SackBits)
+	case c.CwndInit > c.CwndMax:
+		return fmt.Errorf("key %q: value %d above cwnd_max %d (allowed: cwnd_init <= cwnd_max)",
+			"cwnd_init", c.CwndInit, c.CwndMax)
+	case c.RTOMaxTicks < c.RTOTicks:
+		return fmt.Errorf("key %q: value %d below rto_ticks %d (allowed: rto_ticks <= rto_max_ticks)",
+			"rto_max_ticks", c.RTOMaxTicks, c.RTOTicks)
 	}
 	return nil
 }
