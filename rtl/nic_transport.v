@@ -56,7 +56,8 @@ module nic_transport #(
     parameter RTO_MAX_TICKS = 64,
     // retx: retransmissions of one packet before the connection errors; 1..15.
     parameter MAX_RETRIES = 7,
-    // 0: selective mode, packets sprayed by path_sel; 1: go-back-N (RoCEv2), path 0, receive filter with NAKs.
+    // 0: selective mode, packets sprayed by path_sel; 1: go-back-N (RoCEv2), path 0, receive filter
+    // with NAKs.
     parameter GBN = 0
 ) (
     input  wire                         clk,
@@ -210,8 +211,9 @@ initial begin
     end
 end
 
-// E0(c, 0) = 16'hC000 | ((c*PATHS*997) mod 2^14): path_sel's open entropy of path 0 (the GBN path); idx is
-// (c*PATHS) mod 2^14, enough since the product mod 2^14 only depends on the operands mod 2^14
+// E0(c, 0) = 16'hC000 | ((c*PATHS*997) mod 2^14): path_sel's open entropy of path 0 (the GBN path);
+// idx is (c*PATHS) mod 2^14, enough since the product mod 2^14 only depends on the
+// operands mod 2^14
 function [15:0] entropy_path0;
     input [13:0] idx;
     reg [13:0] prod;
@@ -375,7 +377,8 @@ always @* begin
         nak_valid_next = 1'b0;
     end
 
-    // go-back-N filter: the expected PSN moves on an accepted in-order packet; a dropped one may load a NAK
+    // go-back-N filter: the expected PSN moves on an accepted in-order packet; a dropped one may
+    // load a NAK
     if (GBN_MODE && s_rx_valid && rx_ready_int) begin
         if (rx_pass && rx_d == {PSN_WIDTH{1'b0}}) begin
             exp_next[s_rx_conn*PSN_WIDTH +: PSN_WIDTH] = rx_exp + PSN_ONE;
@@ -405,8 +408,8 @@ always @* begin
         kinds_cnt_next = kinds_cnt_reg - 3'd1;
     end
 
-    // request register: taken, then loaded from the hint when its slot is empty and not pending and no
-    // transmission took a path this cycle
+    // request register: taken, then loaded from the hint when its slot is empty and not pending and
+    // no transmission took a path this cycle
     if (req_valid_reg && ps_req_ready) begin
         kinds_tail = kinds_head_next + kinds_cnt_next[1:0];
         kinds_next[kinds_tail] = req_retx_reg;
