@@ -310,8 +310,10 @@ end
 wire [SLOT_IW-1:0]  h_idx = {tx_preq_conn, tx_preq_retx};
 wire                h_full = slot_valid_reg[h_idx];
 wire                tx_s_path_valid = tx_preq_valid && (GBN_MODE || h_full);
-wire [PATH_W-1:0]   tx_s_path_path = GBN_MODE ? {PATH_W{1'b0}} : slot_path_reg[h_idx*PATH_W +: PATH_W];
-wire [15:0]         tx_s_path_entropy = GBN_MODE ? entropy_path0(preq_idx) : slot_ent_reg[h_idx*16 +: 16];
+wire [PATH_W-1:0]   tx_s_path_path = GBN_MODE ? {PATH_W{1'b0}} :
+                                     slot_path_reg[h_idx*PATH_W +: PATH_W];
+wire [15:0]         tx_s_path_entropy = GBN_MODE ? entropy_path0(preq_idx) :
+                                        slot_ent_reg[h_idx*16 +: 16];
 
 // go-back-N receive filter: d = s_rx_psn - exp[c] as a signed 24-bit number
 wire [PSN_WIDTH-1:0] rx_exp = exp_reg[s_rx_conn*PSN_WIDTH +: PSN_WIDTH];
@@ -319,7 +321,8 @@ wire [PSN_WIDTH-1:0] rx_d = s_rx_psn - rx_exp;
 wire                 rx_ahead = !rx_d[PSN_WIDTH-1] && rx_d != {PSN_WIDTH{1'b0}};
 wire                 rx_pass = s_rx_valid && (!GBN_MODE || !rx_ahead);
 wire                 rx_need_nak = GBN_MODE && s_rx_valid && rx_ahead && !nak_sent_reg[s_rx_conn];
-wire                 rx_ready_int = rst ? 1'b0 : (rx_pass ? rx_pkt_ready : !(rx_need_nak && nak_valid_reg));
+wire                 rx_ready_int = rst ? 1'b0 :
+                                    (rx_pass ? rx_pkt_ready : !(rx_need_nak && nak_valid_reg));
 
 assign s_rx_ready = rx_ready_int;
 // every block takes control in any cycle outside reset (s_ctl_ready = !rst in each)

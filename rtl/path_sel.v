@@ -478,8 +478,10 @@ assign rd_cwnd = rd_cwnd_reg;
 assign rd_inflight = rd_inflight_reg;
 assign rd_entropy = rd_entropy_reg;
 assign rd_all_failed = rd_all_failed_reg;
-assign rd_decisions = rd_dec_fwd_reg ? rd_dec_fwd_data_reg : rd_dec_fresh_reg ? 16'd0 : dec_copy_rd_data;
-assign rd_losses = rd_loss_fwd_reg ? rd_loss_fwd_data_reg : rd_loss_fresh_reg ? 16'd0 : loss_copy_rd_data;
+assign rd_decisions = rd_dec_fwd_reg ? rd_dec_fwd_data_reg :
+                      rd_dec_fresh_reg ? 16'd0 : dec_copy_rd_data;
+assign rd_losses = rd_loss_fwd_reg ? rd_loss_fwd_data_reg :
+                   rd_loss_fresh_reg ? 16'd0 : loss_copy_rd_data;
 assign m_status_all_failed = m_status_all_failed_reg;
 assign m_status_conn = m_status_conn_reg;
 
@@ -697,7 +699,8 @@ always @* begin
      */
     c_state = state_reg[s1_conn_reg*(PATHS*ST_W) +: PATHS*ST_W];
     for (i = 0; i < PATHS; i = i + 1) begin
-        c_cwnd[i*CW_W +: CW_W] = rec_fresh_reg[s1_conn_reg*PATHS + i] ? CWND_OPEN : cw_s1[i*CW_W +: CW_W];
+        c_cwnd[i*CW_W +: CW_W] = rec_fresh_reg[s1_conn_reg*PATHS + i] ? CWND_OPEN :
+            cw_s1[i*CW_W +: CW_W];
     end
     for (i = 0; i < PATHS; i = i + 1) begin
         if (if_lv_reg[s1_conn_reg*PATHS + i]) begin
@@ -967,9 +970,11 @@ always @* begin
      */
     for (i = 0; i < PATHS; i = i + 1) begin
         rq_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s_req_conn && s_fb_path == i[PATH_W-1:0])
-            && (ho_over_reg[s_req_conn*PATHS + i] || ticks_next - ho_rq[i*TS_W +: TS_W] >= HOLDOFF);
+            && (ho_over_reg[s_req_conn*PATHS + i]
+                || ticks_next - ho_rq[i*TS_W +: TS_W] >= HOLDOFF);
         s1_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s1_conn_reg && s_fb_path == i[PATH_W-1:0])
-            && (ho_over_reg[s1_conn_reg*PATHS + i] || ticks_next - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);
+            && (ho_over_reg[s1_conn_reg*PATHS + i]
+                || ticks_next - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);
     end
     c_ho_over_next = req_hs ? rq_ho_over : s1_ho_over;
 

@@ -238,7 +238,9 @@ initial begin
         $finish;
     end
     if (TICK_CYCLES < CONNS) begin
-        $error("Error: TICK_CYCLES must be at least CONNS (one connection visited per cycle) (instance %m)");
+        $error(
+        "Error: TICK_CYCLES must be at least CONNS (one connection visited per cycle) (instance %m)"
+        );
         $finish;
     end
     if (RTO_TICKS < 1 || RTO_TICKS > 65535) begin
@@ -700,7 +702,8 @@ always @* begin
         (l2_kind_reg != K_RTO || !to_valid_reg);
     l2_done = l2_drop || l2_err || l2_send;
     new_send = s_tx_valid && tx_room && slot_free && out_free && s_path_valid && !frozen;
-    s_tx_ready_int = !rst && !frozen && (tx_drop || (tx_room && slot_free && out_free && s_path_valid));
+    s_tx_ready_int = !rst && !frozen &&
+        (tx_drop || (tx_room && slot_free && out_free && s_path_valid));
     tx_dropped = s_tx_valid && s_tx_ready_int && tx_drop;
 
     // at most one of l2_send, new_send is 1

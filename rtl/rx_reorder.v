@@ -171,7 +171,8 @@ initial begin
         $error("Error: ACK_EVERY must be 1..64 (instance %m)");
         $finish;
     end
-    if (ACK_FIFO_DEPTH < 4 || ACK_FIFO_DEPTH > 64 || (ACK_FIFO_DEPTH & (ACK_FIFO_DEPTH - 1)) != 0) begin
+    if (ACK_FIFO_DEPTH < 4 || ACK_FIFO_DEPTH > 64 ||
+            (ACK_FIFO_DEPTH & (ACK_FIFO_DEPTH - 1)) != 0) begin
         $error("Error: ACK_FIFO_DEPTH must be a power of two, 4..64 (instance %m)");
         $finish;
     end
@@ -353,7 +354,8 @@ assign m_cpl_psn = m_cpl_psn_reg;
 assign {m_cpl_first, m_cpl_last, m_cpl_handle} = hram_rd_data;
 
 assign m_ack_valid = ack_count_reg != {AF_W+1{1'b0}};
-assign {m_ack_conn, m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn} = ack_mem[ack_rd_ptr_reg];
+assign {m_ack_conn, m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn} =
+    ack_mem[ack_rd_ptr_reg];
 
 assign cnt_accepted = cnt_accepted_reg;
 assign cnt_duplicate = cnt_duplicate_reg;
@@ -585,7 +587,8 @@ always @* begin
     p_ecn_new = p_ecn || s1_ecn_reg;
 
     // ACK decision (not for out of window)
-    ack = (is_accept || is_dup) && (s1_ack_req_reg || is_dup || gap || (is_accept && c_ackcnt == ACKCNT_LAST));
+    ack = (is_accept || is_dup) &&
+        (s1_ack_req_reg || is_dup || gap || (is_accept && c_ackcnt == ACKCNT_LAST));
 
     // path RAM write (every packet to an open connection), forwarded to next cycle's S1
     pram_wr_en = s1_pkt && c_open;
@@ -679,7 +682,8 @@ always @* begin
      * {req, req & mask(>= rr)} with its lowest set bit isolated, folded back to CONNS bits.
      */
     for (i = 0; i < CONNS; i = i + 1) begin
-        rel_req[i] = lag_reg[i*LAG_W +: LAG_W] != {LAG_W{1'b0}} && !(s1_ctl && s1_conn_reg == i[CONN_W-1:0]);
+        rel_req[i] = lag_reg[i*LAG_W +: LAG_W] != {LAG_W{1'b0}} &&
+            !(s1_ctl && s1_conn_reg == i[CONN_W-1:0]);
     end
     rel_dbl = {rel_req, rel_req & ({CONNS{1'b1}} << rr_reg)};
     rel_dbl_onehot = rel_dbl & (-rel_dbl);
