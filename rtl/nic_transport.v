@@ -56,7 +56,8 @@ module nic_transport #(
     parameter RTO_MAX_TICKS = 64,
     // retx: retransmissions of one packet before the connection errors; 1..15.
     parameter MAX_RETRIES = 7,
-    // 0: selective mode, packets sprayed by path_sel; 1: go-back-N (RoCEv2), path 0, receive filter with NAKs.
+    // 0: selective mode, packets sprayed by path_sel; 1: go-back-N (RoCEv2), path 0, receive filter
+    // with NAKs.
     parameter GBN = 0
 ) (
     input  wire                         clk,
@@ -210,8 +211,9 @@ initial begin
     end
 end
 
-// E0(c, 0) = 16'hC000 | ((c*PATHS*997) mod 2^14): path_sel's open entropy of path 0 (the GBN path); idx is
-// (c*PATHS) mod 2^14, enough since the product mod 2^14 only depends on the operands mod 2^14
+// E0(c, 0) = 16'hC000 | ((c*PATHS*997) mod 2^14): path_sel's open entropy of path 0 (the GBN path);
+// idx is (c*PATHS) mod 2^14, enough since the product mod 2^14 only depends on the
+// operands mod 2^14
 function [15:0] entropy_path0;
     input [13:0] idx;
     reg [13:0] prod;
@@ -308,8 +310,10 @@ end
 wire [SLOT_IW-1:0]  h_idx = {tx_preq_conn, tx_preq_retx};
 wire                h_full = slot_valid_reg[h_idx];
 wire                tx_s_path_valid = tx_preq_valid && (GBN_MODE || h_full);
-wire [PATH_W-1:0]   tx_s_path_path = GBN_MODE ? {PATH_W{1'b0}} : slot_path_reg[h_idx*PATH_W +: PATH_W];
-wire [15:0]         tx_s_path_entropy = GBN_MODE ? entropy_path0(preq_idx) : slot_ent_reg[h_idx*16 +: 16];
+wire [PATH_W-1:0]   tx_s_path_path = GBN_MODE ? {PATH_W{1'b0}} :
+                                     slot_path_reg[h_idx*PATH_W +: PATH_W];
+wire [15:0]         tx_s_path_entropy = GBN_MODE ? entropy_path0(preq_idx) :
+                                        slot_ent_reg[h_idx*16 +: 16];
 
 // go-back-N receive filter: d = s_rx_psn - exp[c] as a signed 24-bit number
 wire [PSN_WIDTH-1:0] rx_exp = exp_reg[s_rx_conn*PSN_WIDTH +: PSN_WIDTH];
@@ -317,7 +321,8 @@ wire [PSN_WIDTH-1:0] rx_d = s_rx_psn - rx_exp;
 wire                 rx_ahead = !rx_d[PSN_WIDTH-1] && rx_d != {PSN_WIDTH{1'b0}};
 wire                 rx_pass = s_rx_valid && (!GBN_MODE || !rx_ahead);
 wire                 rx_need_nak = GBN_MODE && s_rx_valid && rx_ahead && !nak_sent_reg[s_rx_conn];
-wire                 rx_ready_int = rst ? 1'b0 : (rx_pass ? rx_pkt_ready : !(rx_need_nak && nak_valid_reg));
+wire                 rx_ready_int = rst ? 1'b0 :
+                                    (rx_pass ? rx_pkt_ready : !(rx_need_nak && nak_valid_reg));
 
 assign s_rx_ready = rx_ready_int;
 // every block takes control in any cycle outside reset (s_ctl_ready = !rst in each)
@@ -375,7 +380,8 @@ always @* begin
         nak_valid_next = 1'b0;
     end
 
-    // go-back-N filter: the expected PSN moves on an accepted in-order packet; a dropped one may load a NAK
+    // go-back-N filter: the expected PSN moves on an accepted in-order packet; a dropped one may
+    // load a NAK
     if (GBN_MODE && s_rx_valid && rx_ready_int) begin
         if (rx_pass && rx_d == {PSN_WIDTH{1'b0}}) begin
             exp_next[s_rx_conn*PSN_WIDTH +: PSN_WIDTH] = rx_exp + PSN_ONE;
@@ -405,8 +411,8 @@ always @* begin
         kinds_cnt_next = kinds_cnt_reg - 3'd1;
     end
 
-    // request register: taken, then loaded from the hint when its slot is empty and not pending and no
-    // transmission took a path this cycle
+    // request register: taken, then loaded from the hint when its slot is empty and not pending and
+    // no transmission took a path this cycle
     if (req_valid_reg && ps_req_ready) begin
         kinds_tail = kinds_head_next + kinds_cnt_next[1:0];
         kinds_next[kinds_tail] = req_retx_reg;

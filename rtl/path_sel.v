@@ -119,9 +119,9 @@ localparam IF_W = 8;
 localparam CS_W = 4;
 localparam GD_W = 8;
 localparam EN_W = 16;
-// hold-off time stamp width: HOLDOFF_TICKS plus the ticks of one sweep (CONNS cycles) plus one fit below 2^TS_W,
-// so the elapsed ticks of a FAILED path are exact until the cycle after the sweeper has seen its hold-off over
-// (docs/path_sel.md "In flight and hold-off out of flip-flops")
+// hold-off time stamp width: HOLDOFF_TICKS plus the ticks of one sweep (CONNS cycles) plus one fit
+// below 2^TS_W, so the elapsed ticks of a FAILED path are exact until the cycle after the sweeper
+// has seen its hold-off over (docs/path_sel.md "In flight and hold-off out of flip-flops")
 localparam SWEEP_TICKS = (CONNS + TICK_CYCLES - 1) / TICK_CYCLES;
 localparam TS_W = $clog2(HOLDOFF_TICKS + SWEEP_TICKS + 2);
 // rec_mem word: {consec, guard, entropy}
@@ -139,8 +139,8 @@ localparam [ST_W-1:0] ST_PROBING = 2'd3;
 localparam [1:0] FB_DELIVERED = 2'd0;
 localparam [1:0] FB_ECN = 2'd1;
 
-// sized constants: last tick counter value, initial window and window cap (8.4), additive increase, failure
-// threshold, hold-off, LFSR seed and taps, ECN window floor (one packet)
+// sized constants: last tick counter value, initial window and window cap (8.4), additive increase,
+// failure threshold, hold-off, LFSR seed and taps, ECN window floor (one packet)
 localparam [31:0] TICK_LAST_32 = TICK_CYCLES - 1;
 localparam [31:0] CWND_INIT_32 = CWND_INIT * 16;
 localparam [31:0] CWND_CAP_32 = CWND_MAX * 16;
@@ -197,9 +197,9 @@ initial begin
     end
 end
 
-// E0(c, p) = 16'hC000 | (((c*PATHS + p) * 997) mod 2^14), of idx = {c, p}; only bits 13:0 of idx matter, since
-// the product mod 2^14 only depends on the operands mod 2^14. Shifts and adds (997 = 1024 - 32 + 4 + 1), so the
-// address-dependent uses (the fresh reads) need no multiplier.
+// E0(c, p) = 16'hC000 | (((c*PATHS + p) * 997) mod 2^14), of idx = {c, p}; only bits 13:0 of idx
+// matter, since the product mod 2^14 only depends on the operands mod 2^14. Shifts and adds
+// (997 = 1024 - 32 + 4 + 1), so the address-dependent uses (the fresh reads) need no multiplier.
 function [EN_W-1:0] entropy_open;
     input [PIDX_W-1:0] idx;
     reg [PIDX_W+13:0] wide;
@@ -221,63 +221,69 @@ integer k;
  * State
  */
 
-// per (connection, path), flattened, entry {c, p} at [{c, p}*W +: W]; power-up values (the open state) are set
-// by the loop in the initial block below
+// per (connection, path), flattened, entry {c, p} at [{c, p}*W +: W]; power-up values (the open
+// state) are set by the loop in the initial block below
 reg [NPATHS*ST_W-1:0]           state_reg, state_next;
-// inflight has two writers per cycle (the feedback's target and the decision's chosen path, on any lanes), so it is
-// kept in two sets of lanes, each with one writer: fb_lane (beside cwnd, the feedback's result) and fire_lane (the
-// fire's increment), CONNS words per path, and a live-value bit per (c, p) says which holds the current value:
-// 1 = fire_lane, 0 = fb_lane (read as 0 while rec_fresh is set). A fire sets it, a feedback alone clears it,
-// reset and control clear it (with rec_fresh set, inflight reads 0).
+// inflight has two writers per cycle (the feedback's target and the decision's chosen path, on any
+// lanes), so it is kept in two sets of lanes, each with one writer: fb_lane (beside cwnd, the
+// feedback's result) and fire_lane (the fire's increment), CONNS words per path, and a live-value
+// bit per (c, p) says which holds the current value: 1 = fire_lane, 0 = fb_lane (read as 0 while
+// rec_fresh is set). A fire sets it, a feedback alone clears it, reset and control clear it (with
+// rec_fresh set, inflight reads 0).
 reg [NPATHS-1:0]                if_lv_reg, if_lv_next;
-// per (connection, path), entry {c, p}: cwnd, consec, guard and entropy, written only by the feedback, in
-// distributed RAM (asynchronous read, one write per cycle each: the feedback's result, every feedback handshake).
-// cwnd is one memory per path ("lane", CONNS words, generate block fb_lane below), since the decision reads
-// every path of s1_conn at once; the others are one memory, rec_mem, word {consec, guard, entropy}, read by the
-// feedback (its entropy also by the fire and rd_*; one memory, not three: yosys 0.23 cannot map a single-port
-// LUTRAM deeper than 256 words on UltraScale, docs/fpga.md). A fresh bit per entry makes all four read as the
-// open state (CWND_INIT<<4, 0, 0, E0(c, p)); reset and control set it, a feedback write clears it (set wins), so
-// neither writes the RAM. The contents are not toggle points (docs/coverage.md); what enters and leaves them is.
+// per (connection, path), entry {c, p}: cwnd, consec, guard and entropy, written only by the
+// feedback, in distributed RAM (asynchronous read, one write per cycle each: the feedback's result,
+// every feedback handshake). cwnd is one memory per path ("lane", CONNS words, generate block
+// fb_lane below), since the decision reads every path of s1_conn at once; the others are one
+// memory, rec_mem, word {consec, guard, entropy}, read by the feedback (its entropy also by the
+// fire and rd_*; one memory, not three: yosys 0.23 cannot map a single-port LUTRAM deeper than 256
+// words on UltraScale, docs/fpga.md). A fresh bit per entry makes all four read as the open state
+// (CWND_INIT<<4, 0, 0, E0(c, p)); reset and control set it, a feedback write clears it (set wins),
+// so neither writes the RAM. The contents are not toggle points (docs/coverage.md); what enters and
+// leaves them is.
 /*verilator coverage_off*/
 reg [RC_W-1:0]                  rec_mem [0:NPATHS-1];
 /*verilator coverage_on*/
 reg [NPATHS-1:0]                rec_fresh_reg, rec_fresh_next;
-// hold-off as a time stamp: a fail writes the tick count the path's hold-off starts at into its lane (generate
-// block ho_lane below, CONNS words per path, asynchronous read); the hold-off of a FAILED path is over when
-// tick count - stamp >= HOLDOFF_TICKS, or when its ho_over bit is set. The sweeper visits one connection per
-// cycle and sets the bit of every path whose hold-off it sees over, before the TS_W-bit difference can wrap; a
-// fail clears it (clear wins). Outside FAILED neither is used, so reset and control write neither.
+// hold-off as a time stamp: a fail writes the tick count the path's hold-off starts at into its
+// lane (generate block ho_lane below, CONNS words per path, asynchronous read); the hold-off of a
+// FAILED path is over when tick count - stamp >= HOLDOFF_TICKS, or when its ho_over bit is set. The
+// sweeper visits one connection per cycle and sets the bit of every path whose hold-off it sees
+// over, before the TS_W-bit difference can wrap; a fail clears it (clear wins). Outside FAILED
+// neither is used, so reset and control write neither.
 reg [NPATHS-1:0]                ho_over_reg, ho_over_next;
-// hold-off lane outputs, entry p at [p*TS_W +: TS_W]: word s_req_conn and s1_conn (the decision's next
-// connection: a new request or the one held), sweep_conn (the sweeper)
+// hold-off lane outputs, entry p at [p*TS_W +: TS_W]: word s_req_conn and s1_conn (the decision's
+// next connection: a new request or the one held), sweep_conn (the sweeper)
 wire [PATHS*TS_W-1:0]           ho_rq;
 wire [PATHS*TS_W-1:0]           ho_s1;
 wire [PATHS*TS_W-1:0]           ho_sw;
-// per path of s1_conn: hold-off over, computed in the previous cycle for the connection S1 holds now (the
-// request taken then, or the one held), from that cycle's end state, so the decision does not compare
+// per path of s1_conn: hold-off over, computed in the previous cycle for the connection S1 holds
+// now (the request taken then, or the one held), from that cycle's end state, so the decision does
+// not compare
 reg [PATHS-1:0]                 c_ho_over_reg = {PATHS{1'b0}}, c_ho_over_next;
-// cwnd lane outputs, entry p at [p*CW_W +: CW_W]: word s1_conn (the decision), s_fb_conn (the feedback), rd_conn
+// cwnd lane outputs, entry p at [p*CW_W +: CW_W]: word s1_conn (the decision), s_fb_conn (the
+// feedback), rd_conn
 wire [PATHS*CW_W-1:0]           cw_s1;
 wire [PATHS*CW_W-1:0]           cw_fb;
 wire [PATHS*CW_W-1:0]           cw_rd;
-// inflight lane outputs, entry p at [p*IF_W +: IF_W], of fb_lane (ifb_*) and fire_lane (ifs_*): word s1_conn,
-// s_fb_conn, rd_conn
+// inflight lane outputs, entry p at [p*IF_W +: IF_W], of fb_lane (ifb_*) and fire_lane (ifs_*):
+// word s1_conn, s_fb_conn, rd_conn
 wire [PATHS*IF_W-1:0]           ifb_s1;
 wire [PATHS*IF_W-1:0]           ifb_fb;
 wire [PATHS*IF_W-1:0]           ifb_rd;
 wire [PATHS*IF_W-1:0]           ifs_s1;
 wire [PATHS*IF_W-1:0]           ifs_fb;
 wire [PATHS*IF_W-1:0]           ifs_rd;
-// per-path counters (16 bits, wrapping) in block RAM: decisions on the path (dec) and lost or timed-out packets
-// reported for it (loss). Fresh bit per (connection, path) and counter: the word reads as 0 (set by reset and
-// control, cleared by the word's write; set wins)
+// per-path counters (16 bits, wrapping) in block RAM: decisions on the path (dec) and lost or
+// timed-out packets reported for it (loss). Fresh bit per (connection, path) and counter: the word
+// reads as 0 (set by reset and control, cleared by the word's write; set wins)
 reg [NPATHS-1:0]                dec_fresh_reg, dec_fresh_next;
 reg [NPATHS-1:0]                loss_fresh_reg, loss_fresh_next;
-// per (connection, path): room = inflight < cwnd_int, kept beside the two fields and written with them, so the
-// decision does not compare; always equal to the compare of the fields
+// per (connection, path): room = inflight < cwnd_int, kept beside the two fields and written with
+// them, so the decision does not compare; always equal to the compare of the fields
 reg [NPATHS-1:0]                room_reg, room_next;
-// per connection: round-robin pointer, entry c at [c*PATH_W +: PATH_W], and credit (decisions made in a row on
-// the path at rr), entry c at [c*CR_W +: CR_W]
+// per connection: round-robin pointer, entry c at [c*PATH_W +: PATH_W], and credit (decisions made
+// in a row on the path at rr), entry c at [c*CR_W +: CR_W]
 reg [CONNS*PATH_W-1:0]          rr_reg, rr_next;
 reg [CONNS*CR_W-1:0]            cred_reg, cred_next;
 
@@ -324,8 +330,8 @@ reg [CW_W-1:0]                  rd_cwnd_reg = {CW_W{1'b0}}, rd_cwnd_next;
 reg [IF_W-1:0]                  rd_inflight_reg = {IF_W{1'b0}}, rd_inflight_next;
 reg [EN_W-1:0]                  rd_entropy_reg = {EN_W{1'b0}}, rd_entropy_next;
 reg                             rd_all_failed_reg = 1'b0, rd_all_failed_next;
-// rd_decisions / rd_losses: the word written in the read cycle had the same address (then its data), or the
-// word was fresh; else the copy RAM's read data
+// rd_decisions / rd_losses: the word written in the read cycle had the same address (then its
+// data), or the word was fresh; else the copy RAM's read data
 reg                             rd_dec_fwd_reg = 1'b0, rd_dec_fwd_next;
 reg [15:0]                      rd_dec_fwd_data_reg = 16'd0, rd_dec_fwd_data_next;
 reg                             rd_dec_fresh_reg = 1'b1, rd_dec_fresh_next;
@@ -335,9 +341,9 @@ reg                             rd_loss_fresh_reg = 1'b1, rd_loss_fresh_next;
 reg                             m_status_all_failed_reg = 1'b0, m_status_all_failed_next;
 reg [CONN_W-1:0]                m_status_conn_reg = {CONN_W{1'b0}}, m_status_conn_next;
 
-// per-path counter read-modify-write: the increment whose word was read in the previous cycle and is written in
-// this one (address, fire: +1, loss feedback: +count), and whether the word written in the read cycle had the
-// same address (then its data is the base, not the RAM's read data)
+// per-path counter read-modify-write: the increment whose word was read in the previous cycle and
+// is written in this one (address, fire: +1, loss feedback: +count), and whether the word written
+// in the read cycle had the same address (then its data is the base, not the RAM's read data)
 reg                             dec_rmw_valid_reg = 1'b0, dec_rmw_valid_next;
 reg [PIDX_W-1:0]                dec_rmw_addr_reg = {PIDX_W{1'b0}}, dec_rmw_addr_next;
 reg                             dec_rmw_fwd_reg = 1'b0, dec_rmw_fwd_next;
@@ -441,7 +447,8 @@ reg [EN_W-1:0]                  f_entropy_new;
 reg [CONNS-1:0]                 all_failed;
 reg [PIDX_W-1:0]                ridx;
 
-// per-path counters: RAM ports (the *_rd_data ones are the RAMs' output registers) and this cycle's write
+// per-path counters: RAM ports (the *_rd_data ones are the RAMs' output registers) and this cycle's
+// write
 reg [PIDX_W-1:0]                dec_rd_addr;
 wire [15:0]                     dec_rd_data;
 wire [15:0]                     dec_copy_rd_data;
@@ -471,8 +478,10 @@ assign rd_cwnd = rd_cwnd_reg;
 assign rd_inflight = rd_inflight_reg;
 assign rd_entropy = rd_entropy_reg;
 assign rd_all_failed = rd_all_failed_reg;
-assign rd_decisions = rd_dec_fwd_reg ? rd_dec_fwd_data_reg : rd_dec_fresh_reg ? 16'd0 : dec_copy_rd_data;
-assign rd_losses = rd_loss_fwd_reg ? rd_loss_fwd_data_reg : rd_loss_fresh_reg ? 16'd0 : loss_copy_rd_data;
+assign rd_decisions = rd_dec_fwd_reg ? rd_dec_fwd_data_reg :
+                      rd_dec_fresh_reg ? 16'd0 : dec_copy_rd_data;
+assign rd_losses = rd_loss_fwd_reg ? rd_loss_fwd_data_reg :
+                   rd_loss_fresh_reg ? 16'd0 : loss_copy_rd_data;
 assign m_status_all_failed = m_status_all_failed_reg;
 assign m_status_conn = m_status_conn_reg;
 
@@ -482,8 +491,8 @@ assign cnt_failures = cnt_failures_reg;
 assign cnt_recoveries = cnt_recoveries_reg;
 
 /*
- * Per-path counters: one RAM per counter for the read-modify-write and a copy with the same writes for the rd_*
- * read, all CONNS x PATHS x 16 bits, address {c, p}
+ * Per-path counters: one RAM per counter for the read-modify-write and a copy with the same writes
+ * for the rd_* read, all CONNS x PATHS x 16 bits, address {c, p}
  */
 
 ram_sdp #(
@@ -567,8 +576,8 @@ generate
 endgenerate
 
 /*
- * fire lanes: lane p holds inflight of (c, p) after the last decision on it, written when a decision fires on
- * path p (on top of a feedback on the same path in that cycle)
+ * fire lanes: lane p holds inflight of (c, p) after the last decision on it, written when a
+ * decision fires on path p (on top of a feedback on the same path in that cycle)
  */
 
 generate
@@ -590,8 +599,8 @@ generate
 endgenerate
 
 /*
- * Hold-off lanes: lane p holds the hold-off start (the tick count after the fail's cycle) of (c, p) for every
- * connection c, written by a feedback that fails path p
+ * Hold-off lanes: lane p holds the hold-off start (the tick count after the fail's cycle) of (c, p)
+ * for every connection c, written by a feedback that fails path p
  */
 
 generate
@@ -678,17 +687,20 @@ always @* begin
 
     /*
      * Stage 1 decision, on the start-of-cycle state of the paths of s1_conn:
-     *   room = inflight < cwnd_int; act = ACTIVE && room; sus = SUSPECT && room; prb = FAILED && hold-off over
+     *   room = inflight < cwnd_int; act = ACTIVE && room; sus = SUSPECT && room;
+     *   prb = FAILED && hold-off over
      *   usable = act | sus, without the avoided path for a retransmission if that leaves any
-     *   probe on prb (a retransmission only when nothing is usable), else act & usable, else sus & usable,
-     *   else, once the request has waited through a tick (s1_aged), the starvation guard: any path that is not
-     *   FAILED whatever its window (without the avoided one for a retransmission if that leaves any), or, when
-     *   every path is FAILED, a probe on any of them;
+     *   probe on prb (a retransmission only when nothing is usable), else act & usable,
+     *   else sus & usable, else, once the request has waited through a tick (s1_aged), the
+     *   starvation guard: any path that is not FAILED whatever its window (without the avoided one
+     *   for a retransmission if that leaves any), or, when every path is FAILED, a probe on any of
+     *   them;
      *   round robin from rr[c]; on fire rr[c]/cred[c] move by the window-weighted rule (below)
      */
     c_state = state_reg[s1_conn_reg*(PATHS*ST_W) +: PATHS*ST_W];
     for (i = 0; i < PATHS; i = i + 1) begin
-        c_cwnd[i*CW_W +: CW_W] = rec_fresh_reg[s1_conn_reg*PATHS + i] ? CWND_OPEN : cw_s1[i*CW_W +: CW_W];
+        c_cwnd[i*CW_W +: CW_W] = rec_fresh_reg[s1_conn_reg*PATHS + i] ? CWND_OPEN :
+            cw_s1[i*CW_W +: CW_W];
     end
     for (i = 0; i < PATHS; i = i + 1) begin
         if (if_lv_reg[s1_conn_reg*PATHS + i]) begin
@@ -759,9 +771,10 @@ always @* begin
     s1_fire = s1_valid_reg && found && (!m_sel_valid_reg || m_sel_ready);
 
     // window-weighted round robin: n = (path == rr) ? cred + 1 : 1 (saturating at 255),
-    // quantum = max(1, cwnd_int(path) >> 2) from the start-of-cycle window; on fire, if probe or n >= quantum:
-    // rr = path + 1, cred = 0; else rr = path, cred = n. The compare n >= quantum is made for every path in
-    // parallel with the pick, and the one-hot selects its result (no encode -> cwnd mux -> compare in series).
+    // quantum = max(1, cwnd_int(path) >> 2) from the start-of-cycle window; on fire, if probe or
+    // n >= quantum: rr = path + 1, cred = 0; else rr = path, cred = n. The compare n >= quantum is
+    // made for every path in parallel with the pick, and the one-hot selects its result (no
+    // encode -> cwnd mux -> compare in series).
     if (c_cred == {CR_W{1'b1}}) begin
         cred_inc = {CR_W{1'b1}};
     end else begin
@@ -834,10 +847,10 @@ always @* begin
      *   delivered: inflight -= n, cwnd = min(cwnd + n*AI, CWND_MAX<<4), guard -= n (floors 0);
      *              n > 0: consec = 0, SUSPECT/PROBING -> ACTIVE (PROBING: a recovery)
      *   ECN:       n > 0 and guard == 0: guard = cwnd_int, cwnd = max(cwnd >> 1, 16)
-     *   loss/tmo:  inflight -= n (floor 0); n > 0: ACTIVE/SUSPECT: consec = min(consec + n, 15), fail at
-     *              FAIL_K else SUSPECT; PROBING: fail
-     *   fail:      FAILED, inflight = 0, consec = 0, holdoff = HOLDOFF_TICKS (stamp = ticks_next), entropy from
-     *              the stepped LFSR
+     *   loss/tmo:  inflight -= n (floor 0); n > 0: ACTIVE/SUSPECT: consec = min(consec + n, 15),
+     *              fail at FAIL_K else SUSPECT; PROBING: fail
+     *   fail:      FAILED, inflight = 0, consec = 0, holdoff = HOLDOFF_TICKS (stamp = ticks_next),
+     *              entropy from the stepped LFSR
      */
     fidx = {s_fb_conn, s_fb_path};
     f_state = state_reg[fidx*ST_W +: ST_W];
@@ -925,7 +938,8 @@ always @* begin
         end
     end
 
-    // new entropy: one Galois step, then 16'hC000 | lfsr[13:0], bit 0 flipped if equal to the old entropy
+    // new entropy: one Galois step, then 16'hC000 | lfsr[13:0], bit 0 flipped if equal to the old
+    // entropy
     lfsr_step = {1'b0, lfsr_reg[15:1]} ^ (lfsr_reg[0] ? LFSR_TAPS : 16'h0000);
     f_entropy_fail = {2'b11, lfsr_step[13:0]};
     if (f_entropy_fail == f_entropy) begin
@@ -948,23 +962,27 @@ always @* begin
     end
 
     /*
-     * Hold-off over, per path, at the start of the next cycle, of the connection S1 holds then: the sweeper saw
-     * it before this cycle (ho_over), or ticks - stamp >= HOLDOFF_TICKS at the next cycle's tick count (exact
-     * until the cycle after the sweeper sees it: TS_W); a fail in this cycle restarts it (not over). Both
-     * candidates (a request taken in this cycle, the connection held) are computed, and req_hs picks one.
+     * Hold-off over, per path, at the start of the next cycle, of the connection S1 holds then: the
+     * sweeper saw it before this cycle (ho_over), or ticks - stamp >= HOLDOFF_TICKS at the next
+     * cycle's tick count (exact until the cycle after the sweeper sees it: TS_W); a fail in this
+     * cycle restarts it (not over). Both candidates (a request taken in this cycle, the connection
+     * held) are computed, and req_hs picks one.
      */
     for (i = 0; i < PATHS; i = i + 1) begin
         rq_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s_req_conn && s_fb_path == i[PATH_W-1:0])
-            && (ho_over_reg[s_req_conn*PATHS + i] || ticks_next - ho_rq[i*TS_W +: TS_W] >= HOLDOFF);
+            && (ho_over_reg[s_req_conn*PATHS + i]
+                || ticks_next - ho_rq[i*TS_W +: TS_W] >= HOLDOFF);
         s1_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s1_conn_reg && s_fb_path == i[PATH_W-1:0])
-            && (ho_over_reg[s1_conn_reg*PATHS + i] || ticks_next - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);
+            && (ho_over_reg[s1_conn_reg*PATHS + i]
+                || ticks_next - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);
     end
     c_ho_over_next = req_hs ? rq_ho_over : s1_ho_over;
 
     /*
-     * Stage-1 update of the chosen path, on top of the feedback result of the same cycle: inflight + 1
-     * (saturating at 255), a probe turns a FAILED path PROBING. The increments are computed for every path of
-     * s1_conn and for the feedback result, so the round-robin pick only drives the write enables.
+     * Stage-1 update of the chosen path, on top of the feedback result of the same cycle:
+     * inflight + 1 (saturating at 255), a probe turns a FAILED path PROBING. The increments are
+     * computed for every path of s1_conn and for the feedback result, so the round-robin pick only
+     * drives the write enables.
      */
     for (i = 0; i < PATHS; i = i + 1) begin
         if (c_inflight[i*IF_W +: IF_W] == {IF_W{1'b1}}) begin
@@ -984,7 +1002,8 @@ always @* begin
     end
     f_room_new = f_inflight_new < f_cwnd_new[CW_W-1:4];
     f_room_inc = f_inflight_inc < f_cwnd_new[CW_W-1:4];
-    // the fire lanes' write data, per path of s1_conn: on top of a feedback on the same path in this cycle
+    // the fire lanes' write data, per path of s1_conn: on top of a feedback on the same path in
+    // this cycle
     for (i = 0; i < PATHS; i = i + 1) begin
         if (fb_hs && s_fb_conn == s1_conn_reg && s_fb_path == i[PATH_W-1:0]) begin
             c_inflight_wr[i*IF_W +: IF_W] = f_inflight_inc;
@@ -994,11 +1013,12 @@ always @* begin
     end
 
     /*
-     * Per-path counters in block RAM. This cycle writes the increment whose word was read in the previous cycle,
-     * on top of the word written then if it had the same address, else 0 if the word is fresh, else the RAM's
-     * read data; and it reads the words of this cycle's increments (a fire: +1 on {s1_conn, path}; a loss or
-     * timeout feedback: +count on its target). An increment is dropped when reset or a control of its
-     * connection is in its cycle (control overrides). The fresh bits follow in the per-path loop below.
+     * Per-path counters in block RAM. This cycle writes the increment whose word was read in the
+     * previous cycle, on top of the word written then if it had the same address, else 0 if the
+     * word is fresh, else the RAM's read data; and it reads the words of this cycle's increments (a
+     * fire: +1 on {s1_conn, path}; a loss or timeout feedback: +count on its target). An increment
+     * is dropped when reset or a control of its connection is in its cycle (control overrides). The
+     * fresh bits follow in the per-path loop below.
      */
     dec_wr_en = dec_rmw_valid_reg;
     if (dec_rmw_fwd_reg) begin
@@ -1087,7 +1107,8 @@ always @* begin
     end
 
     /*
-     * Status, from the start-of-cycle state: all_failed(c) = every path of c FAILED or PROBING (state[1]).
+     * Status, from the start-of-cycle state: all_failed(c) = every path of c FAILED or PROBING
+     * (state[1]).
      */
     for (i = 0; i < CONNS; i = i + 1) begin
         all_failed[i] = 1'b1;

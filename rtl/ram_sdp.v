@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * ram_sdp: simple dual-port RAM, one synchronous write port and one read port with a registered output
- * (the BRAM read register), both on clk. Inferred, no vendor primitive.
+ * ram_sdp: simple dual-port RAM, one synchronous write port and one read port with a registered
+ * output (the BRAM read register), both on clk. Inferred, no vendor primitive.
  *
  *   - write: mem[wr_addr] <= wr_data at the clock edge when wr_en is high;
- *   - read:  rd_data <= mem[rd_addr] at the clock edge when rd_en is high; rd_data holds while rd_en is low.
+ *   - read:  rd_data <= mem[rd_addr] at the clock edge when rd_en is high; rd_data holds while
+ *            rd_en is low.
  *
- * A read of the address written at the same edge returns the old contents (read-first, as the Verilog
- * non-blocking semantics give it). Users of this module never depend on that case: rx_reorder forwards the
- * path RAM and the connection RAM around it and never reads a handle slot in the cycle it is written; retx
- * forwards the tx table and the path map; path_sel forwards the write of its per-path counter RAMs around it.
+ * A read of the address written at the same edge returns the old contents (read-first, as the
+ * Verilog non-blocking semantics give it). Users of this module never depend on that case:
+ * rx_reorder forwards the path RAM and the connection RAM around it and never reads a handle slot
+ * in the cycle it is written; retx forwards the tx table and the path map; path_sel forwards the
+ * write of its per-path counter RAMs around it.
  * The RAM contents and rd_data are not reset and have no initial value (never used before written).
  */
 
@@ -53,12 +55,14 @@ initial begin
     end
 end
 
-// no_rw_check: the read-during-write result on one address is a don't care for every user (see above), so
-// synthesis need not add collision bypass logic around the block RAM (flip-flops and LUTs per RAM otherwise).
-// ram_style "block": block RAM even when shallow (rx_reorder's connection RAM: CONNS deep, 24 + WINDOW wide, so
-// iCE40 spends an EBR per 16 bits of width), where yosys would choose LUTRAM or flip-flops; yosys, Vivado read it.
-// Toggle coverage leaves the array's contents out (docs/coverage.md "What the numbers mean"): what enters and leaves it is
-// covered at wr_data and rd_data.
+// no_rw_check: the read-during-write result on one address is a don't care for every user (see
+// above), so synthesis need not add collision bypass logic around the block RAM (flip-flops and
+// LUTs per RAM otherwise).
+// ram_style "block": block RAM even when shallow (rx_reorder's connection RAM: CONNS deep,
+// 24 + WINDOW wide, so iCE40 spends an EBR per 16 bits of width), where yosys would choose LUTRAM
+// or flip-flops; yosys, Vivado read it.
+// Toggle coverage leaves the array's contents out (docs/coverage.md "What the numbers mean"): what
+// enters and leaves it is covered at wr_data and rd_data.
 (* no_rw_check, ram_style = "block" *)
 /*verilator coverage_off*/
 reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];

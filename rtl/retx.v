@@ -182,8 +182,8 @@ localparam [1:0] FB_TIMEOUT = 2'd3;
 // mode
 localparam GBN_MODE = GBN != 0;
 
-// sized constants: last tick value, connection count (visit range), timeouts, retry limit, window, region cap
-// r <= min(SACK_BITS, 255)
+// sized constants: last tick value, connection count (visit range), timeouts, retry limit, window,
+// region cap r <= min(SACK_BITS, 255)
 localparam [31:0] TICK_LAST_32 = TICK_CYCLES - 1;
 localparam [31:0] CONNS_32 = CONNS;
 localparam [31:0] RTO_32 = RTO_TICKS;
@@ -238,7 +238,9 @@ initial begin
         $finish;
     end
     if (TICK_CYCLES < CONNS) begin
-        $error("Error: TICK_CYCLES must be at least CONNS (one connection visited per cycle) (instance %m)");
+        $error(
+        "Error: TICK_CYCLES must be at least CONNS (one connection visited per cycle) (instance %m)"
+        );
         $finish;
     end
     if (RTO_TICKS < 1 || RTO_TICKS > 65535) begin
@@ -259,8 +261,8 @@ initial begin
     end
 end
 
-// loop indices: one per always block (b: ACK, h: lookup, c: per connection, p: per path, j: clocked, k:
-// initial)
+// loop indices: one per always block (b: ACK, h: lookup, c: per connection, p: per path, j:
+// clocked, k: initial)
 integer b;
 integer h;
 integer c;
@@ -271,7 +273,8 @@ integer k;
  * State
  */
 
-// per connection, flattened, entry c at [c*W +: W]; power-up values (closed, zero) set by the initial block
+// per connection, flattened, entry c at [c*W +: W]; power-up values (closed, zero) set by the
+// initial block
 reg [CONNS-1:0]                 open_reg, open_next;
 reg [CONNS-1:0]                 err_reg, err_next;
 reg [CONNS*PSN_WIDTH-1:0]       una_reg, una_next;
@@ -281,9 +284,10 @@ reg [CONNS*RTO_W-1:0]           rto_lim_reg, rto_lim_next;
 reg [CONNS-1:0]                 rto_pend_reg, rto_pend_next;
 reg [CONNS-1:0]                 gbn_act_reg, gbn_act_next;
 reg [CONNS*PSN_WIDTH-1:0]       rw_reg, rw_next;
-// per (connection, path), entry {c, p}: distributed RAM (asynchronous read, one write per cycle each). A fresh bit
-// per entry makes it read as 0 (set by reset and by an open of its connection, cleared by a write), so neither
-// clears the RAM. The contents are not toggle points (docs/coverage.md); what enters and leaves them is.
+// per (connection, path), entry {c, p}: distributed RAM (asynchronous read, one write per cycle
+// each). A fresh bit per entry makes it read as 0 (set by reset and by an open of its connection,
+// cleared by a write), so neither clears the RAM. The contents are not toggle points
+// (docs/coverage.md); what enters and leaves them is.
 /*verilator coverage_off*/
 reg [PSEQ_WIDTH-1:0]            pnx_mem [0:NPATHS-1];
 reg [PSEQ_WIDTH-1:0]            ahi_mem [0:NPATHS-1];
@@ -313,14 +317,16 @@ reg [CONN_W-1:0]                a_conn_reg = {CONN_W{1'b0}}, a_conn_next;
 reg [PSN_WIDTH-1:0]             a_psn_reg = {PSN_WIDTH{1'b0}}, a_psn_next;
 reg [PATH_W-1:0]                a_path_reg = {PATH_W{1'b0}}, a_path_next;
 reg [PSEQ_WIDTH-1:0]            a_pseq_reg = {PSEQ_WIDTH{1'b0}}, a_pseq_next;
-// pnx and ahi of A's (connection, path) and una and nxt of its connection, kept equal to the state entries (read
-// at the handshake from the state or from this cycle's write of that entry, and following its writes while the
-// ACK waits), so ACK processing starts from registers instead of CONNS*PATHS:1 and CONNS:1 muxes
+// pnx and ahi of A's (connection, path) and una and nxt of its connection, kept equal to the state
+// entries (read at the handshake from the state or from this cycle's write of that entry, and
+// following its writes while the ACK waits), so ACK processing starts from registers instead of
+// CONNS*PATHS:1 and CONNS:1 muxes
 reg [PSEQ_WIDTH-1:0]            a_pnx_op_reg = {PSEQ_WIDTH{1'b0}}, a_pnx_op_next;
 reg [PSEQ_WIDTH-1:0]            a_ahi_op_reg = {PSEQ_WIDTH{1'b0}}, a_ahi_op_next;
 reg [PSN_WIDTH-1:0]             a_una_op_reg = {PSN_WIDTH{1'b0}}, a_una_op_next;
 reg [PSN_WIDTH-1:0]             a_nxt_op_reg = {PSN_WIDTH{1'b0}}, a_nxt_op_next;
-// una and nxt of L2's connection, kept the same way (loaded when L2 loads), for the send slot's window check
+// una and nxt of L2's connection, kept the same way (loaded when L2 loads), for the send slot's
+// window check
 reg [PSN_WIDTH-1:0]             l2_una_op_reg = {PSN_WIDTH{1'b0}}, l2_una_op_next;
 reg [PSN_WIDTH-1:0]             l2_nxt_op_reg = {PSN_WIDTH{1'b0}}, l2_nxt_op_next;
 reg [SACK_BITS-1:0]             a_sack_reg = {SACK_BITS{1'b0}}, a_sack_next;
@@ -333,8 +339,8 @@ reg [PATH_W-1:0]                sc_path_reg = {PATH_W{1'b0}}, sc_path_next;
 reg [PSEQ_WIDTH-1:0]            sc_n_reg = {PSEQ_WIDTH{1'b0}}, sc_n_next;
 reg [SACK_BITS-1:0]             sc_mask_reg = {SACK_BITS{1'b0}}, sc_mask_next;
 
-// L1: lookup issued, path map read in flight {kind, c, p, q, psn}; l1_fwd_*: the path map write of the issue
-// cycle at L1's address (write-first)
+// L1: lookup issued, path map read in flight {kind, c, p, q, psn}; l1_fwd_*: the path map write of
+// the issue cycle at L1's address (write-first)
 reg                             l1_valid_reg = 1'b0, l1_valid_next;
 reg [1:0]                       l1_kind_reg = K_HOLE, l1_kind_next;
 reg [CONN_W-1:0]                l1_conn_reg = {CONN_W{1'b0}}, l1_conn_next;
@@ -344,8 +350,8 @@ reg [PSN_WIDTH-1:0]             l1_psn_reg = {PSN_WIDTH{1'b0}}, l1_psn_next;
 reg                             l1_fwd_reg = 1'b0, l1_fwd_next;
 reg [PM_DW-1:0]                 l1_fwd_slot_reg = {PM_DW{1'b0}}, l1_fwd_slot_next;
 
-// L2: retransmission candidate, tx table read in flight; l2_fwd_*: the tx table write of the load cycle at
-// L2's address (forwarding)
+// L2: retransmission candidate, tx table read in flight; l2_fwd_*: the tx table write of the load
+// cycle at L2's address (forwarding)
 reg                             l2_valid_reg = 1'b0, l2_valid_next;
 reg [1:0]                       l2_kind_reg = K_HOLE, l2_kind_next;
 reg [CONN_W-1:0]                l2_conn_reg = {CONN_W{1'b0}}, l2_conn_next;
@@ -628,8 +634,8 @@ path_map_inst (
 );
 
 /*
- * Send slot (docs: The send slot), first half: L2 validation, new packet room and the selector hint, none of
- * which depends on s_path_*. All from the start-of-cycle state.
+ * Send slot (docs: The send slot), first half: L2 validation, new packet room and the selector
+ * hint, none of which depends on s_path_*. All from the start-of-cycle state.
  */
 always @* begin
     // frozen = s_ctl_valid: control has the cycle
@@ -637,7 +643,8 @@ always @* begin
     ctl_hs = s_ctl_valid && !rst;
     out_free = !m_pkt_valid_reg || m_pkt_ready;
 
-    // L2's tx entry e: the tx table read of the cycle L1 moved into L2, or the write of that cycle (forwarding)
+    // L2's tx entry e: the tx table read of the cycle L1 moved into L2, or the write of that cycle
+    // (forwarding)
     ent = l2_fwd_reg ? l2_fwd_ent_reg : tx_rd_data;
     {ent_psn, ent_path, ent_pseq, ent_retries, ent_handle, ent_first, ent_last} = ent;
 
@@ -686,15 +693,17 @@ always @* begin
 end
 
 /*
- * Send slot, second half: what takes s_path. Kept apart from the hint above so that m_preq never depends on
- * s_path_* even in the simulator's view (the glue of nic_transport drives s_path from m_preq).
+ * Send slot, second half: what takes s_path. Kept apart from the hint above so that m_preq never
+ * depends on s_path_* even in the simulator's view (the glue of nic_transport drives s_path from
+ * m_preq).
  */
 always @* begin
     l2_send = !frozen && l2_valid_reg && l2_ok && !l2_maxed && out_free && s_path_valid &&
         (l2_kind_reg != K_RTO || !to_valid_reg);
     l2_done = l2_drop || l2_err || l2_send;
     new_send = s_tx_valid && tx_room && slot_free && out_free && s_path_valid && !frozen;
-    s_tx_ready_int = !rst && !frozen && (tx_drop || (tx_room && slot_free && out_free && s_path_valid));
+    s_tx_ready_int = !rst && !frozen &&
+        (tx_drop || (tx_room && slot_free && out_free && s_path_valid));
     tx_dropped = s_tx_valid && s_tx_ready_int && tx_drop;
 
     // at most one of l2_send, new_send is 1
@@ -723,7 +732,8 @@ always @* begin
         x_ack_req = s_tx_last || tx_fill == WIN_PSN;
     end
 
-    // tx table [c][psn] <- {psn, P, Q, retries, handle, first, last}; path map [c][P][Q] <- psn mod WINDOW.
+    // tx table [c][psn] <- {psn, P, Q, retries, handle, first, last};
+    // path map [c][P][Q] <- psn mod WINDOW.
     // Nothing is written in a reset cycle (the memories keep their contents).
     tx_wr_en = xmit && !rst;
     tx_wr_addr = {x_conn, x_psn[SLOT_W-1:0]};
@@ -787,11 +797,13 @@ always @* begin
     a_nak_upd = a_fire && a_live && nak_ok;
     // 5. ignored: closed/errored, or none of 2, 3, 4 applied
     a_ignored = a_fire && (!a_live || !(adv_ok || path_ok || nak_ok));
-    // E loads when deliv, ecn or loss is non-zero (docs), which every path update meets: deliv + loss = r and
-    // path_ok means d >= 1, so r >= 1. Written as a_path_upd, the popcount stays off E's load enable.
+    // E loads when deliv, ecn or loss is non-zero (docs), which every path update meets:
+    // deliv + loss = r and path_ok means d >= 1, so r >= 1. Written as a_path_upd, the popcount
+    // stays off E's load enable.
     ev_load = a_path_upd;
 
-    // A: loads at the handshake, empties when processed; control invalidates it if it holds that connection
+    // A: loads at the handshake, empties when processed; control invalidates it if it holds that
+    // connection
     a_valid_next = a_valid_reg;
     a_conn_next = a_conn_reg;
     a_psn_next = a_psn_reg;
@@ -812,15 +824,16 @@ always @* begin
     end else if (a_fire) begin
         a_valid_next = 1'b0;
     end
-    // (a frozen cycle only takes an ACK into an empty A, so this only hits the start-of-cycle contents)
+    // (a frozen cycle only takes an ACK into an empty A, so this only hits the start-of-cycle
+    // contents)
     if (ctl_hs && a_valid_reg && a_conn_reg == s_ctl_conn) begin
         a_valid_next = 1'b0;
     end
 end
 
 /*
- * Lookup pipeline S -> L1 -> L2 (docs: The lookup pipeline). Nothing moves and the memories hold their read
- * data unless adv.
+ * Lookup pipeline S -> L1 -> L2 (docs: The lookup pipeline). Nothing moves and the memories hold
+ * their read data unless adv.
  */
 always @* begin
     adv = !frozen && (!l2_valid_reg || l2_done);
@@ -860,8 +873,9 @@ always @* begin
     pm_rd_en = adv && !rst;
     pm_rd_addr = {sc_conn_reg, sc_path_reg, hole_q[SACK_W-1:0]};
 
-    // tx table read at L1's address: HOLE: slot from the path map read (or the path map write of L1's issue
-    // cycle: write-first); RTO: una[c] mod WINDOW (start of this cycle); GBN: psn mod WINDOW
+    // tx table read at L1's address: HOLE: slot from the path map read (or the path map write of
+    // L1's issue cycle: write-first); RTO: una[c] mod WINDOW (start of this cycle); GBN:
+    // psn mod WINDOW
     l1_slot = l1_fwd_reg ? l1_fwd_slot_reg : pm_rd_data;
     tx_rd_en = adv && !rst;
     case (l1_kind_reg)
@@ -870,7 +884,8 @@ always @* begin
         default: tx_rd_addr = {l1_conn_reg, l1_psn_reg[SLOT_W-1:0]}; // K_GBN
     endcase
 
-    // S: clear the issued hole; A loads it with the new region's holes (A fires only while S.mask == 0)
+    // S: clear the issued hole; A loads it with the new region's holes (A fires only while
+    // S.mask == 0)
     sc_conn_next = sc_conn_reg;
     sc_path_next = sc_path_reg;
     sc_n_next = sc_n_reg;
@@ -913,7 +928,8 @@ always @* begin
         l1_fwd_slot_next = pm_wr_data;
     end
 
-    // L2 <- L1 (or empty); keeps this cycle's tx table write of the same address instead of the read
+    // L2 <- L1 (or empty); keeps this cycle's tx table write of the same address instead of the
+    // read
     l2_valid_next = l2_valid_reg;
     l2_kind_next = l2_kind_reg;
     l2_conn_next = l2_conn_reg;
@@ -933,7 +949,8 @@ always @* begin
         l2_fwd_ent_next = tx_wr_data;
     end
 
-    // control invalidates S, L1 and L2 if they hold its connection (nothing moves in a frozen cycle)
+    // control invalidates S, L1 and L2 if they hold its connection (nothing moves in a frozen
+    // cycle)
     if (ctl_hs && sc_conn_reg == s_ctl_conn) begin
         sc_mask_next = {SACK_BITS{1'b0}};
     end
@@ -946,7 +963,8 @@ always @* begin
 end
 
 /*
- * Feedback output (docs: Feedback output): T first, else E's first non-zero field (deliv, ecn, loss).
+ * Feedback output (docs: Feedback output): T first, else E's first non-zero field (deliv, ecn,
+ * loss).
  */
 always @* begin
     fb_free = !m_fb_valid_reg || m_fb_ready;
@@ -1000,7 +1018,8 @@ always @* begin
         m_fb_valid_next = 1'b0;
     end
 
-    // E loads from A (A fires only while E is empty); T loads at an RTO retransmission (only while T is empty)
+    // E loads from A (A fires only while E is empty); T loads at an RTO retransmission (only while
+    // T is empty)
     if (ev_load) begin
         ev_valid_next = 1'b1;
         ev_conn_next = a_conn_reg;
@@ -1033,9 +1052,10 @@ always @* begin
     v_elig = v_hit && open_reg[v_conn] && !err_reg[v_conn] &&
         una_reg[v_conn*PSN_WIDTH +: PSN_WIDTH] != nxt_reg[v_conn*PSN_WIDTH +: PSN_WIDTH] &&
         !rto_pend_reg[v_conn] && !gbn_act_reg[v_conn];
-    // discarded: control for c, progress for c, an error of c. The docs' third case, a new transmission of c
-    // restarting the timer, needs una == nxt, which v_elig excludes, so it is left out: new_send stays out of
-    // the visit and expiry logic (it still restarts the timer, below).
+    // discarded: control for c, progress for c, an error of c. The docs' third case, a new
+    // transmission of c restarting the timer, needs una == nxt, which v_elig excludes, so it is
+    // left out: new_send stays out of the visit and expiry logic (it still restarts the timer,
+    // below).
     v_discard = (ctl_hs && s_ctl_conn == v_conn) ||
         (a_progress && a_conn_reg == v_conn) ||
         (l2_err && l2_conn_reg == v_conn);
@@ -1052,8 +1072,8 @@ always @* begin
 end
 
 /*
- * Per-connection state, in the docs' order (docs: Same cycle, one connection): timer visit, ACK processing,
- * lookup issue, transmission, error, control; a later update overrides an earlier one.
+ * Per-connection state, in the docs' order (docs: Same cycle, one connection): timer visit, ACK
+ * processing, lookup issue, transmission, error, control; a later update overrides an earlier one.
  */
 always @* begin
     open_next = open_reg;
@@ -1147,9 +1167,10 @@ always @* begin
 end
 
 /*
- * Per-(connection, path) state: pnx += 1 at a transmission on (c, P); ahi = n at an accepted path part (the RAM
- * writes, in the clocked block, clear the word's fresh bit); open clears both for every path of the connection by
- * setting their fresh bits. A transmission or an ACK never meets control in one cycle (a control cycle is frozen).
+ * Per-(connection, path) state: pnx += 1 at a transmission on (c, P); ahi = n at an accepted path
+ * part (the RAM writes, in the clocked block, clear the word's fresh bit); open clears both for
+ * every path of the connection by setting their fresh bits. A transmission or an ACK never meets
+ * control in one cycle (a control cycle is frozen).
  */
 always @* begin
     pnx_fresh_next = pnx_fresh_reg;
@@ -1181,7 +1202,8 @@ always @* begin
         a_ahi_op_next = {PSEQ_WIDTH{1'b0}};
     end
 
-    // the same for una and nxt of A's connection (writers: ACK progress, a new transmission, an open)
+    // the same for una and nxt of A's connection (writers: ACK progress, a new transmission, an
+    // open)
     a_una_op_next = una_reg[a_conn_next*PSN_WIDTH +: PSN_WIDTH];
     a_nxt_op_next = nxt_reg[a_conn_next*PSN_WIDTH +: PSN_WIDTH];
     if (a_progress && a_conn_reg == a_conn_next) begin
@@ -1257,7 +1279,8 @@ always @* begin
 end
 
 /*
- * Registers. In a reset cycle nothing but the reset happens: every flip-flop is cleared (docs: Reset).
+ * Registers. In a reset cycle nothing but the reset happens: every flip-flop is cleared (docs:
+ * Reset).
  */
 always @(posedge clk) begin
     open_reg <= open_next;

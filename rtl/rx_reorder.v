@@ -125,8 +125,8 @@ localparam CRAM_DW = PSN_WIDTH + WINDOW;
 // ACK FIFO entry: {conn, psn, path, pseq, sack, ecn}
 localparam ACK_DW = CONN_W + PSN_WIDTH + PATH_W + PSEQ_WIDTH + SACK_BITS + 1;
 
-// sized constants: lag limit of the input (WINDOW), last ackcnt value before an ACK, highest ACK FIFO count
-// that still takes a packet
+// sized constants: lag limit of the input (WINDOW), last ackcnt value before an ACK, highest ACK
+// FIFO count that still takes a packet
 localparam [31:0] ACK_EVERY_M1 = ACK_EVERY - 1;
 localparam [31:0] AF_DEPTH_M2 = ACK_FIFO_DEPTH - 2;
 localparam [31:0] ONE = 1;
@@ -171,7 +171,8 @@ initial begin
         $error("Error: ACK_EVERY must be 1..64 (instance %m)");
         $finish;
     end
-    if (ACK_FIFO_DEPTH < 4 || ACK_FIFO_DEPTH > 64 || (ACK_FIFO_DEPTH & (ACK_FIFO_DEPTH - 1)) != 0) begin
+    if (ACK_FIFO_DEPTH < 4 || ACK_FIFO_DEPTH > 64 ||
+            (ACK_FIFO_DEPTH & (ACK_FIFO_DEPTH - 1)) != 0) begin
         $error("Error: ACK_FIFO_DEPTH must be a power of two, 4..64 (instance %m)");
         $finish;
     end
@@ -186,14 +187,16 @@ integer k;
  * State
  */
 
-// per connection, flattened: entry c at [c*W +: W]. Power-up values are set by the loop in the initial block
-// below (a replication this wide trips lint). cum and bitmap are in the connection RAM (conn_ram_inst): no reset
-// or power-up value: its read data is used only while open, and open writes it.
+// per connection, flattened: entry c at [c*W +: W]. Power-up values are set by the loop in the
+// initial block below (a replication this wide trips lint). cum and bitmap are in the connection
+// RAM (conn_ram_inst): no reset or power-up value: its read data is used only while open, and open
+// writes it.
 reg [CONNS-1:0]                 open_reg, open_next;
 reg [CONNS*LAG_W-1:0]           lag_reg, lag_next;
 reg [CONNS*ACKCNT_W-1:0]        ackcnt_reg, ackcnt_next;
-// next PSN to release, cum - lag (open sets it to the open PSN, an accept moves cum and lag alike, a release adds
-// one), kept so the release reads it instead of subtracting; no power-up value (read only while lag != 0)
+// next PSN to release, cum - lag (open sets it to the open PSN, an accept moves cum and lag alike,
+// a release adds one), kept so the release reads it instead of subtracting; no power-up value (read
+// only while lag != 0)
 reg [CONNS*PSN_WIDTH-1:0]       head_reg, head_next;
 // per (connection, path), index {conn, path}
 reg [CONNS*PATHS-1:0]           pvalid_reg, pvalid_next;
@@ -221,11 +224,12 @@ reg                             s1_ack_req_reg = 1'b0, s1_ack_req_next;
 reg                             s1_ecn_reg = 1'b0, s1_ecn_next;
 reg [HANDLE_WIDTH-1:0]          s1_handle_reg = {HANDLE_WIDTH{1'b0}}, s1_handle_next;
 
-// stage 1 operands: open of s1_conn, read when the operation loads S1 (from the state, or from S1's own result
-// when the operation before it was on the same connection), so S1 starts from a register instead of a CONNS:1
-// mux of the state. cum and bitmap come from the connection RAM's read register (read at the same edge), or, when
-// the operation before was on the same connection, from op_fwd_*: the RAM read at that edge missed S1's write.
-// No power-up value: S1 reads them only when s1_valid, and every load of S1 loads them.
+// stage 1 operands: open of s1_conn, read when the operation loads S1 (from the state, or from S1's
+// own result when the operation before it was on the same connection), so S1 starts from a register
+// instead of a CONNS:1 mux of the state. cum and bitmap come from the connection RAM's read
+// register (read at the same edge), or, when the operation before was on the same connection, from
+// op_fwd_*: the RAM read at that edge missed S1's write. No power-up value: S1 reads them only when
+// s1_valid, and every load of S1 loads them.
 reg                             op_open_reg, op_open_next;
 reg                             op_fwd_reg, op_fwd_next;
 reg [PSN_WIDTH-1:0]             op_fwd_cum_reg, op_fwd_cum_next;
@@ -242,7 +246,8 @@ reg                             m_cpl_valid_reg = 1'b0, m_cpl_valid_next;
 reg [CONN_W-1:0]                m_cpl_conn_reg = {CONN_W{1'b0}}, m_cpl_conn_next;
 reg [PSN_WIDTH-1:0]             m_cpl_psn_reg = {PSN_WIDTH{1'b0}}, m_cpl_psn_next;
 
-// ACK FIFO; toggle coverage leaves its storage out and covers what enters and leaves it (ack_push_data, m_ack_*)
+// ACK FIFO; toggle coverage leaves its storage out and covers what enters and leaves it
+// (ack_push_data, m_ack_*)
 /*verilator coverage_off*/
 reg [ACK_DW-1:0]                ack_mem [0:ACK_FIFO_DEPTH-1];
 /*verilator coverage_on*/
@@ -349,7 +354,8 @@ assign m_cpl_psn = m_cpl_psn_reg;
 assign {m_cpl_first, m_cpl_last, m_cpl_handle} = hram_rd_data;
 
 assign m_ack_valid = ack_count_reg != {AF_W+1{1'b0}};
-assign {m_ack_conn, m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn} = ack_mem[ack_rd_ptr_reg];
+assign {m_ack_conn, m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn} =
+    ack_mem[ack_rd_ptr_reg];
 
 assign cnt_accepted = cnt_accepted_reg;
 assign cnt_duplicate = cnt_duplicate_reg;
@@ -360,8 +366,9 @@ assign cnt_closed = cnt_closed_reg;
  * Memories
  */
 
-// cum and bitmap of every connection: written by S1 at s1_conn (every operation, with S1's result), read every
-// cycle at the connection S1 holds next (the operation loading S1, else S1's own connection)
+// cum and bitmap of every connection: written by S1 at s1_conn (every operation, with S1's result),
+// read every cycle at the connection S1 holds next (the operation loading S1, else S1's own
+// connection)
 ram_sdp #(
     .ADDR_WIDTH(CONN_W),
     .DATA_WIDTH(CRAM_DW)
@@ -448,7 +455,8 @@ always @* begin
 
     /*
      * Input (cycle t): control has priority, both load the one stage-1 slot.
-     * s_pkt_ready = !rst && !s_ctl_valid && ack_room && lag_ok, from the state at the start of the cycle.
+     * s_pkt_ready = !rst && !s_ctl_valid && ack_room && lag_ok, from the state at the start of the
+     * cycle.
      */
     ack_room = ack_count_reg <= AF_ROOM_MAX;
     lag_ok = 1'b1;
@@ -469,7 +477,8 @@ always @* begin
         s1_conn_next = s_ctl_conn;
         s1_psn_next = s_ctl_psn;
     end else if (pkt_hs) begin
-        // the path RAM is read at {s_pkt_conn, s_pkt_path} (rd_en = pkt_hs), data seen by S1 next cycle
+        // the path RAM is read at {s_pkt_conn, s_pkt_path} (rd_en = pkt_hs), data seen by S1 next
+        // cycle
         s1_valid_next = 1'b1;
         s1_is_ctl_next = 1'b0;
         s1_conn_next = s_pkt_conn;
@@ -513,8 +522,9 @@ always @* begin
     is_oow = s1_pkt && c_open && !d_in_win && !d_neg;
 
     // accept: b = bitmap | (1 << d); L = trailing ones of b; bitmap = b >> L; cum += L; lag += L.
-    // Bitmap bit 0 is always clear, so L = 0 unless d == 0, and for d == 0 L is the index of the first zero of
-    // (bitmap | 1) (WINDOW if none) and b >> L == bitmap >> L. That search depends on the bitmap only, not on d.
+    // Bitmap bit 0 is always clear, so L = 0 unless d == 0, and for d == 0 L is the index of the
+    // first zero of (bitmap | 1) (WINDOW if none) and b >> L == bitmap >> L. That search depends on
+    // the bitmap only, not on d.
     first_zero_in = ~(c_bitmap | {{WINDOW-1{1'b0}}, 1'b1});
     first_zero_onehot = first_zero_in & (-first_zero_in);
     ones_run = {first_zero_in == {WINDOW{1'b0}}, {WIN_W{1'b0}}};
@@ -530,9 +540,9 @@ always @* begin
         run_len = {L_W{1'b0}};
         bitmap_new = c_bitmap | ({{WINDOW-1{1'b0}}, 1'b1} << d[WIN_W-1:0]);
     end
-    // cum + L: L is 0 unless d == 0, and then cum == psn, so the adder takes psn (a register) and the search
-    // result, and does not wait for d. Carry select: only the low L_W bits wait for the search, the high part
-    // (psn_hi + 1, from registers) is ready before it.
+    // cum + L: L is 0 unless d == 0, and then cum == psn, so the adder takes psn (a register) and
+    // the search result, and does not wait for d. Carry select: only the low L_W bits wait for the
+    // search, the high part (psn_hi + 1, from registers) is ready before it.
     cum_lo_sum = {1'b0, s1_psn_reg[L_W-1:0]} + {1'b0, ones_run};
     cum_hi_inc = s1_psn_reg[PSN_WIDTH-1:L_W] + ONE[PSN_WIDTH-L_W-1:0];
     if (d_zero) begin
@@ -552,11 +562,12 @@ always @* begin
     end
 
     // path update, e = signed(pseq - pnext):
-    //   e >= 0: s = e+1; psack = (s >= SACK_BITS) ? 1 : (psack << s) | 1; pnext = pseq+1; gap = e > 0
+    //   e >= 0: s = e+1; psack = (s >= SACK_BITS) ? 1 : (psack << s) | 1; pnext = pseq+1;
+    //           gap = e > 0
     //   e < 0 and -e-1 < SACK_BITS: set bit -e-1
     //   otherwise no change
-    // s >= SACK_BITS is e >= SACK_BITS-1, and psack << s is (psack << e) << 1 (no adder before the shifter).
-    // -e-1 is ~e.
+    // s >= SACK_BITS is e >= SACK_BITS-1, and psack << s is (psack << e) << 1 (no adder before the
+    // shifter). -e-1 is ~e.
     e = s1_pseq_reg - p_next;
     e_late = ~e;
     p_next_new = p_next;
@@ -576,7 +587,8 @@ always @* begin
     p_ecn_new = p_ecn || s1_ecn_reg;
 
     // ACK decision (not for out of window)
-    ack = (is_accept || is_dup) && (s1_ack_req_reg || is_dup || gap || (is_accept && c_ackcnt == ACKCNT_LAST));
+    ack = (is_accept || is_dup) &&
+        (s1_ack_req_reg || is_dup || gap || (is_accept && c_ackcnt == ACKCNT_LAST));
 
     // path RAM write (every packet to an open connection), forwarded to next cycle's S1
     pram_wr_en = s1_pkt && c_open;
@@ -598,8 +610,8 @@ always @* begin
         pvalid_next[pidx] = 1'b1;
     end
 
-    // S1's connection after this cycle (what the loop below writes to open of s1_conn, and the connection RAM
-    // to cum and bitmap)
+    // S1's connection after this cycle (what the loop below writes to open of s1_conn, and the
+    // connection RAM to cum and bitmap)
     s1_open_res = s1_ctl ? s1_open_reg : c_open;
     if (s1_ctl) begin
         s1_cum_res = s1_open_reg ? s1_psn_reg : c_cum;
@@ -612,10 +624,10 @@ always @* begin
         s1_bitmap_res = c_bitmap;
     end
 
-    // next S1's operands: the state at the start of next cycle of s1_conn_next (the release does not write
-    // open, cum or bitmap, so only this cycle's S1 can have changed them). The connection RAM reads cum and
-    // bitmap at s1_conn_next at the same edge; when this cycle's S1 writes that connection, the read returns
-    // the old contents and S1's result is taken from op_fwd_* instead.
+    // next S1's operands: the state at the start of next cycle of s1_conn_next (the release does
+    // not write open, cum or bitmap, so only this cycle's S1 can have changed them). The connection
+    // RAM reads cum and bitmap at s1_conn_next at the same edge; when this cycle's S1 writes that
+    // connection, the read returns the old contents and S1's result is taken from op_fwd_* instead.
     op_fwd_next = s1_valid_reg && s1_conn_next == s1_conn_reg;
     op_fwd_cum_next = s1_cum_res;
     op_fwd_bitmap_next = s1_bitmap_res;
@@ -628,8 +640,8 @@ always @* begin
     for (i = 0; i < CONNS; i = i + 1) begin
         if (s1_conn_reg == i[CONN_W-1:0]) begin
             if (s1_ctl) begin
-                // open: open=1, cum=head=psn; close: open=0; both: bitmap, lag, ackcnt, paths cleared (open,
-                // cum and bitmap through s1_*_res below)
+                // open: open=1, cum=head=psn; close: open=0; both: bitmap, lag, ackcnt, paths
+                // cleared (open, cum and bitmap through s1_*_res below)
                 if (s1_open_reg) begin
                     head_next[i*PSN_WIDTH +: PSN_WIDTH] = s1_psn_reg;
                 end
@@ -670,7 +682,8 @@ always @* begin
      * {req, req & mask(>= rr)} with its lowest set bit isolated, folded back to CONNS bits.
      */
     for (i = 0; i < CONNS; i = i + 1) begin
-        rel_req[i] = lag_reg[i*LAG_W +: LAG_W] != {LAG_W{1'b0}} && !(s1_ctl && s1_conn_reg == i[CONN_W-1:0]);
+        rel_req[i] = lag_reg[i*LAG_W +: LAG_W] != {LAG_W{1'b0}} &&
+            !(s1_ctl && s1_conn_reg == i[CONN_W-1:0]);
     end
     rel_dbl = {rel_req, rel_req & ({CONNS{1'b1}} << rr_reg)};
     rel_dbl_onehot = rel_dbl & (-rel_dbl);
@@ -710,8 +723,8 @@ always @* begin
     end
 
     /*
-     * ACK FIFO: push at the end of S1 (visible next cycle), pop on m_ack handshake. The input stalls while
-     * count > DEPTH-2, so the at most two pushes in flight never overflow it.
+     * ACK FIFO: push at the end of S1 (visible next cycle), pop on m_ack handshake. The input
+     * stalls while count > DEPTH-2, so the at most two pushes in flight never overflow it.
      */
     ack_pop = ack_count_reg != {AF_W+1{1'b0}} && m_ack_ready;
     if (ack_push) begin

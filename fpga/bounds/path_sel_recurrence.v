@@ -1,8 +1,9 @@
-// The decision recurrence of path_sel's stage 1 alone, for one connection and 4 paths (the ice40 preset), every
-// path ACTIVE: room = inflight < cwnd, the round-robin pick from rr, inflight + 1 on the chosen path, and the
-// window-weighted pointer (quantum = max(1, cwnd / 4), credit); one decision per cycle, each on the state the
-// previous one left. Nothing else (no feedback, hold-off, probes, entropy, counters, connection mux). A
-// measurement fixture for `make fpga-bounds` (docs/fpga.md, "Targets"), not part of the design.
+// The decision recurrence of path_sel's stage 1 alone, for one connection and 4 paths (the ice40
+// preset), every path ACTIVE: room = inflight < cwnd, the round-robin pick from rr, inflight + 1 on
+// the chosen path, and the window-weighted pointer (quantum = max(1, cwnd / 4), credit); one
+// decision per cycle, each on the state the previous one left. Nothing else (no feedback, hold-off,
+// probes, entropy, counters, connection mux). A measurement fixture for `make fpga-bounds`
+// (docs/fpga.md, "Targets"), not part of the design.
 module path_sel_recurrence (
     input  wire clk,
     input  wire din,
@@ -12,7 +13,8 @@ module path_sel_recurrence (
     reg  [7:0] cwnd     [0:3];
     reg  [1:0] rr;
     reg  [7:0] cred;
-    reg  [3:0] sh;                                   // din shifted in: reloads a path's window now and then
+    reg  [3:0] sh;                                   // din shifted in: reloads a path's window
+                                                     // now and then
     wire [3:0] room;
     genvar g;
     generate

@@ -1,8 +1,9 @@
-// Two recurrences of retx alone, for one connection and WINDOW 32 (the ice40 preset): a new packet is sent when
-// nxt - una < WINDOW (nxt + 1, and the path sequence pnx of its path + 1), and an ACK moves una when
-// 0 < psn - una <= nxt - una; one of each per cycle, each on the state the previous one left. Written as the
-// spec states them (no look-ahead); nothing else (no tables, lookups, timers, feedback, connection mux). A
-// measurement fixture for `make fpga-bounds` (docs/fpga.md, "Targets"), not part of the design.
+// Two recurrences of retx alone, for one connection and WINDOW 32 (the ice40 preset): a new packet
+// is sent when nxt - una < WINDOW (nxt + 1, and the path sequence pnx of its path + 1), and an ACK
+// moves una when 0 < psn - una <= nxt - una; one of each per cycle, each on the state the previous
+// one left. Written as the spec states them (no look-ahead); nothing else (no tables, lookups,
+// timers, feedback, connection mux). A measurement fixture for `make fpga-bounds` (docs/fpga.md,
+// "Targets"), not part of the design.
 module retx_recurrence (
     input  wire clk,
     input  wire din,

@@ -1,9 +1,9 @@
-// retx_recurrence (retx_recurrence.v) rewritten with look-ahead state: span = nxt - una kept in 6 bits (0..32),
-// so the window check is one bit; una's high bits plus one kept beside una, so the ACK check is an 18-bit
-// equality (against una's high bits or those plus one, by the borrow of the 6-bit low difference) and a 6-bit
-// compare instead of two 24-bit subtracts and a compare. Same behaviour as retx_recurrence. Measures how far
-// look-ahead alone goes on the HX8K (docs/fpga.md, "Targets"). A fixture for `make fpga-bounds`, not part of the
-// design.
+// retx_recurrence (retx_recurrence.v) rewritten with look-ahead state: span = nxt - una kept in 6
+// bits (0..32), so the window check is one bit; una's high bits plus one kept beside una, so the
+// ACK check is an 18-bit equality (against una's high bits or those plus one, by the borrow of the
+// 6-bit low difference) and a 6-bit compare instead of two 24-bit subtracts and a compare. Same
+// behaviour as retx_recurrence. Measures how far look-ahead alone goes on the HX8K (docs/fpga.md,
+// "Targets"). A fixture for `make fpga-bounds`, not part of the design.
 module retx_recurrence_lookahead (
     input  wire clk,
     input  wire din,

@@ -1,7 +1,8 @@
-// rx_recurrence (rx_recurrence.v) given two cycles: one packet every other cycle, stage A classifies and
-// searches (psn == cum, the window check, the first-zero search, all registered), stage B updates cum and the
-// bitmap. Measures whether a per-connection issue interval of 2 alone brings the recurrence to 100 MHz on the
-// HX8K (docs/fpga.md, "Targets"). A measurement fixture for `make fpga-bounds`, not part of the design.
+// rx_recurrence (rx_recurrence.v) given two cycles: one packet every other cycle, stage A
+// classifies and searches (psn == cum, the window check, the first-zero search, all registered),
+// stage B updates cum and the bitmap. Measures whether a per-connection issue interval of 2 alone
+// brings the recurrence to 100 MHz on the HX8K (docs/fpga.md, "Targets"). A measurement fixture for
+// `make fpga-bounds`, not part of the design.
 module rx_recurrence_2cycle (
     input  wire clk,
     input  wire din,
@@ -14,7 +15,8 @@ module rx_recurrence_2cycle (
     reg  [4:0]  a_d;
     reg  [5:0]  a_run;
     wire [23:0] d  = psn - cum;
-    wire [5:0]  run;                                  // cum advances by run when the expected PSN arrives
+    wire [5:0]  run;                                  // cum advances by run when the expected
+                                                      // PSN arrives
     first_zero_run search (.above(bm[31:1]), .run(run));
     always @(posedge clk) begin
         psn   <= {psn[22:0], din};

@@ -1,9 +1,9 @@
-// A different rx_reorder algorithm's recurrence, for one connection and WINDOW 32: the bitmap is absolute (bit
-// = PSN mod WINDOW), an arriving packet only tests and sets its bit (no shift, no first-zero search), and cum
-// advances by one PSN per cycle while the bit at cum is set (clearing it), as a release engine would. One
-// packet per cycle. Not the spec's behaviour (cum moves over several cycles after a hole fills); measures how
-// far a change of algorithm goes on the HX8K (docs/fpga.md, "Targets"). A fixture for `make fpga-bounds`, not
-// part of the design.
+// A different rx_reorder algorithm's recurrence, for one connection and WINDOW 32: the bitmap is
+// absolute (bit = PSN mod WINDOW), an arriving packet only tests and sets its bit (no shift, no
+// first-zero search), and cum advances by one PSN per cycle while the bit at cum is set (clearing
+// it), as a release engine would. One packet per cycle. Not the spec's behaviour (cum moves over
+// several cycles after a hole fills); measures how far a change of algorithm goes on the HX8K
+// (docs/fpga.md, "Targets"). A fixture for `make fpga-bounds`, not part of the design.
 module rx_recurrence_absolute (
     input  wire clk,
     input  wire din,

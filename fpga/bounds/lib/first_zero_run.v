@@ -1,7 +1,8 @@
-// The run length of rx_reorder's stage 1 for a relative bitmap (bit 0 is the expected PSN): 1 + the number of
-// set bits above bit 0 before the first clear one, i.e. how far cum advances when the expected packet arrives.
-// The lowest clear bit of bm[31:1] as a one-hot, then its position + 1. Shared by the rx fixtures of
-// fpga/bounds/ (a library module: `make fpga-bounds` does not measure it alone).
+// The run length of rx_reorder's stage 1 for a relative bitmap (bit 0 is the expected PSN): 1 + the
+// number of set bits above bit 0 before the first clear one, i.e. how far cum advances when the
+// expected packet arrives. The lowest clear bit of bm[31:1] as a one-hot, then its position + 1.
+// Shared by the rx fixtures of fpga/bounds/ (a library module: `make fpga-bounds` does not measure
+// it alone).
 module first_zero_run (
     input  wire [30:0] above,                        // bm[31:1]
     output reg  [5:0]  run
