@@ -149,11 +149,13 @@ func TestLayersBite(t *testing.T) {
 		want int
 	}{
 		{name: "down", pkg: goPackage{ImportPath: module + "/cosim", Imports: []string{module + "/golden/retx"}}},
-		{name: "same layer", pkg: goPackage{ImportPath: module + "/golden/retx", Imports: []string{module + "/config"}}},
+		{name: "same layer",
+			pkg: goPackage{ImportPath: module + "/golden/retx", Imports: []string{module + "/config"}}},
 		{name: "outside the module", pkg: goPackage{ImportPath: module + "/config", Imports: []string{"fmt"}}},
-		{name: "up", pkg: goPackage{ImportPath: module + "/golden/retx", Imports: []string{module + "/cosim"}}, want: 1},
-		{name: "up in a test", pkg: goPackage{ImportPath: module + "/config", XTestImports: []string{module + "/cmd/x"}},
-			want: 1},
+		{name: "up",
+			pkg: goPackage{ImportPath: module + "/golden/retx", Imports: []string{module + "/cosim"}}, want: 1},
+		{name: "up in a test",
+			pkg: goPackage{ImportPath: module + "/config", XTestImports: []string{module + "/cmd/x"}}, want: 1},
 		{name: "no layer", pkg: goPackage{ImportPath: module + "/stray"}, want: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -344,7 +344,8 @@ func icarusBench(r cosim.Request, top string, params []config.Param, ports []bri
 		pstr = " #(" + strings.Join(ps, ", ") + ")"
 	}
 	fmt.Fprintf(&tb, "%s%s dut (%s);\n", top, pstr, strings.Join(conns, ", "))
-	fmt.Fprintf(&tb, "initial begin\n  $readmemh(\"stim.hex\", stim);\n  for (c = 0; c < %d; c = c + 1) begin\n", r.Cycles)
+	fmt.Fprintf(&tb, "initial begin\n  $readmemh(\"stim.hex\", stim);\n"+
+		"  for (c = 0; c < %d; c = c + 1) begin\n", r.Cycles)
 	word := 0
 	for _, p := range ports {
 		if p.Dir != bridge.In {

@@ -94,7 +94,8 @@ func (t *topTimer) pack(ins []nictransport.TopIn) ([]uint32, *cosim.Layout, erro
 		return nil, nil, err
 	}
 	if inL.Words() != dut.InWords() {
-		return nil, nil, fmt.Errorf("nic_transport: input layout of %d words, the model takes %d", inL.Words(), dut.InWords())
+		return nil, nil, fmt.Errorf("nic_transport: input layout of %d words, the model takes %d", inL.Words(),
+			dut.InWords())
 	}
 	w := inL.Words()
 	pattern := make([]uint32, len(ins)*w)
@@ -131,8 +132,8 @@ func topRounds(tt *topTimer, rr cosim.Request, sc cosim.Scenario, side int, ins 
 				return 0, 0, 0, 0, err
 			}
 			if int64(len(again)) != recorded {
-				return 0, 0, 0, 0, fmt.Errorf("the end-to-end simulation recorded %d cycles, then %d (not deterministic)", recorded,
-					len(again))
+				return 0, 0, 0, 0, fmt.Errorf(
+					"the end-to-end simulation recorded %d cycles, then %d (not deterministic)", recorded, len(again))
 			}
 		}
 		secs, err := tt.lockstep(ins, false)
@@ -174,7 +175,8 @@ func benchTop(r cosim.Request, work string, icarusCycles int64) (BlockBench, err
 	reps := repsFor(b.Recorded, r.Cycles)
 	n := min(b.Recorded, r.Cycles)
 	ins = ins[:n]
-	b.Reps, b.Cycles = reps, n*reps
+	b.Reps = reps
+	b.Cycles = n * reps
 	b.IcarusCycles = min(icarusCycles, n)
 	tt, err := newTopTimer(rr)
 	if err != nil {
@@ -191,7 +193,9 @@ func benchTop(r cosim.Request, work string, icarusCycles int64) (BlockBench, err
 	e2eSecs += secs
 	b.E2EGolden = float64(b.Recorded*reps) / e2eSecs
 	c := float64(b.Cycles)
-	b.Lockstep, b.Golden, b.Raw = c/lock, c/gold, c/raw
+	b.Lockstep = c / lock
+	b.Golden = c / gold
+	b.Raw = c / raw
 	// (3) Icarus on a prefix.
 	dut, err := tt.open()
 	if err != nil {
@@ -283,8 +287,10 @@ func BenchSystem(root string, cfg config.Config, seed uint64, cycles int64, log 
 	}
 	c := float64(s.Cycles)
 	s.GoldenE2E = c / e2eSecs
-	s.LockstepA, s.LockstepB = c/lock[0], c/lock[1]
-	s.RawA, s.RawB = c/raw[0], c/raw[1]
+	s.LockstepA = c / lock[0]
+	s.LockstepB = c / lock[1]
+	s.RawA = c / raw[0]
+	s.RawB = c / raw[1]
 	s.Lockstep = c / (e2eSecs + lock[0] + lock[1])
 	s.Raw = c / (raw[0] + raw[1])
 	return s, nil

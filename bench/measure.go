@@ -32,7 +32,8 @@ type RxFigures struct {
 func (f RxFigures) PerCycle() float64 { return float64(f.Taken) / float64(max(1, f.Offered)) }
 
 func (f RxFigures) String() string {
-	return fmt.Sprintf("%-16s %-8s offered %7d taken %7d  %.4f pkt/cycle  release latency min %d mean %.1f p99 %d max %d",
+	return fmt.Sprintf("%-16s %-8s offered %7d taken %7d  %.4f pkt/cycle  "+
+		"release latency min %d mean %.1f p99 %d max %d",
 		f.Test, f.Config, f.Offered, f.Taken, f.PerCycle(), f.LatMin, f.LatMean, f.LatP99, f.LatMax)
 }
 
@@ -106,7 +107,8 @@ func MeasureRx(r cosim.Request) (RxFigures, error) {
 	for _, l := range m.lat {
 		sum += l
 	}
-	m.fig.LatMin, m.fig.LatMax = m.lat[0], m.lat[len(m.lat)-1]
+	m.fig.LatMin = m.lat[0]
+	m.fig.LatMax = m.lat[len(m.lat)-1]
 	m.fig.LatP99 = m.lat[len(m.lat)*99/100]
 	m.fig.LatMean = float64(sum) / float64(len(m.lat))
 	return m.fig, nil
@@ -130,7 +132,8 @@ type PathFigures struct {
 
 func (f PathFigures) String() string {
 	return fmt.Sprintf(
-		"%-16s %-8s %.4f decisions/cycle  decisions per path from cycle %d: congested link %.0f, healthy %.0f (ratio %.2f)",
+		"%-16s %-8s %.4f decisions/cycle  decisions per path from cycle %d: "+
+			"congested link %.0f, healthy %.0f (ratio %.2f)",
 		f.Test, f.Config, float64(f.Taken)/float64(max(1, f.Offered)), f.From, f.OnCongested, f.OnHealthy,
 		f.OnCongested/max(1, f.OnHealthy))
 }
@@ -183,7 +186,8 @@ func MeasurePathSel(r cosim.Request) (PathFigures, error) {
 	drv := pathtraffic.New(r.Config, prof, r.Seed, r.Cycles)
 	m := &pathMeasure{sb: scoreboard.NewPathSel(r.Config, false), drv: drv, cong: map[[2]uint32]bool{},
 		per: map[[2]uint32]int64{}, fig: PathFigures{Test: r.Test, Config: r.Config.Name, From: prof.Cycles / 4}}
-	if _, err := cosim.Lockstep[pathsel.In, pathsel.Out](dut, g, drv, m, pathsel.Valid, cosim.Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
+	if _, err := cosim.Lockstep[pathsel.In, pathsel.Out](dut, g, drv, m, pathsel.Valid,
+		cosim.Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
 		return PathFigures{}, err
 	}
 	var nc, nh, sc, sh float64
@@ -195,9 +199,11 @@ func MeasurePathSel(r cosim.Request) (PathFigures, error) {
 		}
 	}
 	if nc == 0 || nh == 0 {
-		return m.fig, fmt.Errorf("measure %s: need paths on both the congested and healthy links (got %v/%v)", r.Test, nc, nh)
+		return m.fig, fmt.Errorf("measure %s: need paths on both the congested and healthy links (got %v/%v)", r.Test,
+			nc, nh)
 	}
-	m.fig.OnCongested, m.fig.OnHealthy = sc/nc, sh/nh
+	m.fig.OnCongested = sc / nc
+	m.fig.OnHealthy = sh / nh
 	return m.fig, nil
 }
 
@@ -258,7 +264,8 @@ func (m *retxMeasure) Observe(cycle int64, in *retx.In, out *retx.Out) error {
 		clear(m.latest)
 		clear(m.last)
 		clear(m.reveal)
-		m.offers, m.acked = m.offers[:0], m.acked[:0]
+		m.offers = m.offers[:0]
+		m.acked = m.acked[:0]
 		return nil
 	}
 	for len(m.acked) > 0 && m.acked[0].at+2 <= cycle {
@@ -341,7 +348,8 @@ func MeasureRetx(r cosim.Request) (RetxFigures, error) {
 	m := &retxMeasure{sb: scoreboard.NewRetx(r.Config), cfg: r.Config,
 		fig: RetxFigures{Test: r.Test, Config: r.Config.Name}, una: map[uint32]uint32{}, nxt: map[uint32]uint32{},
 		latest: map[[3]uint32]uint32{}, last: map[[2]uint32][2]uint32{}, reveal: map[[2]uint32]int64{}}
-	if _, err := cosim.Lockstep[retx.In, retx.Out](dut, g, drv, m, retx.Valid, cosim.Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
+	if _, err := cosim.Lockstep[retx.In, retx.Out](dut, g, drv, m, retx.Valid,
+		cosim.Options{Cycles: r.Cycles, Batch: 1024, Repro: r.Repro()}); err != nil {
 		return RetxFigures{}, err
 	}
 	if len(m.lat) > 0 {
@@ -350,8 +358,11 @@ func MeasureRetx(r cosim.Request) (RetxFigures, error) {
 		for _, l := range m.lat {
 			sum += l
 		}
-		m.fig.Losses, m.fig.LatMin, m.fig.LatMax = int64(len(m.lat)), m.lat[0], m.lat[len(m.lat)-1]
-		m.fig.LatP99, m.fig.LatMean = m.lat[len(m.lat)*99/100], float64(sum)/float64(len(m.lat))
+		m.fig.Losses = int64(len(m.lat))
+		m.fig.LatMin = m.lat[0]
+		m.fig.LatMax = m.lat[len(m.lat)-1]
+		m.fig.LatP99 = m.lat[len(m.lat)*99/100]
+		m.fig.LatMean = float64(sum) / float64(len(m.lat))
 	}
 	return m.fig, nil
 }

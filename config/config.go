@@ -134,7 +134,8 @@ func (c Config) Validate() error {
 		if v < k.Min || v > k.Max {
 			errs = append(errs, fmt.Errorf("key %q: value %d out of range (allowed %s)", k.JSON, v, k.allowed()))
 		} else if k.Pow2 && v&(v-1) != 0 {
-			errs = append(errs, fmt.Errorf("key %q: value %d is not a power of two (allowed %s)", k.JSON, v, k.allowed()))
+			errs = append(errs, fmt.Errorf("key %q: value %d is not a power of two (allowed %s)", k.JSON, v,
+				k.allowed()))
 		}
 	}
 	if len(errs) == 0 {

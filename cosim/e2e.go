@@ -109,11 +109,12 @@ var Scenarios = []Scenario{
 	},
 	{
 		name: "e2e_allfail",
-		doc: "every path down from 20 to 60 us, then healed: the paths whose losses the first ACKs reveal fail, probes " +
-			"bring them back; " +
-			"on fabrics of up to 8 paths every path down again from 95 to 125 us: probes are lost (probing -> failed) and a " +
-			"connection's last paths time out (all failed, m_status); " +
-			"the connection manager reconnects a connection shown all-failed for 5 us (close, reopen with paths failed); 1% loss",
+		doc: "every path down from 20 to 60 us, then healed: the paths whose losses the first ACKs reveal fail, " +
+			"probes bring them back; " +
+			"on fabrics of up to 8 paths every path down again from 95 to 125 us: probes are lost " +
+			"(probing -> failed) and a connection's last paths time out (all failed, m_status); " +
+			"the connection manager reconnects a connection shown all-failed for 5 us " +
+			"(close, reopen with paths failed); 1% loss",
 		topOnly: true,
 		cycles:  150000,
 		opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 150,
@@ -130,8 +131,8 @@ var Scenarios = []Scenario{
 	},
 	{
 		name: "e2e_all",
-		doc: "every connection of the preset under everything at once: 2% loss, 1% ACK loss, fabric path 0 at 1/16 of " +
-			"the port rate (ECN marks above 16 KiB), path 1 down from 20 to 40 us",
+		doc: "every connection of the preset under everything at once: 2% loss, 1% ACK loss, fabric path 0 at 1/16 " +
+			"of the port rate (ECN marks above 16 KiB), path 1 down from 20 to 40 us",
 		topOnly:  true,
 		allConns: true,
 		opt: system.Options{
@@ -149,25 +150,25 @@ var Scenarios = []Scenario{
 	},
 	{
 		name: "e2e_bidir",
-		doc: "both endpoints send, 2% loss, one path down for 20 us; the hosts hold m_cpl_ready low in half the cycles " +
-			"(random)",
+		doc: "both endpoints send, 2% loss, one path down for 20 us; the hosts hold m_cpl_ready low in half the " +
+			"cycles (random)",
 		topOnly: true,
 		opt: system.Options{Bidir: true, Loss: 0.02, Msg: "uniform:1000:40000", DurationUS: 60, CplStall: 0.5,
 			Failures: []system.Failure{{Path: 2, AtUS: 20, UntilUS: 40}}},
 	},
 	{
 		name: "e2e_ecn",
-		doc: "fabric path 0 at 1/16 of the port rate (both directions; 64 KiB queues marking above 16 KiB): its queue " +
-			"builds, the fabric ECN-marks and drops, path_sel moves traffic off it; 0.5% loss",
+		doc: "fabric path 0 at 1/16 of the port rate (both directions; 64 KiB queues marking above 16 KiB): its " +
+			"queue builds, the fabric ECN-marks and drops, path_sel moves traffic off it; 0.5% loss",
 		opt: system.Options{Loss: 0.005, Msg: "uniform:1000:40000", DurationUS: 60, QueueKB: 64, ECNKB: 16,
 			Slow: []system.SlowPath{{Path: 0, Gbps: 25}}},
 	},
 	{
 		name: "e2e_bottleneck",
 		doc: "one connection, all its paths on a single fabric path at 1/8 of the port rate (64 KiB queue marking " +
-			"above 1 KiB; MTU 1024, 200 ns delays): steady ECN marks halve every path's window down to 1 packet; on fabrics " +
-			"of more than 8 paths 5x as long (u250's 16 paths each halve from 32 packets, and a path at 1 packet rises again " +
-			"with its next delivery)",
+			"above 1 KiB; MTU 1024, 200 ns delays): steady ECN marks halve every path's window down to 1 packet; " +
+			"on fabrics of more than 8 paths 5x as long (u250's 16 paths each halve from 32 packets, and a path at " +
+			"1 packet rises again with its next delivery)",
 		topOnly:     true,
 		cycles:      80000,
 		largeFabric: 5,
@@ -177,8 +178,8 @@ var Scenarios = []Scenario{
 	{
 		name: "e2e_clean",
 		doc: "one connection, no loss (MTU 1024, 200 ns delays): every path's window grows by AI per delivered " +
-			"packet up to CWND_MAX; on fabrics of more than 8 paths 4x as long (a u250 path needs 1,536 deliveries from 32 to " +
-			"128 packets at AI 1/16, 24,576 packets over its 16 paths)",
+			"packet up to CWND_MAX; on fabrics of more than 8 paths 4x as long (a u250 path needs 1,536 deliveries " +
+			"from 32 to 128 packets at AI 1/16, 24,576 packets over its 16 paths)",
 		topOnly:     true,
 		cycles:      50000,
 		largeFabric: 4,
@@ -187,18 +188,18 @@ var Scenarios = []Scenario{
 	},
 	{
 		name: "e2e_reset_a",
-		doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a 0.5 us " +
-			"quiet time, so packets and ACKs of the old epoch still arrive; " +
-			"A's host learns of the reset 0.2 us late and hands packets the NIC drops meanwhile; the connection manager " +
-			"closes connection 1 at 40 us and reopens it 0.5 us later; 1% loss",
+		doc: "endpoint A (the sender) reset at 20 us in the middle of traffic; every connection reopens after a " +
+			"0.5 us quiet time, so packets and ACKs of the old epoch still arrive; " +
+			"A's host learns of the reset 0.2 us late and hands packets the NIC drops meanwhile; " +
+			"the connection manager closes connection 1 at 40 us and reopens it 0.5 us later; 1% loss",
 		topOnly: true,
 		opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 60, QuietUS: 0.5, HostLagUS: 0.2,
 			Resets: []system.Reset{{Side: 0, AtUS: 20}}, Reconnects: []system.Reconnect{{Conn: 1, AtUS: 40}}},
 	},
 	{
 		name: "e2e_reset_b",
-		doc: "endpoint B (the receiver) reset at 10 us: A's connections go to error after MAX_RETRIES, then reopen and " +
-			"carry messages; 1% loss",
+		doc: "endpoint B (the receiver) reset at 10 us: A's connections go to error after MAX_RETRIES, then reopen " +
+			"and carry messages; 1% loss",
 		topOnly: true,
 		cycles:  140000,
 		opt: system.Options{Loss: 0.01, Msg: "uniform:1000:40000", DurationUS: 500, QuietUS: 10,
@@ -237,7 +238,8 @@ func (sc Scenario) minScale(cfg config.Config) int64 {
 // nightly suite's cycle scale, or --cycles) lengthens the measured time by the same whole factor.
 func ScenarioOptions(r Request, sc Scenario) system.Options {
 	o := sc.opt
-	o.Config, o.Seed = r.Config, r.Seed
+	o.Config = r.Config
+	o.Seed = r.Seed
 	if scale := r.Cycles / sc.baseCycles(); scale > 1 {
 		o.DurationUS *= float64(scale)
 	}
@@ -303,7 +305,8 @@ func recordE2E(r Request, sc Scenario) (tx []retx.In, ps []pathsel.In, rx []rxre
 		return nil, nil, nil, fmt.Errorf("end-to-end simulation (seed %d): %w", r.Seed, err)
 	}
 	if int64(len(tx)) > r.Cycles {
-		return nil, nil, nil, fmt.Errorf("the end-to-end simulation ran %d cycles, more than --cycles %d", len(tx), r.Cycles)
+		return nil, nil, nil, fmt.Errorf("the end-to-end simulation ran %d cycles, more than --cycles %d", len(tx),
+			r.Cycles)
 	}
 	return tx, ps, rx, nil
 }
@@ -347,7 +350,9 @@ func registerScenario(sc Scenario) {
 		}}
 	for side, name := range []string{"a", "b"} {
 		t := base
-		t.Name, t.Block, t.ports = "nic_"+sc.name+"_"+name, "nic_transport", NicTransportPorts
+		t.Name = "nic_" + sc.name + "_" + name
+		t.Block = "nic_transport"
+		t.ports = NicTransportPorts
 		t.Doc = fmt.Sprintf("the whole endpoint %s under end-to-end traffic: %s", strings.ToUpper(name), sc.doc)
 		t.run = func(r Request, dut *bridge.Model) (Result, error) { return runNicE2E(r, dut, sc, side) }
 		register(t)
@@ -356,11 +361,16 @@ func registerScenario(sc Scenario) {
 		return
 	}
 	t := base
-	t.Name, t.Block, t.ports, t.Doc = sc.name+"_retx", "retx", retxPorts, "end-to-end traffic at the sender: "+sc.doc
+	t.Name = sc.name + "_retx"
+	t.Block = "retx"
+	t.ports = retxPorts
+	t.Doc = "end-to-end traffic at the sender: " + sc.doc
 	t.run = func(r Request, dut *bridge.Model) (Result, error) { return runRetxE2E(r, dut, sc) }
 	register(t)
 	t = base
-	t.Name, t.Block, t.ports = sc.name+"_rx", "rx_reorder", rxPorts
+	t.Name = sc.name + "_rx"
+	t.Block = "rx_reorder"
+	t.ports = rxPorts
 	t.Doc = "end-to-end traffic at the receiver: " + sc.doc
 	t.run = func(r Request, dut *bridge.Model) (Result, error) { return runRxE2E(r, dut, sc) }
 	register(t)
@@ -368,7 +378,9 @@ func registerScenario(sc Scenario) {
 		return
 	}
 	t = base
-	t.Name, t.Block, t.ports = sc.name+"_path_sel", "path_sel", pathPorts
+	t.Name = sc.name + "_path_sel"
+	t.Block = "path_sel"
+	t.ports = pathPorts
 	t.Doc = "end-to-end traffic at the sender: " + sc.doc
 	t.run = func(r Request, dut *bridge.Model) (Result, error) { return runPathSelE2E(r, dut, sc) }
 	register(t)
@@ -385,7 +397,10 @@ func runNicE2E(r Request, dut *bridge.Model, sc Scenario, side int) (Result, err
 		return Result{}, err
 	}
 	drv := NewReplay[nictransport.TopIn, nictransport.TopOut](ins, func(in nictransport.TopIn) nictransport.TopIn {
-		in.TxValid, in.CtlValid, in.RxValid, in.AckValid = false, false, false, false
+		in.TxValid = false
+		in.CtlValid = false
+		in.RxValid = false
+		in.AckValid = false
 		return in
 	})
 	st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid,
@@ -408,7 +423,10 @@ func runRetxE2E(r Request, dut *bridge.Model, sc Scenario) (Result, error) {
 	}
 	sb := scoreboard.NewRetx(r.Config)
 	drv := NewReplay[retx.In, retx.Out](tx, func(in retx.In) retx.In {
-		in.TxValid, in.PathValid, in.AckValid, in.CtlValid = false, false, false, false
+		in.TxValid = false
+		in.PathValid = false
+		in.AckValid = false
+		in.CtlValid = false
 		return in
 	})
 	st, err := Lockstep[retx.In, retx.Out](dut, g, drv, sb, retx.Valid, r.lockstepOptions())
@@ -423,7 +441,8 @@ func runRxE2E(r Request, dut *bridge.Model, sc Scenario) (Result, error) {
 		return Result{}, err
 	}
 	drv := NewReplay[rxreorder.In, rxreorder.Out](rx, func(in rxreorder.In) rxreorder.In {
-		in.PktValid, in.CtlValid = false, false
+		in.PktValid = false
+		in.CtlValid = false
 		return in
 	})
 	return runRx(r, rxDriver{Driver: drv, stats: func() int64 { return int64(drv.last.CntAccepted) }}, dut)
@@ -441,7 +460,9 @@ func runPathSelE2E(r Request, dut *bridge.Model, sc Scenario) (Result, error) {
 	}
 	sb := scoreboard.NewPathSel(r.Config, false)
 	drv := NewReplay[pathsel.In, pathsel.Out](ps, func(in pathsel.In) pathsel.In {
-		in.ReqValid, in.FbValid, in.CtlValid = false, false, false
+		in.ReqValid = false
+		in.FbValid = false
+		in.CtlValid = false
 		return in
 	})
 	st, err := Lockstep[pathsel.In, pathsel.Out](dut, g, drv, sb, pathsel.Valid, r.lockstepOptions())

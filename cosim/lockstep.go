@@ -70,7 +70,8 @@ type Mismatch struct {
 
 func (m *Mismatch) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "lockstep mismatch at cycle %d on port %s: expected %s, actual %s\n", m.Cycle, m.Port, m.Want, m.Got)
+	fmt.Fprintf(&b, "lockstep mismatch at cycle %d on port %s: expected %s, actual %s\n", m.Cycle, m.Port, m.Want,
+		m.Got)
 	fmt.Fprintf(&b, "  golden outputs: %s\n  rtl outputs:    %s\n  last inputs:\n", m.WantAll, m.GotAll)
 	for _, in := range m.Inputs {
 		fmt.Fprintf(&b, "    %s\n", in)
@@ -214,7 +215,9 @@ func (s *session[I, O]) produce(batch int, free <-chan *batchBuf, full chan<- *b
 		case <-stop:
 			return
 		}
-		b.base, b.n, b.trace = base, int(min(int64(batch), opt.Cycles-base)), false
+		b.base = base
+		b.n = int(min(int64(batch), opt.Cycles-base))
+		b.trace = false
 		if opt.TraceFile != "" && !tracing && base+int64(b.n) > opt.TraceFrom {
 			if base < opt.TraceFrom {
 				b.n = int(opt.TraceFrom - base)

@@ -14,11 +14,16 @@ const counterEvents = 1 << 18
 
 // Phases of the receive side of counterDriver, in order.
 const (
-	cpClosed      = iota // data to the closed connection: cnt_closed
-	cpOpen               // open the open connection
-	cpDuplicate          // one PSN below the expected one: cnt_duplicate
-	cpOutOfWindow        // 2^23 from the expected PSN (behind for the filter, beyond rx_reorder's window): cnt_out_of_window
-	cpGap                // triplets exp+1 (gap: NAK + gbn_dropped), exp, exp+1 (both accepted)
+	// data to the closed connection: cnt_closed
+	cpClosed = iota
+	// open the open connection
+	cpOpen
+	// one PSN below the expected one: cnt_duplicate
+	cpDuplicate
+	// 2^23 from the expected PSN (behind for the filter, beyond rx_reorder's window): cnt_out_of_window
+	cpOutOfWindow
+	// triplets exp+1 (gap: NAK + gbn_dropped), exp, exp+1 (both accepted)
+	cpGap
 	cpDone
 )
 
@@ -65,30 +70,53 @@ func (d *counterDriver) Drive(cycle int64, in *nictransport.TopIn) {
 		return
 	}
 	if d.tx < d.n {
-		in.TxValid, in.TxConn, in.TxHandle, in.TxFirst, in.TxLast = true, d.b, d.tx&d.handleMask, true, true
+		in.TxValid = true
+		in.TxConn = d.b
+		in.TxHandle = d.tx & d.handleMask
+		in.TxFirst = true
+		in.TxLast = true
 	}
 	if d.ack < d.n {
-		in.AckValid, in.AckConn, in.AckPSN, in.AckPseq = true, d.b, d.ack&0xFFFFFF, d.ack&d.pseqMask
+		in.AckValid = true
+		in.AckConn = d.b
+		in.AckPSN = d.ack & 0xFFFFFF
+		in.AckPseq = d.ack & d.pseqMask
 	}
 	psn, pseq := uint32(0), d.pseqA
 	switch d.phase {
 	case cpClosed:
 		pseq = d.pseqB
-		in.RxValid, in.RxConn, psn = true, d.b, d.closedPSN
+		in.RxValid = true
+		in.RxConn = d.b
+		psn = d.closedPSN
 	case cpOpen:
-		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlTxPSN, in.CtlRxPSN = true, true, d.a, 0, d.psn0
+		in.CtlValid = true
+		in.CtlOpen = true
+		in.CtlConn = d.a
+		in.CtlTxPSN = 0
+		in.CtlRxPSN = d.psn0
 	case cpDuplicate:
-		in.RxValid, in.RxConn, psn = true, d.a, (d.psn0-1)&0xFFFFFF
+		in.RxValid = true
+		in.RxConn = d.a
+		psn = (d.psn0 - 1) & 0xFFFFFF
 	case cpOutOfWindow:
-		in.RxValid, in.RxConn, psn = true, d.a, (d.psn0+1<<23)&0xFFFFFF
+		in.RxValid = true
+		in.RxConn = d.a
+		psn = (d.psn0 + 1<<23) & 0xFFFFFF
 	case cpGap:
-		in.RxValid, in.RxConn, psn = true, d.a, d.exp
+		in.RxValid = true
+		in.RxConn = d.a
+		psn = d.exp
 		if d.k%3 != 1 {
 			psn = (d.exp + 1) & 0xFFFFFF
 		}
 	}
 	if in.RxValid {
-		in.RxPSN, in.RxPseq, in.RxHandle, in.RxFirst, in.RxLast = psn, pseq, d.rx&d.handleMask, true, true
+		in.RxPSN = psn
+		in.RxPseq = pseq
+		in.RxHandle = d.rx & d.handleMask
+		in.RxFirst = true
+		in.RxLast = true
 	}
 }
 
@@ -135,7 +163,8 @@ func (d *counterDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictra
 		events = 3 * int(d.n)
 	}
 	if d.k == events {
-		d.phase, d.k = d.phase+1, 0
+		d.phase++
+		d.k = 0
 	}
 }
 
@@ -145,23 +174,26 @@ func (d *counterDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictra
 func (d *counterDriver) check() error {
 	o, n := &d.last, d.n
 	if d.phase != cpDone || d.tx != n || d.ack != n {
-		return fmt.Errorf("stimulus unfinished: receive phase %d, event %d; %d TX packets and %d ACKs of %d", d.phase, d.k,
-			d.tx, d.ack, n)
+		return fmt.Errorf("stimulus unfinished: receive phase %d, event %d; %d TX packets and %d ACKs of %d", d.phase,
+			d.k, d.tx, d.ack, n)
 	}
 	if want := 6*int64(n) + 2; d.end != want {
-		return fmt.Errorf("last event taken at cycle %d, want %d (one packet per cycle on the receive port)", d.end, want)
+		return fmt.Errorf("last event taken at cycle %d, want %d (one packet per cycle on the receive port)", d.end,
+			want)
 	}
 	for _, c := range []struct {
 		name      string
 		got, want uint32
 	}{
-		{"closed", o.CntClosed, n}, {"tx_dropped", o.CntTxDropped, n}, {"ack_ignored", o.CntAckIgnored, n},
-		{"duplicate", o.CntDuplicate, n}, {"naks", o.CntNaks, n}, {"gbn_dropped", o.CntGBNDropped, n},
-		{"out_of_window", o.CntOutOfWin, n}, {"accepted", o.CntAccepted, 2 * n},
-		{"sent", o.CntSent, 0}, {"retx_loss", o.CntRetxLoss, 0}, {"retx_timeout", o.CntRetxTimeout, 0},
-		{"retx_gbn", o.CntRetxGBN, 0}, {"timeouts", o.CntTimeouts, 0}, {"errors", o.CntErrors, 0},
-		{"decisions", o.CntDecisions, 0}, {"probes", o.CntProbes, 0}, {"failures", o.CntFailures, 0},
-		{"recoveries", o.CntRecoveries, 0},
+		{name: "closed", got: o.CntClosed, want: n}, {name: "tx_dropped", got: o.CntTxDropped, want: n},
+		{name: "ack_ignored", got: o.CntAckIgnored, want: n}, {name: "duplicate", got: o.CntDuplicate, want: n},
+		{name: "naks", got: o.CntNaks, want: n}, {name: "gbn_dropped", got: o.CntGBNDropped, want: n},
+		{name: "out_of_window", got: o.CntOutOfWin, want: n}, {name: "accepted", got: o.CntAccepted, want: 2 * n},
+		{name: "sent", got: o.CntSent, want: 0}, {name: "retx_loss", got: o.CntRetxLoss, want: 0},
+		{name: "retx_timeout", got: o.CntRetxTimeout, want: 0}, {name: "retx_gbn", got: o.CntRetxGBN, want: 0},
+		{name: "timeouts", got: o.CntTimeouts, want: 0}, {name: "errors", got: o.CntErrors, want: 0},
+		{name: "decisions", got: o.CntDecisions, want: 0}, {name: "probes", got: o.CntProbes, want: 0},
+		{name: "failures", got: o.CntFailures, want: 0}, {name: "recoveries", got: o.CntRecoveries, want: 0},
 	} {
 		if c.got != c.want {
 			return fmt.Errorf("cnt_%s %d, want %d", c.name, c.got, c.want)
@@ -174,8 +206,8 @@ func (d *counterDriver) result() (int64, string) {
 	o := &d.last
 	return int64(d.tx) + int64(d.ack) + int64(o.CntClosed+o.CntDuplicate+o.CntOutOfWin+o.CntAccepted+o.CntGBNDropped),
 		fmt.Sprintf(
-			"end=%d conns a=%d b=%d psn0=%#06x closed=%d tx_dropped=%d ack_ignored=%d duplicate=%d out_of_window=%d naks=%d "+
-				"gbn_dropped=%d accepted=%d",
+			"end=%d conns a=%d b=%d psn0=%#06x closed=%d tx_dropped=%d ack_ignored=%d duplicate=%d "+
+				"out_of_window=%d naks=%d gbn_dropped=%d accepted=%d",
 			d.end,
 			d.a,
 			d.b,
@@ -201,7 +233,8 @@ func init() {
 	registerNicDirected(Test{Name: "nic_dir_counters", MaxSeeds: 2,
 		Doc: fmt.Sprintf(
 			"directed: %d events of each rare kind (closed, tx_dropped, ack_ignored, duplicate, out_of_window, NAK, "+
-				"gbn_dropped; accepted twice that) at one per cycle, so every kept counter bit toggles both ways; exact counts",
+				"gbn_dropped; accepted twice that) at one per cycle, so every kept counter bit toggles both ways; "+
+				"exact counts",
 			counterEvents,
 		),
 		CyclesFor: func(config.Config) int64 { return counterCycles(counterEvents) },

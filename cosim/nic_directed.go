@@ -91,11 +91,20 @@ func (d *nicScript) Drive(cycle int64, in *nictransport.TopIn) {
 		s := d.steps[d.at]
 		switch {
 		case s.rx:
-			in.RxValid, in.RxConn, in.RxPSN, in.RxPath, in.RxPseq, in.RxAckReq, in.RxHandle =
-				true, s.conn, s.psn, 0, s.psn&0xFF, true, s.psn&0xFF
+			in.RxValid = true
+			in.RxConn = s.conn
+			in.RxPSN = s.psn
+			in.RxPath = 0
+			in.RxPseq = s.psn & 0xFF
+			in.RxAckReq = true
+			in.RxHandle = s.psn & 0xFF
 			return
 		case s.ctl:
-			in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlTxPSN, in.CtlRxPSN = true, true, s.conn, 100, s.ctlPSN
+			in.CtlValid = true
+			in.CtlOpen = true
+			in.CtlConn = s.conn
+			in.CtlTxPSN = 100
+			in.CtlRxPSN = s.ctlPSN
 			return
 		case s.idle > 0:
 			if d.left == 0 {
@@ -138,7 +147,8 @@ func (d *nicScript) check() error {
 	case d.at < len(d.steps):
 		return fmt.Errorf("script stopped at step %d of %d", d.at, len(d.steps))
 	case o.CntNaks != want.naks || o.CntGBNDropped != want.dropped:
-		return fmt.Errorf("naks %d, gbn_dropped %d; want %d and %d", o.CntNaks, o.CntGBNDropped, want.naks, want.dropped)
+		return fmt.Errorf("naks %d, gbn_dropped %d; want %d and %d", o.CntNaks, o.CntGBNDropped, want.naks,
+			want.dropped)
 	case o.CntAccepted != want.accepted || o.CntDuplicate != want.duplicate:
 		return fmt.Errorf("accepted %d, duplicate %d; want %d and %d", o.CntAccepted, o.CntDuplicate,
 			want.accepted, want.duplicate)
@@ -163,7 +173,8 @@ type nicDirected interface {
 // registerNicDirected registers t (name, doc, length, seed cap) as a directed go-back-N test of the top: the
 // driver newDrv makes for the request, in lockstep with the golden top, then the driver's own check.
 func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
-	t.Block, t.Directed = "nic_transport", true
+	t.Block = "nic_transport"
+	t.Directed = true
 	t.configure = func(cfg config.Config) config.Config { cfg.GBN = 1; return cfg }
 	t.ports = NicTransportPorts
 	t.run = func(r Request, dut *bridge.Model) (Result, error) {
@@ -199,8 +210,8 @@ func registerNicScript(name, doc string, script func(config.Config) ([]nicStep, 
 func init() {
 	registerNicScript(
 		"nic_dir_gbn_filter",
-		"directed: go-back-N receive filter of the top (NAK once per gap with the expected PSN across the wrap, drops past "+
-			"the gap, duplicates pass, ACK before NAK, reopen drops a waiting NAK)",
+		"directed: go-back-N receive filter of the top (NAK once per gap with the expected PSN across the wrap, "+
+			"drops past the gap, duplicates pass, ACK before NAK, reopen drops a waiting NAK)",
 		func(config.Config) ([]nicStep, nicCounts) {
 			return gbnFilterScript, nicCounts{naks: 3, dropped: 4, accepted: 5, duplicate: 1}
 		},
@@ -208,8 +219,8 @@ func init() {
 	)
 	registerNicScript(
 		"nic_dir_gbn_conns",
-		"directed: go-back-N receive filter on every connection at once (expected PSN through every bit and the wrap, one "+
-			"NAK per connection's gap with every other connection's NAK-sent flag set, drops past the gap)",
+		"directed: go-back-N receive filter on every connection at once (expected PSN through every bit and the wrap, "+
+			"one NAK per connection's gap with every other connection's NAK-sent flag set, drops past the gap)",
 		gbnConnsScript,
 		func(cfg config.Config) int64 { return 100 + 7*(2*int64(cfg.Conns)+8) },
 	)

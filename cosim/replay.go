@@ -62,7 +62,11 @@ func (d *replayDriver) Drive(cycle int64, in *nictransport.TopIn) {
 	}
 	if k := int(cycle) - replayReset; k < len(d.opens) {
 		o := d.opens[k]
-		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlTxPSN, in.CtlRxPSN = true, true, o.conn, 0, o.psn
+		in.CtlValid = true
+		in.CtlOpen = true
+		in.CtlConn = o.conn
+		in.CtlTxPSN = 0
+		in.CtlRxPSN = o.psn
 		return
 	}
 	if d.at >= len(d.pkts) {
@@ -77,13 +81,27 @@ func (d *replayDriver) Drive(cycle int64, in *nictransport.TopIn) {
 				v = v.Set(i)
 			}
 		}
-		in.AckValid, in.AckConn, in.AckPSN, in.AckPath, in.AckPseq, in.AckSack, in.AckECN, in.AckNak =
-			true, a.DestQP, a.CumPSN, uint32(a.Path), a.PNext, v, a.ECNEcho, a.NAK
+		in.AckValid = true
+		in.AckConn = a.DestQP
+		in.AckPSN = a.CumPSN
+		in.AckPath = uint32(a.Path)
+		in.AckPseq = a.PNext
+		in.AckSack = v
+		in.AckECN = a.ECNEcho
+		in.AckNak = a.NAK
 		return
 	}
 	x := &p.Data
-	in.RxValid, in.RxConn, in.RxPSN, in.RxPath, in.RxPseq = true, x.DestQP, x.PSN, uint32(x.Path), x.PSeq
-	in.RxFirst, in.RxLast, in.RxAckReq, in.RxECN, in.RxHandle = x.First, x.Last, x.AckReq, x.ECN == roce.ECNCE, x.PSN&d.handleMask
+	in.RxValid = true
+	in.RxConn = x.DestQP
+	in.RxPSN = x.PSN
+	in.RxPath = uint32(x.Path)
+	in.RxPseq = x.PSeq
+	in.RxFirst = x.First
+	in.RxLast = x.Last
+	in.RxAckReq = x.AckReq
+	in.RxECN = x.ECN == roce.ECNCE
+	in.RxHandle = x.PSN & d.handleMask
 }
 
 func (d *replayDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictransport.TopOut) {

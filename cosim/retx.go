@@ -15,7 +15,9 @@ func init() {
 		prof, _ := retxtraffic.Lookup(name)
 		register(Test{Name: "retx_" + name, Block: "retx", Doc: prof.Doc, ports: retxPorts,
 			configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigFor(cfg, prof) },
-			CyclesFor: func(cfg config.Config) int64 { return prof.TrafficCycles(cfg) + retxtraffic.DrainCycles(cfg, prof) },
+			CyclesFor: func(cfg config.Config) int64 {
+				return prof.TrafficCycles(cfg) + retxtraffic.DrainCycles(cfg, prof)
+			},
 			run: func(r Request, dut *bridge.Model) (Result, error) {
 				g, err := retx.New(r.Config)
 				if err != nil {
@@ -30,8 +32,8 @@ func init() {
 				return Result{
 					Cycles:  st.Cycles,
 					Packets: drv.Stats.Sent,
-					Detail: fmt.Sprintf("retx=%d lost=%d acks=%d errors=%d resets=%d reopens=%d", drv.Stats.Retx, drv.Stats.Lost,
-						drv.Stats.Acks, drv.Stats.Errors, drv.Stats.Resets, drv.Stats.Reopens),
+					Detail: fmt.Sprintf("retx=%d lost=%d acks=%d errors=%d resets=%d reopens=%d", drv.Stats.Retx,
+						drv.Stats.Lost, drv.Stats.Acks, drv.Stats.Errors, drv.Stats.Resets, drv.Stats.Reopens),
 				}, err
 			}})
 	}
@@ -53,10 +55,9 @@ func init() {
 					res := Result{
 						Cycles:  st.Cycles,
 						Packets: drv.Packets(),
-						Detail: fmt.Sprintf(
-							"sent=%d retx_loss=%d retx_timeout=%d retx_gbn=%d timeouts=%d errors=%d dropped=%d ignored=%d", out.CntSent,
-							out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN, out.CntTimeouts, out.CntErrors, out.CntTxDropped,
-							out.CntAckIgnored),
+						Detail: fmt.Sprintf("sent=%d retx_loss=%d retx_timeout=%d retx_gbn=%d timeouts=%d errors=%d "+
+							"dropped=%d ignored=%d", out.CntSent, out.CntRetxLoss, out.CntRetxTimeout, out.CntRetxGBN,
+							out.CntTimeouts, out.CntErrors, out.CntTxDropped, out.CntAckIgnored),
 					}
 					if err == nil {
 						if err = drv.Check(); err != nil {

@@ -127,7 +127,8 @@ func Lookup(name string) (Test, error) {
 
 // Repro is the one command that reproduces r.
 func (r Request) Repro() string {
-	return fmt.Sprintf("spraynic run --test %s --config %s --seed %d --cycles %d", r.Test, r.Config.Name, r.Seed, r.Cycles)
+	return fmt.Sprintf("spraynic run --test %s --config %s --seed %d --cycles %d", r.Test, r.Config.Name, r.Seed,
+		r.Cycles)
 }
 
 // Run executes one request: it builds or finds the model, checks its ports against the golden model, and runs.

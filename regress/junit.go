@@ -48,7 +48,8 @@ func WriteJUnit(w io.Writer, rs Results) error {
 	for _, r := range rs.Runs {
 		c := junitCase{Name: fmt.Sprintf("%s/%s/%d", r.Test, r.Config, r.Seed),
 			Classname: "spraynic." + rs.Suite + "." + r.Test, Time: fmt.Sprintf("%.3f", r.Seconds),
-			SystemOut: fmt.Sprintf("cycles=%d transactions=%d %s\nreproduce: %s", r.Cycles, r.Transactions, r.Detail, r.Repro)}
+			SystemOut: fmt.Sprintf("cycles=%d transactions=%d %s\nreproduce: %s", r.Cycles, r.Transactions, r.Detail,
+				r.Repro)}
 		if r.Status != StatusPass {
 			msg, _, _ := strings.Cut(r.Error, "\n")
 			text := r.Error

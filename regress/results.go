@@ -62,7 +62,8 @@ func RecordOf(o Outcome) Record {
 // Outcome converts a record back (for tables): the config carries only its name.
 func (r Record) Outcome() Outcome {
 	o := Outcome{
-		Req: cosim.Request{Test: r.Test, Config: config.Config{Name: r.Config}, Seed: r.Seed, Cycles: r.RequestedCycles},
+		Req: cosim.Request{Test: r.Test, Config: config.Config{Name: r.Config}, Seed: r.Seed,
+			Cycles: r.RequestedCycles},
 		Res: cosim.Result{Cycles: r.Cycles, Packets: r.Transactions, Detail: r.Detail}, Status: r.Status,
 		Elapsed: time.Duration(r.Seconds * float64(time.Second))}
 	if r.Error != "" {
@@ -117,7 +118,8 @@ func ReadResults(file string) (Results, error) {
 		return rs, fmt.Errorf("results %s: field suite: empty (not a spraynic regress --json file?)", file)
 	}
 	if rs.Total < len(rs.Runs) {
-		return rs, fmt.Errorf("results %s: field total: %d is less than the %d runs listed", file, rs.Total, len(rs.Runs))
+		return rs, fmt.Errorf("results %s: field total: %d is less than the %d runs listed", file, rs.Total,
+			len(rs.Runs))
 	}
 	seen := map[string]bool{}
 	for i, r := range rs.Runs {
@@ -127,8 +129,8 @@ func ReadResults(file string) (Results, error) {
 		case r.Config == "":
 			return rs, fmt.Errorf("results %s: runs[%d]: field config: empty", file, i)
 		case !statuses[r.Status]:
-			return rs, fmt.Errorf("results %s: runs[%d]: field status: value %q (allowed: PASS, FAIL, PANIC, TIMEOUT)", file, i,
-				r.Status)
+			return rs, fmt.Errorf("results %s: runs[%d]: field status: value %q (allowed: PASS, FAIL, PANIC, TIMEOUT)",
+				file, i, r.Status)
 		case r.RequestedCycles <= 0:
 			return rs, fmt.Errorf("results %s: runs[%d]: field requested_cycles: value %d (allowed: > 0)", file, i,
 				r.RequestedCycles)
@@ -156,8 +158,8 @@ func Merge(parts []Results, names []string) (Results, error) {
 		name := names[k]
 		if p.Suite != first.Suite || p.FirstSeed != first.FirstSeed || p.Total != first.Total {
 			return Results{}, fmt.Errorf(
-				"merge: %s is suite %s first seed %d total %d, but %s is suite %s first seed %d total %d", name, p.Suite,
-				p.FirstSeed, p.Total, names[0], first.Suite, first.FirstSeed, first.Total)
+				"merge: %s is suite %s first seed %d total %d, but %s is suite %s first seed %d total %d", name,
+				p.Suite, p.FirstSeed, p.Total, names[0], first.Suite, first.FirstSeed, first.Total)
 		}
 		i, pn := 1, 1
 		if p.Shard != "" {
@@ -184,8 +186,8 @@ func Merge(parts []Results, names []string) (Results, error) {
 		}
 	}
 	if len(shards) == n && len(out.Runs) != out.Total {
-		return Results{}, fmt.Errorf("merge: all %d shards hold %d runs, but the suite has %d (a shard did not finish?)", n,
-			len(out.Runs), out.Total)
+		return Results{}, fmt.Errorf("merge: all %d shards hold %d runs, but the suite has %d "+
+			"(a shard did not finish?)", n, len(out.Runs), out.Total)
 	}
 	if len(shards) != n {
 		out.Shard = fmt.Sprintf("%d of %d shards", len(shards), n)

@@ -68,17 +68,22 @@ func TestMerge(t *testing.T) {
 }
 
 func TestReadResults(t *testing.T) {
-	good := `{"suite":"s","first_seed":1,"total":1,"runs":[{"test":"rx_a","config":"default","seed":1,"requested_cycles":10,"status":"PASS"}]}`
+	good := `{"suite":"s","first_seed":1,"total":1,` +
+		`"runs":[{"test":"rx_a","config":"default","seed":1,"requested_cycles":10,"status":"PASS"}]}`
+	run := `{"test":"a","config":"c","requested_cycles":1,"status":"PASS"}`
 	for _, tc := range []struct {
 		name, body, err string
 	}{
 		{name: "good", body: good},
 		{name: "not json", body: "table\n", err: "not a spraynic results file"},
 		{name: "no suite", body: `{"runs":[]}`, err: "field suite: empty"},
-		{name: "bad status", body: `{"suite":"s","total":1,"runs":[{"test":"a","config":"c","requested_cycles":1,"status":"OK"}]}`, err: `field status: value "OK"`},
-		{name: "no cycles", body: `{"suite":"s","total":1,"runs":[{"test":"a","config":"c","status":"PASS"}]}`, err: "field requested_cycles"},
-		{name: "duplicate", body: `{"suite":"s","total":2,"runs":[{"test":"a","config":"c","requested_cycles":1,"status":"PASS"},{"test":"a","config":"c","requested_cycles":1,"status":"PASS"}]}`, err: "appears twice"},
-		{name: "total too small", body: `{"suite":"s","total":0,"runs":[{"test":"a","config":"c","requested_cycles":1,"status":"PASS"}]}`, err: "field total"},
+		{name: "bad status",
+			body: `{"suite":"s","total":1,"runs":[{"test":"a","config":"c","requested_cycles":1,"status":"OK"}]}`,
+			err:  `field status: value "OK"`},
+		{name: "no cycles", body: `{"suite":"s","total":1,"runs":[{"test":"a","config":"c","status":"PASS"}]}`,
+			err: "field requested_cycles"},
+		{name: "duplicate", body: `{"suite":"s","total":2,"runs":[` + run + `,` + run + `]}`, err: "appears twice"},
+		{name: "total too small", body: `{"suite":"s","total":0,"runs":[` + run + `]}`, err: "field total"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "r.json")

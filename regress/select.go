@@ -86,10 +86,12 @@ func rerunFailed(f, root string) (Suite, []cosim.Request, error) {
 		if _, err := cosim.Lookup(r.Test); err != nil {
 			return Suite{}, nil, fmt.Errorf("--rerun-failed %s: %w", f, err)
 		}
-		reqs = append(reqs, cosim.Request{Test: r.Test, Config: cfg, Seed: r.Seed, Cycles: r.RequestedCycles, Root: root})
+		reqs = append(reqs, cosim.Request{Test: r.Test, Config: cfg, Seed: r.Seed, Cycles: r.RequestedCycles,
+			Root: root})
 	}
 	if len(reqs) == 0 {
-		return Suite{}, nil, fmt.Errorf("--rerun-failed %s: no failed runs to re-run (%d runs, all PASS)", f, len(prev.Runs))
+		return Suite{}, nil, fmt.Errorf("--rerun-failed %s: no failed runs to re-run (%d runs, all PASS)", f,
+			len(prev.Runs))
 	}
 	return Suite{Name: prev.Suite + "-rerun"}, reqs, nil
 }

@@ -33,7 +33,8 @@ type SlurmJob struct {
 // shellQuote quotes s for bash.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '-' || r == '_' || r == '.' || r == ':' || r == '=' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		return !(r == '/' || r == '-' || r == '_' || r == '.' || r == ':' || r == '=' ||
+			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) < 0 {
 		return s
 	}
@@ -115,8 +116,8 @@ func (j SlurmJob) Run(ctx context.Context, log io.Writer, poll, wait time.Durati
 			last = s
 		}
 		if time.Now().After(deadline) {
-			return nil, nil, fmt.Errorf("slurm: job %s still has %d tasks after %s (scancel %s to stop it)", id, len(states),
-				wait, id)
+			return nil, nil, fmt.Errorf("slurm: job %s still has %d tasks after %s (scancel %s to stop it)", id,
+				len(states), wait, id)
 		}
 		select {
 		case <-ctx.Done():

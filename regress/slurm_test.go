@@ -26,7 +26,8 @@ func TestSlurmArray(t *testing.T) {
 	}
 	out, err := exec.Command("sinfo", "-h", "-o", "%T").Output()
 	if err != nil ||
-		!(strings.Contains(string(out), "idle") || strings.Contains(string(out), "mixed") || strings.Contains(string(out), "allocated")) {
+		!(strings.Contains(string(out), "idle") || strings.Contains(string(out), "mixed") ||
+			strings.Contains(string(out), "allocated")) {
 		skip("the local Slurm cluster is not up (sinfo: %q, %v): run slurm/start-local.sh as root",
 			strings.TrimSpace(string(out)), err)
 	}
@@ -38,7 +39,8 @@ func TestSlurmArray(t *testing.T) {
 		os.WriteFile(
 			suiteFile,
 			[]byte(
-				`{"suites":[{"name":"slurmtiny","configs":["default"],"seeds":2,"cycle_scale":1,"tests":["rx_inorder","path_spray"]}]}`,
+				`{"suites":[{"name":"slurmtiny","configs":["default"],"seeds":2,"cycle_scale":1,`+
+					`"tests":["rx_inorder","path_spray"]}]}`,
 			),
 			0o644,
 		),
@@ -63,7 +65,8 @@ func TestSlurmArray(t *testing.T) {
 
 	start := time.Now()
 	job := regress.SlurmJob{Name: "spraynic-test", Shards: 2, Dir: filepath.Join(dir, "shared"), Root: r,
-		Command: []string{bin, "regress", "--suite-file", suiteFile, "--suite", "slurmtiny", "--seed", "1", "--jobs", "1"}}
+		Command: []string{bin, "regress", "--suite-file", suiteFile, "--suite", "slurmtiny", "--seed", "1",
+			"--jobs", "1"}}
 	var log strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

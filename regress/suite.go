@@ -92,7 +92,8 @@ func LoadSuites(file string) ([]Suite, error) {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
 		if seen[s.Name] {
-			return nil, fmt.Errorf("%s: field name: value %q repeats an earlier suite (allowed: unique names)", where, s.Name)
+			return nil, fmt.Errorf("%s: field name: value %q repeats an earlier suite (allowed: unique names)", where,
+				s.Name)
 		}
 		seen[s.Name] = true
 	}
@@ -126,8 +127,8 @@ func (s Suite) Validate() error {
 	}
 	for _, p := range s.Tests {
 		if _, err := path.Match(p, ""); err != nil {
-			return fmt.Errorf("field tests: value %q: bad pattern (allowed: test names or path.Match patterns over %s)", p,
-				strings.Join(names, ", "))
+			return fmt.Errorf("field tests: value %q: bad pattern (allowed: test names or path.Match patterns over %s)",
+				p, strings.Join(names, ", "))
 		}
 		if !s.matchAny(names, p) {
 			return fmt.Errorf("field tests: value %q matches no test (allowed: %s, or patterns such as rx_*)", p,
@@ -278,7 +279,8 @@ func runIsolated(r cosim.Request, timeout time.Duration, run func(cosim.Request)
 		return o
 	case <-timer:
 		return Outcome{Req: r, Status: StatusTimeout, Elapsed: time.Since(start),
-			Err: fmt.Errorf("timeout: no result after %s (wall-clock budget --timeout)\n  reproduce: %s", timeout, r.Repro())}
+			Err: fmt.Errorf("timeout: no result after %s (wall-clock budget --timeout)\n  reproduce: %s", timeout,
+				r.Repro())}
 	}
 }
 

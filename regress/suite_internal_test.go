@@ -24,12 +24,18 @@ func TestRunIsolated(t *testing.T) {
 		want    Status
 		errHas  string
 	}{
-		{name: "pass", run: func(cosim.Request) (cosim.Result, error) { return cosim.Result{Cycles: 10}, nil }, want: StatusPass},
-		{name: "fail", run: func(cosim.Request) (cosim.Result, error) { return cosim.Result{}, errors.New("mismatch") }, want: StatusFail, errHas: "mismatch"},
-		{name: "panic", run: func(cosim.Request) (cosim.Result, error) { panic("boom") }, want: StatusPanic, errHas: "panic: boom"},
-		{name: "timeout", run: func(cosim.Request) (cosim.Result, error) { time.Sleep(2 * time.Second); return cosim.Result{}, nil },
-			timeout: 50 * time.Millisecond, want: StatusTimeout, errHas: "timeout: no result after 50ms"},
-		{name: "within budget", run: func(cosim.Request) (cosim.Result, error) { return cosim.Result{}, nil }, timeout: time.Minute, want: StatusPass},
+		{name: "pass", run: func(cosim.Request) (cosim.Result, error) { return cosim.Result{Cycles: 10}, nil },
+			want: StatusPass},
+		{name: "fail", run: func(cosim.Request) (cosim.Result, error) { return cosim.Result{}, errors.New("mismatch") },
+			want: StatusFail, errHas: "mismatch"},
+		{name: "panic", run: func(cosim.Request) (cosim.Result, error) { panic("boom") }, want: StatusPanic,
+			errHas: "panic: boom"},
+		{name: "timeout", run: func(cosim.Request) (cosim.Result, error) {
+			time.Sleep(2 * time.Second)
+			return cosim.Result{}, nil
+		}, timeout: 50 * time.Millisecond, want: StatusTimeout, errHas: "timeout: no result after 50ms"},
+		{name: "within budget", run: func(cosim.Request) (cosim.Result, error) { return cosim.Result{}, nil },
+			timeout: time.Minute, want: StatusPass},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := runIsolated(req, tc.timeout, tc.run)
@@ -97,20 +103,30 @@ func TestRegressIsolation(t *testing.T) {
 }
 
 func TestLoadSuites(t *testing.T) {
+	x := `{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1}`
 	for _, tc := range []struct {
 		name, body string
 		err        []string
 	}{
-		{name: "good", body: `{"suites":[{"name":"tiny","configs":["default"],"seeds":2,"cycle_scale":1,"tests":["rx_inorder","path_*"]}]}`},
+		{name: "good", body: `{"suites":[{"name":"tiny","configs":["default"],"seeds":2,"cycle_scale":1,` +
+			`"tests":["rx_inorder","path_*"]}]}`},
 		{name: "not json", body: `suites: tiny`, err: []string{"allowed:"}},
-		{name: "unknown field", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1,"seed":3}]}`, err: []string{`unknown field "seed"`}},
+		{name: "unknown field",
+			body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1,"seed":3}]}`,
+			err:  []string{`unknown field "seed"`}},
 		{name: "no suites", body: `{"suites":[]}`, err: []string{"field suites: empty"}},
-		{name: "bad config", body: `{"suites":[{"name":"x","configs":["nope"],"seeds":1,"cycle_scale":1}]}`, err: []string{"suites[0]", "field configs", `"nope"`, "default"}},
-		{name: "zero seeds", body: `{"suites":[{"name":"x","configs":["default"],"seeds":0,"cycle_scale":1}]}`, err: []string{"field seeds: value 0 (allowed: 1..1000000)"}},
-		{name: "zero scale", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":0}]}`, err: []string{"field cycle_scale: value 0 (allowed: 1..10000)"}},
-		{name: "unknown test", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1,"tests":["tx_*"]}]}`, err: []string{`field tests: value "tx_*" matches no test`, "rx_inorder"}},
-		{name: "bad name", body: `{"suites":[{"name":"a b","configs":["default"],"seeds":1,"cycle_scale":1}]}`, err: []string{`field name: value "a b"`}},
-		{name: "duplicate", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1},{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1}]}`, err: []string{"suites[1]", "repeats"}},
+		{name: "bad config", body: `{"suites":[{"name":"x","configs":["nope"],"seeds":1,"cycle_scale":1}]}`,
+			err: []string{"suites[0]", "field configs", `"nope"`, "default"}},
+		{name: "zero seeds", body: `{"suites":[{"name":"x","configs":["default"],"seeds":0,"cycle_scale":1}]}`,
+			err: []string{"field seeds: value 0 (allowed: 1..1000000)"}},
+		{name: "zero scale", body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":0}]}`,
+			err: []string{"field cycle_scale: value 0 (allowed: 1..10000)"}},
+		{name: "unknown test",
+			body: `{"suites":[{"name":"x","configs":["default"],"seeds":1,"cycle_scale":1,"tests":["tx_*"]}]}`,
+			err:  []string{`field tests: value "tx_*" matches no test`, "rx_inorder"}},
+		{name: "bad name", body: `{"suites":[{"name":"a b","configs":["default"],"seeds":1,"cycle_scale":1}]}`,
+			err: []string{`field name: value "a b"`}},
+		{name: "duplicate", body: `{"suites":[` + x + `,` + x + `]}`, err: []string{"suites[1]", "repeats"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "suites.json")

@@ -41,7 +41,8 @@ func Root() (string, error) {
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			return "", fmt.Errorf("no spraynic repository (rtl/manifest.json) above the working directory; set SPRAYNIC_ROOT")
+			return "", fmt.Errorf("no spraynic repository (rtl/manifest.json) above the working directory; " +
+				"set SPRAYNIC_ROOT")
 		}
 		dir = up
 	}

@@ -14,10 +14,10 @@ func benchCommand() *cli.Command {
 		Name:     "bench",
 		Category: catMeasure,
 		Usage:    "speed of every mode side by side in one run, regression throughput, block throughput and latency",
-		Description: "Per block: raw Verilator C++ loop, Go lockstep, Icarus Verilog and the golden model on the same RTL, " +
-			"config and stimulus\n(the nic_transport top on recorded end-to-end inputs; the two-endpoint system in lockstep " +
-			"beside both Verilator\nmodels alone); regression seeds per minute; rx_reorder, path_sel and retx throughput and " +
-			"latency.",
+		Description: "Per block: raw Verilator C++ loop, Go lockstep, Icarus Verilog and the golden model on the " +
+			"same RTL, config and stimulus\n(the nic_transport top on recorded end-to-end inputs; the two-endpoint " +
+			"system in lockstep beside both Verilator\nmodels alone); regression seeds per minute; rx_reorder, " +
+			"path_sel and retx throughput and latency.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "test", Value: "rx_inorder",
 				Usage: "rx_reorder test whose stimulus the rx modes section uses"},
@@ -28,7 +28,8 @@ func benchCommand() *cli.Command {
 			&cli.Int64Flag{Name: "block-cycles", Value: 200000,
 				Usage: "cycles per mode and block (block table, Icarus included)"},
 			&cli.Int64Flag{Name: "icarus-cycles", Value: 10000,
-				Usage: "cycles Icarus runs: the first ones of the same recording (0: --block-cycles; Icarus is ~1000x slower)"},
+				Usage: "cycles Icarus runs: the first ones of the same recording " +
+					"(0: --block-cycles; Icarus is ~1000x slower)"},
 			&cli.IntFlag{Name: "jobs", Usage: "workers for the seeds-per-minute run (0: one per core)",
 				EnvVars: []string{"SPRAYNIC_JOBS"}},
 			&cli.StringFlag{Name: "json", Usage: "also write every figure as JSON here"},

@@ -39,12 +39,14 @@ func covRunFlags() []cli.Flag {
 			Usage: "output directory: dat/, merged/, info/, html/, coverage.json"},
 		&cli.StringSliceFlag{Name: "test",
 			Usage: "keep only the suite's tests matching these names or path.Match patterns (repeatable)"},
-		&cli.BoolFlag{Name: "no-functional", Usage: "do not collect functional coverage (cover groups) beside Verilator's"},
+		&cli.BoolFlag{Name: "no-functional",
+			Usage: "do not collect functional coverage (cover groups) beside Verilator's"},
 		&cli.BoolFlag{Name: "golden",
 			Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
 		exclusionsFlag(),
 		&cli.StringFlag{Name: "shard",
-			Usage:   "run only shard i/n of the suite (1 <= i <= n); 'cov merge' combines the shards' --out directories",
+			Usage: "run only shard i/n of the suite (1 <= i <= n); " +
+				"'cov merge' combines the shards' --out directories",
 			EnvVars: []string{"SPRAYNIC_SHARD"}},
 	}
 }
@@ -54,8 +56,8 @@ func covCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "cov",
 		Category: catMeasure,
-		Usage: "Verilator line + toggle coverage and functional cover groups: run a suite with coverage, compare with a " +
-			"baseline",
+		Usage: "Verilator line + toggle coverage and functional cover groups: run a suite with coverage, " +
+			"compare with a baseline",
 		Subcommands: []*cli.Command{
 			covRunCommand(),
 			covDiffCommand(),
@@ -110,8 +112,9 @@ func covCheckCommand() *cli.Command {
 
 func covMergeCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "merge",
-		Usage:     "merge the output directories of 'cov run --shard i/n' (or of several runs) into one report under --out",
+		Name: "merge",
+		Usage: "merge the output directories of 'cov run --shard i/n' (or of several runs) " +
+			"into one report under --out",
 		ArgsUsage: "DIR DIR ...",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "build/coverage",
@@ -133,7 +136,8 @@ func covBaselineCommand() *cli.Command {
 			&cli.StringFlag{
 				Name:  "file",
 				Value: baselineFile,
-				Usage: "the baseline to write, relative to the repository (`make cov-baseline CONFIG=ice40` writes coverage/baseline-ice40.json)",
+				Usage: "the baseline to write, relative to the repository " +
+					"(`make cov-baseline CONFIG=ice40` writes coverage/baseline-ice40.json)",
 			},
 		),
 		Action: covBaselineAction,
@@ -172,7 +176,8 @@ func covRunAction(c *cli.Context) error {
 	}
 	s, ok := regress.Suites[c.String("suite")]
 	if !ok {
-		return fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(regress.SuiteNames(), ", "))
+		return fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"),
+			strings.Join(regress.SuiteNames(), ", "))
 	}
 	out, err := filepath.Abs(c.String("out"))
 	if err != nil {
@@ -243,14 +248,14 @@ func covDiffAction(c *cli.Context) error {
 	}
 	switch {
 	case coverage.Failed(cs) && coverage.FunctionalFailed(fd):
-		return fmt.Errorf(
-			"coverage dropped beyond %.2f points or a (top, config) is missing, and functional bins were lost (see above)", tol)
+		return fmt.Errorf("coverage dropped beyond %.2f points or a (top, config) is missing, "+
+			"and functional bins were lost (see above)", tol)
 	case coverage.Failed(cs):
 		return fmt.Errorf("coverage dropped beyond %.2f points or a (top, config) is missing (see above)", tol)
 	case coverage.FunctionalFailed(fd):
 		return fmt.Errorf(
-			"functional coverage: reachable bins hit in the base are not hit in the new report, or a group is missing (see " +
-				"above)",
+			"functional coverage: reachable bins hit in the base are not hit in the new report, " +
+				"or a group is missing (see above)",
 		)
 	}
 	return nil

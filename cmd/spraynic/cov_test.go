@@ -17,8 +17,8 @@ func TestCovFunctional(t *testing.T) {
 	require.NoError(t, err, out)
 	require.Contains(t, out, "functional coverage (bins hit / reachable bins)")
 	require.Contains(t, out, "holes: verdict.duplicate")
-	out, err = runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "rx_inorder", "--test", "rx_dup_oow",
-		"--out", b, "--jobs", "1")
+	out, err = runApp(t, "cov", "run", "--golden", "--config", "default", "--test", "rx_inorder",
+		"--test", "rx_dup_oow", "--out", b, "--jobs", "1")
 	require.NoError(t, err, out)
 
 	out, err = runApp(t, "cov", "diff", filepath.Join(a, "coverage.json"), filepath.Join(b, "coverage.json"))

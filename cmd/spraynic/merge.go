@@ -25,7 +25,8 @@ func mergeCommand() *cli.Command {
 				return err
 			}
 			if len(files) == 0 {
-				return fmt.Errorf("merge: no results files given (usage: spraynic merge A.json B.json ... [--junit F] [--json F])")
+				return fmt.Errorf("merge: no results files given " +
+					"(usage: spraynic merge A.json B.json ... [--junit F] [--json F])")
 			}
 			var parts []regress.Results
 			for _, f := range files {
@@ -43,8 +44,8 @@ func mergeCommand() *cli.Command {
 			if rs.Shard != "" {
 				note = " (partial: " + rs.Shard + ")"
 			}
-			fmt.Fprintf(c.App.Writer, "merge suite=%s files=%d runs=%d of %d%s\n", rs.Suite, len(parts), len(rs.Runs), rs.Total,
-				note)
+			fmt.Fprintf(c.App.Writer, "merge suite=%s files=%d runs=%d of %d%s\n", rs.Suite, len(parts), len(rs.Runs),
+				rs.Total, note)
 			return regress.Report(c.App.Writer, rs, c.String("json"), c.String("junit"))
 		},
 	}

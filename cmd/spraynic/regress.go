@@ -36,7 +36,8 @@ func regressFlags() []cli.Flag {
 		&cli.StringFlag{Name: "suite", Value: "smoke", EnvVars: []string{"SPRAYNIC_SUITE"},
 			Usage: "suite: " + strings.Join(regress.SuiteNames(), ", ") + ", or one from --suite-file"},
 		&cli.StringFlag{Name: "suite-file", EnvVars: []string{"SPRAYNIC_SUITE_FILE"},
-			Usage: "JSON file of user suites: {\"suites\": [{\"name\", \"configs\", \"seeds\", \"cycle_scale\", \"tests\"}]}"},
+			Usage: "JSON file of user suites: " +
+				"{\"suites\": [{\"name\", \"configs\", \"seeds\", \"cycle_scale\", \"tests\"}]}"},
 		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
 		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed",
 			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},

@@ -15,9 +15,10 @@ import (
 
 func replayCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "replay",
-		Category:  catCosim,
-		Usage:     "feed a pcap (spraynic gen, a simulation, or a Wireshark capture of our format) into one nic_transport RTL endpoint's network input, in lockstep with its golden twin",
+		Name:     "replay",
+		Category: catCosim,
+		Usage: "feed a pcap (spraynic gen, a simulation, or a Wireshark capture of our format) " +
+			"into one nic_transport RTL endpoint's network input, in lockstep with its golden twin",
 		ArgsUsage: "FILE.pcap",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},

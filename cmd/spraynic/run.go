@@ -17,7 +17,8 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "run",
 		Category: catCosim,
-		Usage:    "run one co-simulation test: RTL under Verilator in lockstep with the golden model, plus the scoreboard",
+		Usage: "run one co-simulation test: RTL under Verilator in lockstep with the golden model, " +
+			"plus the scoreboard",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "test", Required: true, Usage: "test name (see 'spraynic tests')",
 				EnvVars: []string{"SPRAYNIC_TEST"}},
@@ -39,8 +40,10 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			req.Golden, req.Waves, req.WavesFrom, req.Coverage = c.Bool("golden"), c.String(
-				"waves"), c.Int64("waves-from"), c.String("coverage")
+			req.Golden = c.Bool("golden")
+			req.Waves = c.String("waves")
+			req.WavesFrom = c.Int64("waves-from")
+			req.Coverage = c.String("coverage")
 			if req.Cycles < 0 {
 				return fmt.Errorf("--cycles %d: must be >= 0", req.Cycles)
 			}

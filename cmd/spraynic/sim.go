@@ -16,7 +16,8 @@ func simCommand() *cli.Command {
 	flags := append(
 		simFlags(),
 		&cli.StringFlag{Name: "json", Usage: "write the figures as JSON to this file"},
-		&cli.StringFlag{Name: "pcap", Usage: "write every packet both ports sent to this pcap file (opens in Wireshark)"},
+		&cli.StringFlag{Name: "pcap",
+			Usage: "write every packet both ports sent to this pcap file (opens in Wireshark)"},
 		&cli.BoolFlag{Name: "rtl",
 			Usage: "check both endpoints as nic_transport RTL (Verilator), each in lockstep with its golden twin"},
 	)

@@ -36,7 +36,8 @@ func simFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "bidir", Usage: "endpoint B sends the same traffic to A (both directions then use --loss)"},
 		&cli.IntFlag{Name: "queue-kb", Value: 1024, Usage: "path queue capacity, KiB (tail drop beyond)"},
 		&cli.IntFlag{Name: "ecn-kb", Value: 128, Usage: "ECN marking threshold, KiB"},
-		&cli.StringSliceFlag{Name: "fail", Usage: "path failure PATH@AT_US[-UNTIL_US] (repeatable; no UNTIL: stays down)"},
+		&cli.StringSliceFlag{Name: "fail",
+			Usage: "path failure PATH@AT_US[-UNTIL_US] (repeatable; no UNTIL: stays down)"},
 		&cli.StringSliceFlag{Name: "slow",
 			Usage: "slow fabric path PATH:GBPS, both directions (repeatable): congestion and ECN marks on it"},
 		&cli.StringSliceFlag{Name: "reset",
@@ -45,21 +46,22 @@ func simFlags() []cli.Flag {
 			Usage: "connection manager's wait before a reopen, us (0: twice the longest one-way trip)"},
 		&cli.StringSliceFlag{
 			Name: "reconnect",
-			Usage: "connection manager closes connection CONN at AT_US and reopens it after the quiet time: CONN@AT_US " +
-				"(repeatable)",
+			Usage: "connection manager closes connection CONN at AT_US and reopens it after the quiet time: " +
+				"CONN@AT_US (repeatable)",
 		},
 		&cli.Float64Flag{
 			Name: "all-failed-reconnect-us",
-			Usage: "connection manager reconnects (close, reopen) a connection m_status shows all-failed this long, us (0: " +
-				"never)",
+			Usage: "connection manager reconnects (close, reopen) a connection m_status shows all-failed this long, " +
+				"us (0: never)",
 		},
 		&cli.Float64Flag{
 			Name: "host-lag-us",
-			Usage: "sending hosts learn of a disconnect this late, us (below the quiet time): until then the NIC drops what " +
-				"they hand",
+			Usage: "sending hosts learn of a disconnect this late, us (below the quiet time): " +
+				"until then the NIC drops what they hand",
 		},
 		&cli.Float64Flag{Name: "cpl-stall",
-			Usage: "probability the receiving host holds m_cpl_ready low in a cycle, 0..0.9 (completion back-pressure)"},
+			Usage: "probability the receiving host holds m_cpl_ready low in a cycle, 0..0.9 " +
+				"(completion back-pressure)"},
 		&cli.Float64Flag{Name: "duration-us", Value: 500, Usage: "measured simulated time, us"},
 		&cli.Float64Flag{Name: "drain-us", Value: 5000, Usage: "longest drain after it, us"},
 		&cli.Float64Flag{Name: "bin-us", Value: 10, Usage: "goodput time series bin, us"},

@@ -74,7 +74,8 @@ func sweepGrid(c *cli.Context) (sweep.Grid, error) {
 	if err != nil {
 		return sweep.Grid{}, err
 	}
-	modes, err := parseList("modes", c.String("modes"), func(s string) (system.Mode, error) { return system.Mode(s), nil })
+	modes, err := parseList("modes", c.String("modes"),
+		func(s string) (system.Mode, error) { return system.Mode(s), nil })
 	if err != nil {
 		return sweep.Grid{}, err
 	}

@@ -28,21 +28,24 @@ func synthCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "synth",
 		Category: catFPGA,
-		Usage:    "FPGA synthesis (yosys; nextpnr-ice40 + icepack on iCE40) of every top, with reports and the baseline check",
-		Description: "Each (board, top) runs verilator --lint-only -Wall, then yosys, then on iCE40 nextpnr-ice40 and " +
-			"icepack,\n" +
+		Usage: "FPGA synthesis (yosys; nextpnr-ice40 + icepack on iCE40) of every top, " +
+			"with reports and the baseline check",
+		Description: "Each (board, top) runs verilator --lint-only -Wall, then yosys, then on iCE40 " +
+			"nextpnr-ice40 and icepack,\n" +
 			"and writes build/fpga/<board>/<top>/report.json. Boards: " + strings.Join(
 			fpga.BoardNames(),
 			", ",
 		) + ".\n" +
-			"--check runs the baseline boards and compares with " + fpga.BaselineFile + " (fails on > 5% growth or Fmax drop).",
+			"--check runs the baseline boards and compares with " + fpga.BaselineFile +
+			" (fails on > 5% growth or Fmax drop).",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "board", EnvVars: []string{"SPRAYNIC_BOARD"},
 				Usage: "board(s): " + strings.Join(fpga.BoardNames(), ", ")},
 			&cli.BoolFlag{Name: "all", Usage: "every board"},
 			&cli.StringFlag{Name: "config", EnvVars: []string{"SPRAYNIC_CONFIG"},
 				Usage: "preset name or config file instead of each board's preset (not with --check)"},
-			&cli.BoolFlag{Name: "check", Usage: "compare with " + fpga.BaselineFile + " (default boards: the baseline's)"},
+			&cli.BoolFlag{Name: "check",
+				Usage: "compare with " + fpga.BaselineFile + " (default boards: the baseline's)"},
 			&cli.BoolFlag{Name: "vivado-only", Usage: "only write and tclsh-check the Vivado scripts (boards: " +
 				strings.Join(fpga.Names(fpga.VivadoBoards(fpga.Boards)), ", ") + "), no yosys"},
 		}, synthFlags()...),
@@ -118,11 +121,12 @@ func fpgaBaselineCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "fpga-baseline",
 		Category: catFPGA,
-		Usage: "run the baseline boards (" + strings.Join(fpga.Names(fpga.CheckBoards()), ", ") + ") for every top and " +
-			"rewrite " + fpga.BaselineFile + " and " + fpga.CoreFile,
-		Description: "The one command that moves the FPGA baseline: `synth --check` fails when a block grows more than 5%\n" +
-			"or its iCE40 Fmax drops more than 5% against the file this writes. Commit both files with the change that moved " +
-			"them.",
+		Usage: "run the baseline boards (" + strings.Join(fpga.Names(fpga.CheckBoards()), ", ") + ") " +
+			"for every top and rewrite " + fpga.BaselineFile + " and " + fpga.CoreFile,
+		Description: "The one command that moves the FPGA baseline: " +
+			"`synth --check` fails when a block grows more than 5%\n" +
+			"or its iCE40 Fmax drops more than 5% against the file this writes. " +
+			"Commit both files with the change that moved them.",
 		Flags: synthFlags(),
 		Action: func(c *cli.Context) error {
 			if len(c.StringSlice("top")) > 0 {

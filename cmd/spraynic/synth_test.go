@@ -29,7 +29,8 @@ func TestSynthArgumentErrors(t *testing.T) {
 		{name: "unknown board", args: []string{"synth", "--board", "arty-a7"},
 			wantErr: `unknown board "arty-a7" (allowed: ice40-hx8k, ecp5-85k, gowin-gw2a55, xcu250)`},
 		{name: "no board", args: []string{"synth"},
-			wantErr: "name a board with --board (allowed: ice40-hx8k, ecp5-85k, gowin-gw2a55, xcu250), or --all, or --check"},
+			wantErr: "name a board with --board (allowed: ice40-hx8k, ecp5-85k, gowin-gw2a55, xcu250), " +
+				"or --all, or --check"},
 		{name: "unknown top", args: []string{"synth", "--board", "ice40-hx8k", "--top", "nope"},
 			wantErr: `--top nope: top "nope" is not in rtl/manifest.json`},
 		{name: "check with another config", args: []string{"synth", "--check", "--config", "default"},

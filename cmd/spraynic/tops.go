@@ -20,7 +20,8 @@ func topsCommand() *cli.Command {
 		Usage:     "list the synthesizable tops of rtl/manifest.json, or one top's source files",
 		ArgsUsage: "[--files TOP]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "files", Usage: "print the source files of this top (paths relative to the repository)"}},
+			&cli.StringFlag{Name: "files",
+				Usage: "print the source files of this top (paths relative to the repository)"}},
 		Action: func(c *cli.Context) error {
 			root, m, err := repoManifest()
 			if err != nil {

@@ -313,7 +313,8 @@ func TestPackingRoundTrip(t *testing.T) {
 		})
 	}
 	t.Run("W port", func(t *testing.T) {
-		for _, v := range [][]uint32{{0, 0, 0}, {0xffffffff, 0, 0}, {0xffffffff, 0xffffffff, 0x3f}, {0xffffffff, 0xffffffff, 0xffffffff}} {
+		for _, v := range [][]uint32{{0, 0, 0}, {0xffffffff, 0, 0}, {0xffffffff, 0xffffffff, 0x3f},
+			{0xffffffff, 0xffffffff, 0xffffffff}} {
 			in := pack(ports, bridge.In, vec{"in_w": v})
 			out := make([]uint32, m.OutWords())
 			require.NoError(t, m.Step(1, in, out))
@@ -494,9 +495,12 @@ func TestCheckPorts(t *testing.T) {
 			diffs: []string{"port in_bit: direction input in the model, output expected"},
 		},
 		{
-			name:  "order",
-			want:  edit(func(p []bridge.Port) []bridge.Port { p[1], p[2] = p[2], p[1]; return p }),
-			diffs: []string{"port in_bit: input 1 in the model, 2 expected", "port in_a: input 2 in the model, 1 expected"},
+			name: "order",
+			want: edit(func(p []bridge.Port) []bridge.Port { p[1], p[2] = p[2], p[1]; return p }),
+			diffs: []string{
+				"port in_bit: input 1 in the model, 2 expected",
+				"port in_a: input 2 in the model, 1 expected",
+			},
 		},
 		{
 			name: "every difference",
@@ -690,7 +694,8 @@ func TestBuildErrors(t *testing.T) {
 		{
 			name: "include outside the sources",
 			top:  "includes",
-			src:  "`include \"" + header + "\"\nmodule includes(input wire clk, output wire y);\nassign y = `ONE;\nendmodule\n",
+			src: "`include \"" + header + "\"\n" +
+				"module includes(input wire clk, output wire y);\nassign y = `ONE;\nendmodule\n",
 			msgs: []string{"top includes", "verilator reads " + header + ", which is not in the spec's sources"},
 		},
 		{
@@ -807,7 +812,8 @@ func TestTrace(t *testing.T) {
 	require.Equal(t, uint32(3*100), unpack(ports, bridge.Out, out)["acc"][0], "acc after 100 cycles of 3")
 
 	require.ErrorContains(t, m.TraceOpen(filepath.Join(t.TempDir(), "missing", "x.fst")), "cannot open trace file")
-	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "x.dat")), "not built with the coverage variant")
+	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "x.dat")),
+		"not built with the coverage variant")
 }
 
 func TestCoverage(t *testing.T) {
@@ -840,12 +846,14 @@ func TestCoverage(t *testing.T) {
 		if strings.Contains(l, key) && strings.Contains(l, "\x02v_line/") && strings.Contains(l, "\x01o\x02block") {
 			cnt, err := strconv.Atoi(l[strings.LastIndex(l, " ")+1:])
 			require.NoError(t, err)
-			require.GreaterOrEqual(t, cnt, 20, "line coverage of the SPLIT-COVER block (line %d) after 20 steps: %q", line, l)
+			require.GreaterOrEqual(t, cnt, 20, "line coverage of the SPLIT-COVER block (line %d) after 20 steps: %q",
+				line, l)
 			found = true
 		}
 	}
 	require.True(t, found, "no line point for the SPLIT-COVER block at line %d", line)
-	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "missing", "x.dat")), "cannot write coverage file")
+	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "missing", "x.dat")),
+		"cannot write coverage file")
 	require.ErrorContains(t, m.TraceOpen(filepath.Join(t.TempDir(), "x.fst")), "not built with the trace variant")
 }
 
@@ -853,7 +861,8 @@ func TestPlainHasNoTraceOrCoverage(t *testing.T) {
 	m := openProbe(t, bridge.Plain, 12)
 	path := filepath.Join(t.TempDir(), "x.fst")
 	require.ErrorContains(t, m.TraceOpen(path), "not built with the trace variant")
-	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "x.dat")), "not built with the coverage variant")
+	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "x.dat")),
+		"not built with the coverage variant")
 	m.TraceClose()
 	_, err := os.Stat(path)
 	require.True(t, os.IsNotExist(err), "no trace file written")
@@ -957,11 +966,11 @@ func TestVariantString(t *testing.T) {
 		v    bridge.Variant
 		want string
 	}{
-		{bridge.Plain, "plain"},
-		{bridge.Trace, "trace"},
-		{bridge.Coverage, "coverage"},
-		{0, "Variant(0)"},
-		{4, "Variant(4)"},
+		{v: bridge.Plain, want: "plain"},
+		{v: bridge.Trace, want: "trace"},
+		{v: bridge.Coverage, want: "coverage"},
+		{v: 0, want: "Variant(0)"},
+		{v: 4, want: "Variant(4)"},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, tc.v.String(), "String of %d", int(tc.v))

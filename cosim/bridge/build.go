@@ -198,14 +198,15 @@ func verilatorVersionOutput() ([]byte, error) {
 		if err != nil {
 			err = fmt.Errorf("verilator --version: %w", err)
 		}
-		verilatorVersion.out, verilatorVersion.err = out, err
+		verilatorVersion.out = out
+		verilatorVersion.err = err
 	})
 	return verilatorVersion.out, verilatorVersion.err
 }
 
 // Hash returns the hex sha256 of everything that goes into the spec's model: the top, every source file's name
-// (its whole path for the coverage variant) and content, the waiver file's content, the parameters, the variant, the output of `verilator --version`, the shim
-// template, the generator version and the build flags.
+// (its whole path for the coverage variant) and content, the waiver file's content, the parameters, the variant,
+// the output of `verilator --version`, the shim template, the generator version and the build flags.
 func Hash(spec Spec) (string, error) {
 	if err := spec.check(); err != nil {
 		return "", err
@@ -355,7 +356,8 @@ func (s Spec) inputFiles() []string {
 // fails if Verilator reads a file that is not in the spec, since the hash would not cover it.
 func readPorts(spec Spec, tmp string, log io.Writer) ([]Port, error) {
 	xmlPath := filepath.Join(tmp, "ports.xml")
-	args := []string{"--xml-only", "--xml-output", xmlPath, "--Mdir", filepath.Join(tmp, "xml"), "--top-module", spec.Top}
+	args := []string{"--xml-only", "--xml-output", xmlPath, "--Mdir", filepath.Join(tmp, "xml"),
+		"--top-module", spec.Top}
 	args = append(args, spec.paramFlags()...)
 	args = append(args, spec.inputFiles()...)
 	if err := run(spec.Top, tmp, log, "verilator", args...); err != nil {
@@ -378,9 +380,8 @@ func readPorts(spec Spec, tmp string, log io.Writer) ([]Port, error) {
 			f = filepath.Join(tmp, f)
 		}
 		if !known[filepath.Clean(f)] && filepath.Base(f) != "verilated_std.sv" {
-			return nil, fmt.Errorf(
-				"top %s: verilator reads %s, which is not in the spec's sources (the cache hash would miss its changes)", spec.Top,
-				f)
+			return nil, fmt.Errorf("top %s: verilator reads %s, which is not in the spec's sources "+
+				"(the cache hash would miss its changes)", spec.Top, f)
 		}
 	}
 	return ports, nil

@@ -223,8 +223,8 @@ func (m *Model) RunRaw(n int64, pattern []uint32) error {
 	cycles := 1
 	if m.inWords > 0 {
 		if len(pattern) == 0 || len(pattern)%m.inWords != 0 {
-			return fmt.Errorf("model %s: pattern of %d words is not a whole number of %d-word cycles", m.name, len(pattern),
-				m.inWords)
+			return fmt.Errorf("model %s: pattern of %d words is not a whole number of %d-word cycles", m.name,
+				len(pattern), m.inWords)
 		}
 		cycles = len(pattern) / m.inWords
 	}
@@ -388,7 +388,8 @@ func (m *Model) CheckPorts(want []Port) error {
 		}
 	}
 	if len(diffs) == 0 && len(want) != len(m.ports) {
-		diffs = append(diffs, fmt.Sprintf("%d ports in the model, %d expected (duplicate names?)", len(m.ports), len(want)))
+		diffs = append(diffs, fmt.Sprintf("%d ports in the model, %d expected (duplicate names?)", len(m.ports),
+			len(want)))
 	}
 	if len(diffs) > 0 {
 		return &PortsError{Model: m.name, Diffs: diffs}

@@ -53,7 +53,8 @@ func TestParsePorts(t *testing.T) {
 				`<var name="a" dtype_id="2" dir="input" pinIndex="2" vartype="logic"/>` +
 				`<var name="one" dtype_id="1" dir="input" pinIndex="3" vartype="logic"/>` +
 				`<var name="state_reg" dtype_id="2" vartype="logic"/>`,
-			types: `<basicdtype id="2" name="logic" left="69" right="0"/><basicdtype id="3" name="logic" left="0" right="5"/>`,
+			types: `<basicdtype id="2" name="logic" left="69" right="0"/>` +
+				`<basicdtype id="3" name="logic" left="0" right="5"/>`,
 			want: []Port{
 				{Name: "a", Dir: In, Width: 70},
 				{Name: "one", Dir: In, Width: 1},
@@ -61,16 +62,20 @@ func TestParsePorts(t *testing.T) {
 			},
 		},
 		{
-			name:  "integer and a type reference",
-			vars:  clk + `<var name="i" dtype_id="2" dir="input" pinIndex="2"/><var name="r" dtype_id="4" dir="output" pinIndex="3"/>`,
-			types: `<basicdtype id="2" name="integer" left="31" right="0" signed="true"/><refdtype id="4" name="t_word" sub_dtype_id="5"/><basicdtype id="5" name="logic" left="15" right="0"/>`,
-			want:  []Port{{Name: "i", Dir: In, Width: 32}, {Name: "r", Dir: Out, Width: 16}},
+			name: "integer and a type reference",
+			vars: clk + `<var name="i" dtype_id="2" dir="input" pinIndex="2"/>` +
+				`<var name="r" dtype_id="4" dir="output" pinIndex="3"/>`,
+			types: `<basicdtype id="2" name="integer" left="31" right="0" signed="true"/>` +
+				`<refdtype id="4" name="t_word" sub_dtype_id="5"/>` +
+				`<basicdtype id="5" name="logic" left="15" right="0"/>`,
+			want: []Port{{Name: "i", Dir: In, Width: 32}, {Name: "r", Dir: Out, Width: 16}},
 		},
 		{
-			name:  "unpacked array",
-			vars:  clk + `<var name="arr" dtype_id="2" dir="input" pinIndex="2"/>`,
-			types: `<unpackarraydtype id="2" sub_dtype_id="3"><const name="32'sh0" dtype_id="9"/></unpackarraydtype><basicdtype id="3" name="logic" left="7" right="0"/>`,
-			err:   "port arr: type unpackarraydtype is not supported",
+			name: "unpacked array",
+			vars: clk + `<var name="arr" dtype_id="2" dir="input" pinIndex="2"/>`,
+			types: `<unpackarraydtype id="2" sub_dtype_id="3"><const name="32'sh0" dtype_id="9"/></unpackarraydtype>` +
+				`<basicdtype id="3" name="logic" left="7" right="0"/>`,
+			err: "port arr: type unpackarraydtype is not supported",
 		},
 		{
 			name:  "real",
@@ -131,8 +136,12 @@ func TestShimMasks(t *testing.T) {
 		got = append(got, layout{Kind: p.Kind, Mask: p.Mask, Offset: p.Offset})
 	}
 	require.Equal(t, []layout{
-		{"C", "0x1U", 0}, {"I", "0xffffffffU", 1}, {"Q", "0x1U", 2},
-		{"Q", "0xffffffffU", 0}, {"W", "0x1U", 4}, {"W", "0xfU", 2},
+		{Kind: "C", Mask: "0x1U", Offset: 0},
+		{Kind: "I", Mask: "0xffffffffU", Offset: 1},
+		{Kind: "Q", Mask: "0x1U", Offset: 2},
+		{Kind: "Q", Mask: "0xffffffffU", Offset: 0},
+		{Kind: "W", Mask: "0x1U", Offset: 4},
+		{Kind: "W", Mask: "0xfU", Offset: 2},
 	}, got, "storage class, last-word mask and word offset of each port")
 	require.Equal(t, 7, d.InWords, "input words")
 	require.Equal(t, 6, d.OutWords, "output words")

@@ -143,7 +143,8 @@ func netLayers(h *Header) (*layers.Ethernet, *layers.IPv4, *layers.UDP, error) {
 // build serializes the stack, then fills the ICRC and sets the UDP checksum to 0 (as Linux rxe sends).
 func build(ls ...gopacket.SerializableLayer) ([]byte, error) {
 	buf := gopacket.NewSerializeBuffer()
-	if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}, ls...); err != nil {
+	if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true},
+		ls...); err != nil {
 		return nil, err
 	}
 	frame := buf.Bytes()
@@ -348,7 +349,8 @@ func Parse(frame []byte) (Packet, error) {
 		SrcIP: netip.AddrFrom4([4]byte(ip.SrcIP.To4())), DstIP: netip.AddrFrom4([4]byte(ip.DstIP.To4())),
 		DSCP: ip.TOS >> 2, ECN: ip.TOS & 3, TTL: ip.TTL, SrcPort: uint16(udp.SrcPort), PKey: bth.PKey,
 		DestQP: bth.DestQP}
-	p.Opcode, p.ICRC = bth.Opcode, bth.ICRC
+	p.Opcode = bth.Opcode
+	p.ICRC = bth.ICRC
 	if bth.Opcode == OpSendOnly {
 		var sp Spray
 		if err := sp.DecodeFromBytes(bth.Payload, df); err != nil {
@@ -366,18 +368,25 @@ func Parse(frame []byte) (Packet, error) {
 	a := Ack{Header: h, MSN: aeth.MSN}
 	switch {
 	case aeth.Syndrome == SyndromeNAKSeq:
-		a.NAK, a.CumPSN = true, bth.PSN
+		a.NAK = true
+		a.CumPSN = bth.PSN
 	case aeth.Syndrome&0x60 == 0:
 		a.CumPSN = (bth.PSN + 1) & Max24
 	default:
-		return p, invalid("AETH", "syndrome", uint64(aeth.Syndrome), "ACK (0x00..0x1F) or NAK PSN sequence error (0x60)")
+		return p, invalid("AETH", "syndrome", uint64(aeth.Syndrome),
+			"ACK (0x00..0x1F) or NAK PSN sequence error (0x60)")
 	}
 	if len(aeth.Payload) > 0 {
 		var s SACK
 		if err := s.DecodeFromBytes(aeth.Payload, df); err != nil {
 			return p, err
 		}
-		a.HasSACK, a.Path, a.PNext, a.ECNEcho, a.Words, a.Bitmap = true, s.Path, s.PNext, s.Flags&SACKECN != 0, s.Words, s.Bitmap
+		a.HasSACK = true
+		a.Path = s.Path
+		a.PNext = s.PNext
+		a.ECNEcho = s.Flags&SACKECN != 0
+		a.Words = s.Words
+		a.Bitmap = s.Bitmap
 	}
 	p.Ack = a
 	return p, nil

@@ -95,7 +95,8 @@ type FieldError struct {
 
 // Error implements error.
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("roce: %s %s: %v: value %d (%#x), allowed %s", e.Layer, e.Field, e.Err, e.Value, e.Value, e.Allowed)
+	return fmt.Sprintf("roce: %s %s: %v: value %d (%#x), allowed %s", e.Layer, e.Field, e.Err, e.Value, e.Value,
+		e.Allowed)
 }
 
 // Unwrap returns the kind.

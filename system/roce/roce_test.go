@@ -66,7 +66,10 @@ func TestICRCKnownAnswer(t *testing.T) {
 		name  string
 		frame []byte
 		wire  string
-	}{{"ConnectX-4 Lx CNP", cnp, "82fd002a"}, {"scapy UC SEND Only", uc, "78f353f3"}} {
+	}{
+		{name: "ConnectX-4 Lx CNP", frame: cnp, wire: "82fd002a"},
+		{name: "scapy UC SEND Only", frame: uc, wire: "78f353f3"},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ip := tc.frame[ethLen:]
 			require.Len(t, ip, int(binary.BigEndian.Uint16(ip[2:])), "IP total length covers the rest of the frame")
@@ -110,12 +113,17 @@ func bitwiseICRC(ip []byte) uint32 {
 func hdr(r *rand.Rand) Header {
 	var h Header
 	for i := range h.SrcMAC {
-		h.SrcMAC[i], h.DstMAC[i] = byte(r.Uint32()), byte(r.Uint32())
+		h.SrcMAC[i] = byte(r.Uint32())
+		h.DstMAC[i] = byte(r.Uint32())
 	}
 	h.SrcIP = netip.AddrFrom4([4]byte{10, byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256))})
 	h.DstIP = netip.AddrFrom4([4]byte{10, byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256))})
-	h.DSCP, h.ECN, h.TTL = uint8(r.IntN(64)), uint8(r.IntN(4)), uint8(r.IntN(256))
-	h.SrcPort, h.PKey, h.DestQP = uint16(0xC000+r.IntN(0x4000)), uint16(r.Uint32()), r.Uint32()&Max24
+	h.DSCP = uint8(r.IntN(64))
+	h.ECN = uint8(r.IntN(4))
+	h.TTL = uint8(r.IntN(256))
+	h.SrcPort = uint16(0xC000 + r.IntN(0x4000))
+	h.PKey = uint16(r.Uint32())
+	h.DestQP = r.Uint32() & Max24
 	return h
 }
 
@@ -177,7 +185,8 @@ func TestLayersRoundTrip(t *testing.T) {
 		da.BaseLayer = a.BaseLayer
 		require.Equal(t, a, da)
 
-		k := SACK{Path: uint8(r.IntN(256)), PNext: r.Uint32() & Max24, Flags: uint8(r.IntN(2)) << 7, Words: uint8(r.IntN(9))}
+		k := SACK{Path: uint8(r.IntN(256)), PNext: r.Uint32() & Max24, Flags: uint8(r.IntN(2)) << 7,
+			Words: uint8(r.IntN(9))}
 		for w := 0; w < int(k.Words); w++ {
 			k.Bitmap[w] = r.Uint32()
 		}
@@ -229,20 +238,42 @@ func TestFrameRoundTrip(t *testing.T) {
 		psn, pseq uint32
 		path      uint8
 		n         int
-	}{{Max24, Max24, 255, 0}, {0, 0, 0, 1}, {Max24, 1<<16 - 1, 63, 2}, {1 << 23, 1<<12 - 1, 1, 3}, {Max24, Max24, 255, 4096}} {
-		d.PSN, d.PSeq, d.Path, d.Payload = e.psn, e.pseq, e.path, bytes.Repeat([]byte{0xA5}, e.n)
+	}{
+		{psn: Max24, pseq: Max24, path: 255, n: 0},
+		{psn: 0, pseq: 0, path: 0, n: 1},
+		{psn: Max24, pseq: 1<<16 - 1, path: 63, n: 2},
+		{psn: 1 << 23, pseq: 1<<12 - 1, path: 1, n: 3},
+		{psn: Max24, pseq: Max24, path: 255, n: 4096},
+	} {
+		d.PSN = e.psn
+		d.PSeq = e.pseq
+		d.Path = e.path
+		d.Payload = bytes.Repeat([]byte{0xA5}, e.n)
 		ds = append(ds, d)
 	}
 	a := randAck(r)
-	a.Words, a.Bitmap = 8, [8]uint32{1, 0, 0, 0, 0, 0, 0, 1 << 31} // bits 0 and 255
+	a.Words = 8
+	a.Bitmap = [8]uint32{1, 0, 0, 0, 0, 0, 0, 1 << 31} // bits 0 and 255
 	for _, e := range []struct {
 		cum, pnext uint32
 		nak        bool
-	}{{0, Max24, false}, {Max24, 0, false}, {0, 0, true}, {Max24, Max24, true}} {
-		a.CumPSN, a.PNext, a.NAK = e.cum, e.pnext, e.nak
+	}{
+		{cum: 0, pnext: Max24, nak: false},
+		{cum: Max24, pnext: 0, nak: false},
+		{cum: 0, pnext: 0, nak: true},
+		{cum: Max24, pnext: Max24, nak: true},
+	} {
+		a.CumPSN = e.cum
+		a.PNext = e.pnext
+		a.NAK = e.nak
 		as = append(as, a)
 	}
-	a.HasSACK, a.Path, a.PNext, a.ECNEcho, a.Words, a.Bitmap = false, 0, 0, false, 0, [8]uint32{}
+	a.HasSACK = false
+	a.Path = 0
+	a.PNext = 0
+	a.ECNEcho = false
+	a.Words = 0
+	a.Bitmap = [8]uint32{}
 	as = append(as, a)
 	for _, d := range ds {
 		f, err := BuildData(&d)
@@ -281,12 +312,12 @@ func TestBuildRejects(t *testing.T) {
 		field string
 		mod   func(d *Data)
 	}{
-		{"psn", func(d *Data) { d.PSN = 1 << 24 }},
-		{"pseq", func(d *Data) { d.PSeq = 1 << 24 }},
-		{"dest qp", func(d *Data) { d.DestQP = 1 << 24 }},
-		{"dscp", func(d *Data) { d.DSCP = 64 }},
-		{"ecn", func(d *Data) { d.ECN = 4 }},
-		{"src ip", func(d *Data) { d.SrcIP = netip.IPv6Loopback() }},
+		{field: "psn", mod: func(d *Data) { d.PSN = 1 << 24 }},
+		{field: "pseq", mod: func(d *Data) { d.PSeq = 1 << 24 }},
+		{field: "dest qp", mod: func(d *Data) { d.DestQP = 1 << 24 }},
+		{field: "dscp", mod: func(d *Data) { d.DSCP = 64 }},
+		{field: "ecn", mod: func(d *Data) { d.ECN = 4 }},
+		{field: "src ip", mod: func(d *Data) { d.SrcIP = netip.IPv6Loopback() }},
 	} {
 		d := randData(r)
 		tc.mod(&d)
@@ -296,7 +327,8 @@ func TestBuildRejects(t *testing.T) {
 		require.Equal(t, tc.field, fe.Field)
 	}
 	a := randAck(r)
-	a.Words, a.Bitmap[3] = 2, 1
+	a.Words = 2
+	a.Bitmap[3] = 1
 	_, err := BuildAck(&a)
 	require.ErrorIs(t, err, ErrInvalid)
 	a = randAck(r)
@@ -435,7 +467,8 @@ func TestParseMalformed(t *testing.T) {
 
 	// SACK bitmap length beyond the packet (ICRC fixed so the length check is what fails).
 	small := a
-	small.Words, small.Bitmap = 2, [8]uint32{0xFFFF, 1}
+	small.Words = 2
+	small.Bitmap = [8]uint32{0xFFFF, 1}
 	sf, err := BuildAck(&small)
 	require.NoError(t, err)
 	sf[bthOff+BTHLen+AETHLen+5] = 5
@@ -453,8 +486,14 @@ func TestParseMalformed(t *testing.T) {
 		off   int
 		v     byte
 		layer string
-	}{{df, bthOff + 1, 0x01, "BTH"}, {df, bthOff + BTHLen + 4, 0x20, "Spray"}, {df, bthOff + BTHLen + 6, 0x01, "Spray"},
-		{af, bthOff + BTHLen, 0x20, "AETH"}, {af, bthOff + BTHLen + AETHLen + 4, 0x01, "SACK"}, {af, ipOff + 9, 6, "IPv4"}} {
+	}{
+		{frame: df, off: bthOff + 1, v: 0x01, layer: "BTH"},
+		{frame: df, off: bthOff + BTHLen + 4, v: 0x20, layer: "Spray"},
+		{frame: df, off: bthOff + BTHLen + 6, v: 0x01, layer: "Spray"},
+		{frame: af, off: bthOff + BTHLen, v: 0x20, layer: "AETH"},
+		{frame: af, off: bthOff + BTHLen + AETHLen + 4, v: 0x01, layer: "SACK"},
+		{frame: af, off: ipOff + 9, v: 6, layer: "IPv4"},
+	} {
 		g := append([]byte{}, tc.frame...)
 		g[tc.off] = tc.v
 		if tc.off != ipOff+9 {

@@ -62,7 +62,8 @@ func ReadCSV(r io.Reader) ([]Point, error) {
 		return nil, fmt.Errorf("sweep csv: %w", err)
 	}
 	if strings.Join(head, ",") != strings.Join(columns, ",") {
-		return nil, fmt.Errorf("sweep csv line 1: header is %q, want %q", strings.Join(head, ","), strings.Join(columns, ","))
+		return nil, fmt.Errorf("sweep csv line 1: header is %q, want %q", strings.Join(head, ","),
+			strings.Join(columns, ","))
 	}
 	pts := []Point{}
 	for {

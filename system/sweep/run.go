@@ -27,7 +27,9 @@ func (g Grid) Runs(base system.Options) ([]system.Options, error) {
 		for _, n := range g.Paths {
 			for _, l := range g.Losses {
 				o := base
-				o.Mode, o.Loss, o.NetPaths = m, l, n
+				o.Mode = m
+				o.Loss = l
+				o.NetPaths = n
 				o.Config.Paths = n
 				if err := o.Validate(); err != nil {
 					return nil, fmt.Errorf("sweep point mode %s, %d paths, loss %g: %w", m, n, l, err)
@@ -59,7 +61,8 @@ func Run(runs []system.Options, jobs int, log io.Writer, quiet bool) ([]*system.
 				done++
 				if !quiet {
 					o := runs[i]
-					fmt.Fprintf(log, "sweep: %d/%d done (%s, %d paths, loss %g)\n", done, len(runs), o.Mode, o.NetPaths, o.Loss)
+					fmt.Fprintf(log, "sweep: %d/%d done (%s, %d paths, loss %g)\n", done, len(runs), o.Mode, o.NetPaths,
+						o.Loss)
 				}
 				mu.Unlock()
 			}
@@ -78,7 +81,8 @@ func Run(runs []system.Options, jobs int, log io.Writer, quiet bool) ([]*system.
 		case errors.As(err, &lost) && o.Mode == system.ModeGBN && results[i] != nil:
 			fmt.Fprintf(log, "sweep: note: gbn, %d paths, loss %g: %v\n", o.NetPaths, o.Loss, err)
 		default:
-			return nil, fmt.Errorf("sweep run mode %s, %d paths, loss %g, seed %d: %w", o.Mode, o.NetPaths, o.Loss, o.Seed, err)
+			return nil, fmt.Errorf("sweep run mode %s, %d paths, loss %g, seed %d: %w", o.Mode, o.NetPaths, o.Loss,
+				o.Seed, err)
 		}
 	}
 	return results, nil

@@ -52,8 +52,10 @@ func TestCSVRoundTrip(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			require.NoError(t, sweep.WriteCSV(&buf, tc.pts), "WriteCSV of valid points should succeed")
-			require.True(t, strings.HasPrefix(buf.String(), header), "CSV %q should start with header %q", buf.String(), header)
-			require.Equal(t, len(tc.pts)+1, strings.Count(buf.String(), "\n"), "CSV should have a header and one line per point")
+			require.True(t, strings.HasPrefix(buf.String(), header), "CSV %q should start with header %q", buf.String(),
+				header)
+			require.Equal(t, len(tc.pts)+1, strings.Count(buf.String(), "\n"),
+				"CSV should have a header and one line per point")
 			got, err := sweep.ReadCSV(&buf)
 			require.NoError(t, err, "ReadCSV of WriteCSV output should succeed")
 			require.Equal(t, tc.pts, got, "points read back should equal the points written")
@@ -86,7 +88,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{
 			name: "bad header",
 			in:   "mode,paths,loss,goodput,p99,retx\nspray,8,0.01,0.95,10,3\n",
-			want: `sweep csv line 1: header is "mode,paths,loss,goodput,p99,retx", want "mode,paths,loss,goodput,p99_us,retx"`,
+			want: `sweep csv line 1: header is "mode,paths,loss,goodput,p99,retx", ` +
+				`want "mode,paths,loss,goodput,p99_us,retx"`,
 		},
 		{
 			name: "bad float",
