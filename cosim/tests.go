@@ -126,9 +126,11 @@ type Request struct {
 	Cycles int64
 	// Golden runs the golden model and scoreboard alone, without the RTL.
 	Golden bool
-	// Waves, when set, is an FST file for cycles WavesFrom onwards.
+	// Waves, when set, is an FST file for cycles WavesFrom onwards, on the time axis of a ClockMHz clock (0:
+	// DefaultClockMHz): one cycle is one period.
 	Waves     string
 	WavesFrom int64
+	ClockMHz  int
 	// Batch is the number of cycles per call into Verilator (0: 1024).
 	Batch int
 	// Coverage, when set, runs the Coverage variant of the model (line + toggle) and writes Verilator's
@@ -215,6 +217,9 @@ func (t Test) execute(r Request) (Result, error) {
 	if r.Waves != "" && r.Coverage != "" {
 		return Result{}, fmt.Errorf("a run takes --waves or --coverage, not both (each is its own model variant)")
 	}
+	if mhz := orDefaultClock(r.ClockMHz); r.Waves != "" && (mhz < 1 || mhz > MaxClockMHz) {
+		return Result{}, fmt.Errorf("--clock-mhz %d: out of range (allowed 1..%d)", mhz, MaxClockMHz)
+	}
 	dut, err := t.open(r, r.Variant())
 	if err != nil {
 		return Result{}, err
@@ -254,7 +259,22 @@ var (
 // sampler, 8 cycles of input history on a mismatch, and its waveform window.
 func (r Request) lockstepOptions() Options {
 	return Options{Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8,
-		TraceFile: r.Waves, TraceFrom: r.WavesFrom}
+		TraceFile: r.Waves, TraceFrom: r.WavesFrom, TraceClockMHz: r.ClockMHz}
+}
+
+// DefaultClockMHz is the NIC clock a waveform's time axis shows unless a request names another: the default
+// clock of the end-to-end simulation (system.Options, spraynic sim --clock-mhz).
+const DefaultClockMHz = 250
+
+// MaxClockMHz is the fastest clock a waveform's time axis takes, as the end-to-end simulation.
+const MaxClockMHz = 2000
+
+// orDefaultClock is mhz, or DefaultClockMHz when it is 0.
+func orDefaultClock(mhz int) int {
+	if mhz == 0 {
+		return DefaultClockMHz
+	}
+	return mhz
 }
 
 // batchOf is the request's cycles per call into Verilator (default 1024).
