@@ -41,6 +41,8 @@ type Options struct {
 	TraceFrom int64
 	// TraceFile, when set, is opened on the DUT at TraceFrom (the model must be the Trace variant).
 	TraceFile string
+	// TraceClockMHz is the clock of the trace's time axis: one cycle is one period (0: DefaultClockMHz).
+	TraceClockMHz int
 	// Sampler, when set, is a Sampler[I, O] that sees every cycle (functional coverage; Request.Functional).
 	// Nil: no sampling, no cost.
 	Sampler any
@@ -170,7 +172,7 @@ func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O],
 	got := make([]uint32, batch*outL.Words())
 	for b := range full {
 		if b.trace {
-			if err := dut.TraceOpen(opt.TraceFile); err != nil {
+			if err := dut.TraceOpen(opt.TraceFile, float64(orDefaultClock(opt.TraceClockMHz))); err != nil {
 				return Stats{Cycles: b.base}, err
 			}
 			defer dut.TraceClose()

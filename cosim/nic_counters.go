@@ -238,5 +238,9 @@ func init() {
 			counterEvents,
 		),
 		CyclesFor: func(config.Config) int64 { return counterCycles(counterEvents) },
+		MinFor: func(config.Config) Minimum {
+			return Minimum{N: 8 * counterEvents, Why: "every event the script drives: n TX packets, n ACKs and 6n " +
+				"packets on the receive port"}
+		},
 	}, func(r Request) nicDirected { return newCounterDriver(r.Config, r.Seed, counterEvents) })
 }

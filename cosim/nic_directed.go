@@ -201,7 +201,12 @@ func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
 // counters the list gives.
 func registerNicScript(name, doc string, script func(config.Config) ([]nicStep, nicCounts),
 	cycles func(config.Config) int64) {
-	registerNicDirected(Test{Name: name, Doc: doc, CyclesFor: cycles}, func(r Request) nicDirected {
+	minFor := func(cfg config.Config) Minimum {
+		_, want := script(cfg)
+		return Minimum{N: int64(want.accepted + want.dropped),
+			Why: "the packets the script expects accepted or dropped by the go-back-N filter"}
+	}
+	registerNicDirected(Test{Name: name, Doc: doc, CyclesFor: cycles, MinFor: minFor}, func(r Request) nicDirected {
 		steps, want := script(r.Config)
 		return &nicScript{steps: steps, want: want}
 	})

@@ -43,6 +43,7 @@ func init() {
 			Test{Name: "retx_dir_" + s.Name, Block: "retx", Doc: "directed: " + s.Doc, ports: retxPorts, Directed: true,
 				configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigForScript(cfg, s) },
 				CyclesFor: s.Cycles,
+				MinFor:    func(cfg config.Config) Minimum { return retxScriptMinimum(s.Build(cfg)) },
 				run: func(r Request, dut *bridge.Model) (Result, error) {
 					g, err := retx.New(r.Config)
 					if err != nil {
@@ -68,4 +69,17 @@ func init() {
 				}},
 		)
 	}
+}
+
+// retxScriptMinimum is the minimum of a directed retx script (its steps under the configuration it runs with): as
+// many transmissions (retransmissions included) as the packets it hands on s_tx. A packet handed to a closed
+// connection is dropped, but every script retransmits at least as many packets as it has dropped.
+func retxScriptMinimum(items []retxtraffic.Item) Minimum {
+	var n int64
+	for _, it := range items {
+		if it.Op == retxtraffic.OpTx {
+			n++
+		}
+	}
+	return Minimum{N: n, Why: "as many transmissions as the packets the script hands on s_tx"}
 }

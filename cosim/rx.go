@@ -39,6 +39,7 @@ func init() {
 				ports:     rxPorts,
 				Directed:  true,
 				CyclesFor: func(cfg config.Config) int64 { return int64(12*cfg.Window + 4*cfg.AckFifoDepth + 1000) },
+				MinFor:    func(cfg config.Config) Minimum { return rxScriptMinimum(s.Build(cfg)) },
 				run: func(r Request, dut *bridge.Model) (Result, error) {
 					drv := rxtraffic.NewScript(r.Config, s)
 					return runRx(r, rxDriver{Driver: drv, check: drv.Check, stats: drv.Packets}, dut)
@@ -46,6 +47,17 @@ func init() {
 			},
 		)
 	}
+}
+
+// rxScriptMinimum is the minimum of a directed rx_reorder script: every packet it offers (each is taken once).
+func rxScriptMinimum(items []rxtraffic.Item) Minimum {
+	var n int64
+	for _, it := range items {
+		if it.Op == rxtraffic.OpPkt {
+			n++
+		}
+	}
+	return Minimum{N: n, Why: "the packets the script offers, each taken once"}
 }
 
 func runRx(r Request, drv rxDriver, dut *bridge.Model) (Result, error) {

@@ -30,6 +30,9 @@ type Test struct {
 	// MaxSeeds, when > 0, caps the seeds a suite runs the test with (the suite's first MaxSeeds): for a long
 	// directed test whose seed only moves where the script runs, more seeds cost much and find little.
 	MaxSeeds int
+	// MinFor is the least number of transactions a run under a configuration (the test's, after configure) must
+	// see to mean anything; a run that sees fewer fails (TooFewError). Nil: randomMinimum, one PSN window.
+	MinFor func(cfg config.Config) Minimum
 	// run executes the test.
 	run func(r Request, dut *bridge.Model) (Result, error)
 	// ports returns the golden model's expected ports and the valid qualifier of each output.
@@ -52,6 +55,58 @@ func (t Test) Scaled(cfg config.Config, s int64) int64 {
 	return c * max(s, 1)
 }
 
+// Minimum is the least number of transactions (Result.Packets) a run of a test must see to mean anything.
+type Minimum struct {
+	// N is the count; Why says what it stands for, or what a run with fewer would leave unchecked.
+	N   int64
+	Why string
+}
+
+// randomMinimum is the minimum of a test whose stimulus comes from its seed: one PSN window of packets (or
+// decisions) of the configuration.
+func randomMinimum(cfg config.Config) Minimum {
+	return Minimum{N: int64(cfg.Window), Why: "one PSN window: with fewer, no connection's window can fill and the " +
+		"run checks little beyond its start-up and drain"}
+}
+
+// Minimum is the test's minimum of transactions under cfg (the configuration it runs with).
+func (t Test) Minimum(cfg config.Config) Minimum {
+	if t.MinFor != nil {
+		return t.MinFor(cfg)
+	}
+	return randomMinimum(cfg)
+}
+
+// TooFewError is a run that passed every check but saw fewer transactions than its test's minimum.
+type TooFewError struct {
+	// Test, Config and Seed name the run; Cycles is its length, Default the test's default length.
+	Test, Config    string
+	Seed            uint64
+	Cycles, Default int64
+	// Seen is the run's transaction count; Min the test's minimum.
+	Seen int64
+	Min  Minimum
+	// Repro is the command that reproduces the run.
+	Repro string
+}
+
+func (e *TooFewError) Error() string {
+	return fmt.Sprintf("%s config=%s seed=%d: transactions=%d in a %d-cycle run, below the test's minimum of %d (%s); "+
+		"its default length is %d cycles\n  reproduce: %s", e.Test, e.Config, e.Seed, e.Seen, e.Cycles, e.Min.N,
+		e.Min.Why, e.Default, e.Repro)
+}
+
+// enough returns a TooFewError when res, the result of the passing run r (set up), saw fewer transactions than
+// the test's minimum.
+func (t Test) enough(r Request, res Result) error {
+	m := t.Minimum(r.Config)
+	if res.Packets >= m.N {
+		return nil
+	}
+	return &TooFewError{Test: r.Test, Config: r.Config.Name, Seed: r.Seed, Cycles: res.Cycles,
+		Default: t.Scaled(r.Config, 1), Seen: res.Packets, Min: m, Repro: r.Repro()}
+}
+
 // setup applies the test's configuration derivation and default length to r.
 func (t Test) setup(r *Request) {
 	if t.configure != nil {
@@ -71,9 +126,11 @@ type Request struct {
 	Cycles int64
 	// Golden runs the golden model and scoreboard alone, without the RTL.
 	Golden bool
-	// Waves, when set, is an FST file for cycles WavesFrom onwards.
+	// Waves, when set, is an FST file for cycles WavesFrom onwards, on the time axis of a ClockMHz clock (0:
+	// DefaultClockMHz): one cycle is one period.
 	Waves     string
 	WavesFrom int64
+	ClockMHz  int
 	// Batch is the number of cycles per call into Verilator (0: 1024).
 	Batch int
 	// Coverage, when set, runs the Coverage variant of the model (line + toggle) and writes Verilator's
@@ -132,6 +189,7 @@ func (r Request) Repro() string {
 }
 
 // Run executes one request: it builds or finds the model, checks its ports against the golden model, and runs.
+// A run that passes every check but sees fewer transactions than the test's minimum fails (TooFewError).
 func Run(r Request) (Result, error) {
 	t, err := Lookup(r.Test)
 	if err != nil {
@@ -145,11 +203,23 @@ func Run(r Request) (Result, error) {
 		}
 		r.sampler = s
 	}
+	res, err := t.execute(r)
+	if err == nil {
+		err = t.enough(r, res)
+	}
+	return res, err
+}
+
+// execute runs the set-up request r: on the golden model alone, or on the RTL model of its variant.
+func (t Test) execute(r Request) (Result, error) {
 	if r.Golden {
 		return t.run(r, nil)
 	}
 	if r.Waves != "" && r.Coverage != "" {
 		return Result{}, fmt.Errorf("a run takes --waves or --coverage, not both (each is its own model variant)")
+	}
+	if mhz := orDefaultClock(r.ClockMHz); r.Waves != "" && (mhz < 1 || mhz > MaxClockMHz) {
+		return Result{}, fmt.Errorf("--clock-mhz %d: out of range (allowed 1..%d)", mhz, MaxClockMHz)
 	}
 	dut, err := t.open(r, r.Variant())
 	if err != nil {
@@ -190,7 +260,22 @@ var (
 // sampler, 8 cycles of input history on a mismatch, and its waveform window.
 func (r Request) lockstepOptions() Options {
 	return Options{Cycles: r.Cycles, Batch: batchOf(r), Repro: r.Repro(), Sampler: r.sampler, History: 8,
-		TraceFile: r.Waves, TraceFrom: r.WavesFrom}
+		TraceFile: r.Waves, TraceFrom: r.WavesFrom, TraceClockMHz: r.ClockMHz}
+}
+
+// DefaultClockMHz is the NIC clock a waveform's time axis shows unless a request names another: the default
+// clock of the end-to-end simulation (system.Options, spraynic sim --clock-mhz).
+const DefaultClockMHz = 250
+
+// MaxClockMHz is the fastest clock a waveform's time axis takes, as the end-to-end simulation.
+const MaxClockMHz = 2000
+
+// orDefaultClock is mhz, or DefaultClockMHz when it is 0.
+func orDefaultClock(mhz int) int {
+	if mhz == 0 {
+		return DefaultClockMHz
+	}
+	return mhz
 }
 
 // batchOf is the request's cycles per call into Verilator (default 1024).

@@ -43,7 +43,7 @@ func TestExclusionsApply(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 5, e.Toggle.Total)
 	require.Equal(t, 2, e.ToggleExcluded, "bits 8 and 24 (field 1, bit 8) are excluded")
-	require.Equal(t, Count{Hit: 2, Total: 3, Pct: 66.67}, e.ToggleNet)
+	require.Equal(t, Count{Hit: 2, Total: 3, Pct: 66.66}, e.ToggleNet)
 	holes := []SignalHoles{{File: "rtl/retx.v", Signal: "other", Toggle: Count{Hit: 0, Total: 1, Pct: 0}, Bits: "8"}}
 	require.Equal(t, holes, e.ToggleHoles, "only the never-toggled bits outside the exclusions are holes")
 	e, err = Summarize("retx", "u250", 1, pts, "/r", ex)

@@ -111,10 +111,7 @@ func Check(r Report, t Targets, plan Testplan) []Shortfall {
 					}
 				}
 			}
-			pct := 100.0
-			if reach > 0 {
-				pct = float64(int(10000*float64(hit)/float64(reach))) / 100
-			}
+			pct := Percent(hit, reach)
 			if pct < t.Bins {
 				detail := fmt.Sprintf("%d of %d reachable bins; holes: %s", hit, reach, strings.Join(holes, " "))
 				out = append(out, Shortfall{Top: e.Top, Config: e.Config, What: "functional " + g.Name, Got: pct,

@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/spraynic/spraynic/coverage/functional"
@@ -69,4 +70,47 @@ func TestCheckTargetsOnUnits(t *testing.T) {
 	ss := Check(rep, DefaultTargets, Testplan{})
 	require.Len(t, ss, 1)
 	require.Equal(t, "rtl/nic_transport.v/default: line 94.00% < target 95.00%: 94 of 100 lines", ss[0].String())
+}
+
+func TestPercent(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		hit, total int
+		want       float64
+	}{
+		{name: "32 of 44 bins", hit: 32, total: 44, want: 72.72},
+		{name: "exact", hit: 57, total: 100, want: 57},
+		{name: "two thirds", hit: 2, total: 3, want: 66.66},
+		{name: "one short of all never shows 100", hit: 19999, total: 20000, want: 99.99},
+		{name: "all", hit: 44, total: 44, want: 100},
+		{name: "none", hit: 0, total: 44, want: 0},
+		{name: "nothing to hit", hit: 0, total: 0, want: 100},
+		{name: "large", hit: 57998, total: 67885, want: 85.43},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, Percent(tc.hit, tc.total), "%d of %d", tc.hit, tc.total)
+		})
+	}
+}
+
+// TestRunAndCheckAgree: the functional line of cov run's report and cov check's shortfall show one figure for
+// 32 of 44 reachable bins (they used to print 72.73% and 72.72%).
+func TestRunAndCheckAgree(t *testing.T) {
+	g := functional.NewGroup("rx_reorder", "")
+	var bins []string
+	for i := 0; i < 44; i++ {
+		bins = append(bins, fmt.Sprintf("b%d", i))
+	}
+	p := g.Point("p", "", bins...)
+	for _, b := range bins[:32] {
+		p.Hit(b)
+	}
+	es := []functional.Entry{{Top: "rx_reorder", Config: "default", Runs: 2, Groups: []*functional.Group{g}}}
+	var run bytes.Buffer
+	PrintFunctional(&run, es, 40)
+	require.Contains(t, run.String(), " 72.72% (  32/  44) ", "cov run's line for the group")
+	ss := Check(Report{Version: Version, Functional: es}, DefaultTargets, Testplan{})
+	require.Len(t, ss, 1)
+	require.Equal(t, 72.72, ss[0].Got, "cov check's figure for the group")
+	require.Contains(t, ss[0].String(), "functional rx_reorder 72.72% < target 100.00%")
 }

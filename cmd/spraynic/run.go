@@ -31,6 +31,9 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "waves", Usage: "write an FST waveform to this file",
 				EnvVars: []string{"SPRAYNIC_WAVES"}},
 			&cli.Int64Flag{Name: "waves-from", Usage: "first cycle in the waveform"},
+			&cli.IntFlag{Name: "clock-mhz", Value: cosim.DefaultClockMHz,
+				Usage:   "NIC clock of the waveform's time axis, MHz: one cycle is one period (as spraynic sim)",
+				EnvVars: []string{"SPRAYNIC_CLOCK_MHZ"}},
 			&cli.BoolFlag{Name: "golden", Usage: "golden model and scoreboard only, no RTL"},
 			&cli.StringFlag{Name: "coverage",
 				Usage: "run the line+toggle coverage model and write Verilator coverage data to this file"},
@@ -44,6 +47,7 @@ func runCommand() *cli.Command {
 			req.Waves = c.String("waves")
 			req.WavesFrom = c.Int64("waves-from")
 			req.Coverage = c.String("coverage")
+			req.ClockMHz = c.Int("clock-mhz")
 			if req.Cycles < 0 {
 				return fmt.Errorf("--cycles %d: must be >= 0", req.Cycles)
 			}

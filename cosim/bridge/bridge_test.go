@@ -790,8 +790,8 @@ func TestTrace(t *testing.T) {
 	ports := m.Ports()
 	in := pack(ports, bridge.In, vec{"in_a": {3}, "in_e": {1, 2, 3, 4}})
 	path := filepath.Join(t.TempDir(), "probe.fst")
-	require.NoError(t, m.TraceOpen(path))
-	require.ErrorContains(t, m.TraceOpen(path), "already open")
+	require.NoError(t, m.TraceOpen(path, 250))
+	require.ErrorContains(t, m.TraceOpen(path, 250), "already open")
 	out := make([]uint32, m.OutWords())
 	for i := 0; i < 100; i++ {
 		require.NoError(t, m.Step(1, in, out))
@@ -803,7 +803,7 @@ func TestTrace(t *testing.T) {
 
 	// Tracing again after closing works and does not disturb the model.
 	second := filepath.Join(t.TempDir(), "second.fst")
-	require.NoError(t, m.TraceOpen(second))
+	require.NoError(t, m.TraceOpen(second, 250))
 	require.NoError(t, m.Step(1, in, out))
 	m.TraceClose()
 	info, err = os.Stat(second)
@@ -811,7 +811,7 @@ func TestTrace(t *testing.T) {
 	require.Positive(t, info.Size(), "second FST file size")
 	require.Equal(t, uint32(3*100), unpack(ports, bridge.Out, out)["acc"][0], "acc after 100 cycles of 3")
 
-	require.ErrorContains(t, m.TraceOpen(filepath.Join(t.TempDir(), "missing", "x.fst")), "cannot open trace file")
+	require.ErrorContains(t, m.TraceOpen(filepath.Join(t.TempDir(), "missing", "x.fst"), 250), "cannot open trace file")
 	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "x.dat")),
 		"not built with the coverage variant")
 }
@@ -854,13 +854,13 @@ func TestCoverage(t *testing.T) {
 	require.True(t, found, "no line point for the SPLIT-COVER block at line %d", line)
 	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "missing", "x.dat")),
 		"cannot write coverage file")
-	require.ErrorContains(t, m.TraceOpen(filepath.Join(t.TempDir(), "x.fst")), "not built with the trace variant")
+	require.ErrorContains(t, m.TraceOpen(filepath.Join(t.TempDir(), "x.fst"), 250), "not built with the trace variant")
 }
 
 func TestPlainHasNoTraceOrCoverage(t *testing.T) {
 	m := openProbe(t, bridge.Plain, 12)
 	path := filepath.Join(t.TempDir(), "x.fst")
-	require.ErrorContains(t, m.TraceOpen(path), "not built with the trace variant")
+	require.ErrorContains(t, m.TraceOpen(path, 250), "not built with the trace variant")
 	require.ErrorContains(t, m.WriteCoverage(filepath.Join(t.TempDir(), "x.dat")),
 		"not built with the coverage variant")
 	m.TraceClose()
@@ -908,7 +908,7 @@ func TestStepErrors(t *testing.T) {
 	m.Close()
 	require.ErrorContains(t, m.Step(1, make([]uint32, iw), make([]uint32, ow)), "model is closed")
 	require.ErrorContains(t, m.RunRaw(1, make([]uint32, iw)), "model is closed")
-	require.ErrorContains(t, m.TraceOpen("x.fst"), "model is closed")
+	require.ErrorContains(t, m.TraceOpen("x.fst", 250), "model is closed")
 }
 
 func TestRunRaw(t *testing.T) {

@@ -26,7 +26,7 @@ var shimTemplate string
 const generatorVersion = "1"
 
 // abiVersion is the version of the sn_* C ABI, returned by sn_abi_version.
-const abiVersion = 1
+const abiVersion = 2
 
 // clockPort is the clock input every top must have; the shim drives it and it is not a packed port.
 const clockPort = "clk"

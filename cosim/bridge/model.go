@@ -23,7 +23,7 @@ typedef struct {
 	int (*step)(void *, int, const uint32_t *, uint32_t *);
 	int (*run_raw)(void *, long long, const uint32_t *, int);
 	int (*status)(void *);
-	int (*trace_open)(void *, const char *);
+	int (*trace_open)(void *, const char *, double);
 	void (*trace_close)(void *);
 	int (*coverage_write)(void *, const char *);
 } sn_api;
@@ -71,7 +71,7 @@ static int sn_call_run_raw(sn_api *a, void *h, long long n, const uint32_t *in, 
 	return a->run_raw(h, n, in, cycles);
 }
 static int sn_call_status(sn_api *a, void *h) { return a->status(h); }
-static int sn_call_trace_open(sn_api *a, void *h, const char *path) { return a->trace_open(h, path); }
+static int sn_call_trace_open(sn_api *a, void *h, const char *path, double hz) { return a->trace_open(h, path, hz); }
 static void sn_call_trace_close(sn_api *a, void *h) { a->trace_close(h); }
 static int sn_call_coverage_write(sn_api *a, void *h, const char *path) { return a->coverage_write(h, path); }
 */
@@ -273,21 +273,29 @@ func statusError(name string, st int, when string) error {
 	}
 }
 
-// TraceOpen starts writing an FST waveform to path: each cycle dumps at times 2*cycle (clk low) and 2*cycle+1. It
-// fails unless the model was built with the Trace variant, or if a trace is already open.
-func (m *Model) TraceOpen(path string) error {
+// TraceOpen starts writing an FST waveform to path with the time axis of a clockMHz clock: from now on cycle C
+// dumps at C periods (clk low) and C + 1/2 periods (clk rising), in ticks of the model's time precision (the
+// RTL's `timescale precision). It fails unless the model was built with the Trace variant, if a trace is
+// already open, or if half a period is less than one tick.
+func (m *Model) TraceOpen(path string, clockMHz float64) error {
 	if m.h == nil {
 		return errClosed
 	}
+	if !(clockMHz > 0) || math.IsInf(clockMHz, 1) {
+		return fmt.Errorf("model %s: trace clock %g MHz, want a finite frequency above 0", m.name, clockMHz)
+	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	switch C.sn_call_trace_open(m.api, m.h, cpath) {
+	switch C.sn_call_trace_open(m.api, m.h, cpath, C.double(clockMHz*1e6)) {
 	case 0:
 		return nil
 	case -1:
 		return fmt.Errorf("model %s: not built with the %s variant, cannot trace", m.name, Trace)
 	case -2:
 		return fmt.Errorf("model %s: a trace is already open", m.name)
+	case -4:
+		return fmt.Errorf("model %s: trace clock %g MHz: half a period is less than the model's time precision",
+			m.name, clockMHz)
 	default:
 		return fmt.Errorf("model %s: cannot open trace file %s", m.name, path)
 	}

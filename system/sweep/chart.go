@@ -6,18 +6,25 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	xfont "golang.org/x/image/font"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/spraynic/spraynic/system"
 )
 
 // Chart size fits a slide or a page column; PNGs are drawn at pngDPI so the text stays sharp.
@@ -27,20 +34,21 @@ const (
 	pngDPI      = 150
 )
 
-// target is a goodput goal drawn as a dashed horizontal line.
+// chartFont is the typeface of every text of the chart (gonum's Liberation Sans, built in).
+var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// target is a goodput goal at one loss rate, drawn as a mark at that rate only.
 type target struct {
 	// label names the goal in the legend.
 	label string
-	// goodput is the goal in percent of link capacity.
-	goodput float64
-	// dashes tells the targets apart: on and off lengths in points.
-	dashes []vg.Length
+	// lossPct is the loss rate the goal applies at, in percent; goodput the goal, in percent of link capacity.
+	lossPct, goodput float64
 }
 
-// targets are the spray goals: 95% goodput at 1% loss, 80% at 10%.
+// targets are the spray goals (README, "Figures"): goodput >= 95% at 1% loss, >= 80% at 10%.
 var targets = []target{
-	{label: "target spray 1%: 95%", goodput: 95, dashes: []vg.Length{2, 2}},
-	{label: "target spray 10%: 80%", goodput: 80, dashes: []vg.Length{6, 3}},
+	{label: "target ≥ 95% at 1%", lossPct: 1, goodput: 95},
+	{label: "target ≥ 80% at 10%", lossPct: 10, goodput: 80},
 }
 
 // seriesKey identifies one line of the chart.
@@ -59,32 +67,41 @@ func (k seriesKey) String() string {
 	return fmt.Sprintf("%s, %d paths", k.mode, k.paths)
 }
 
+// Chart is what WriteChart draws.
+type Chart struct {
+	// Title is the heading (empty: none); Caption the lines under the chart naming the conditions every point
+	// shares (Caption gives them for a sweep's results; empty: none).
+	Title, Caption string
+	// Points are the runs, one line per (mode, paths).
+	Points []Point
+}
+
 // WriteChart draws goodput (% of link capacity) against random loss (%) with one line per (mode, paths), sorted by
-// loss, plus dashed lines at the spray targets. The format follows the extension of path: .png or .svg. Empty or
-// invalid points are an error naming the point index and field, and then no file is created.
-func WriteChart(path, title string, pts []Point) error {
+// loss, plus a mark per spray target at its loss rate. The format follows the extension of path: .png or .svg.
+// Empty or invalid points are an error naming the point index and field, and then no file is created.
+func WriteChart(path string, ch Chart) error {
 	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	if format != "png" && format != "svg" {
 		return fmt.Errorf("chart %q: unknown extension, want .png or .svg", path)
 	}
-	if len(pts) == 0 {
+	if len(ch.Points) == 0 {
 		return errors.New("chart: no points")
 	}
-	if err := validate(pts); err != nil {
+	if err := validate(ch.Points); err != nil {
 		return fmt.Errorf("chart: %w", err)
 	}
-	p, legend, err := newPlot(title, pts)
+	p, legend, err := newPlot(ch.Title, ch.Points)
 	if err != nil {
 		return fmt.Errorf("chart %q: %w", path, err)
 	}
 	var wt io.WriterTo
 	if format == "png" {
 		c := vgimg.NewWith(vgimg.UseWH(chartWidth, chartHeight), vgimg.UseDPI(pngDPI))
-		drawChart(draw.New(c), p, legend)
+		drawChart(draw.New(c), p, legend, ch.Caption)
 		wt = vgimg.PngCanvas{Canvas: c}
 	} else {
 		c := vgsvg.New(chartWidth, chartHeight)
-		drawChart(draw.New(c), p, legend)
+		drawChart(draw.New(outlineCanvas{c}), p, legend, ch.Caption)
 		wt = c
 	}
 	f, err := os.Create(path)
@@ -103,30 +120,146 @@ func WriteChart(path, title string, pts []Point) error {
 	return nil
 }
 
-// legendGap is the space between the plot and the legend beside it, and between the legend and the right edge.
-const legendGap = 2 * vg.Millimeter
+// outlineCanvas is an SVG canvas that draws text as the glyph outlines of its font (filled paths): the SVG names
+// no font, so every viewer shows the text exactly as it was laid out. (A font the SVG names but the viewer lacks
+// is replaced by a wider one that overflows the legend, and an embedded web font is ignored by some renderers,
+// librsvg among them.)
+type outlineCanvas struct{ *vgsvg.Canvas }
 
-// drawChart draws p with the legend in a column to its right, where it can hide no data.
-func drawChart(c draw.Canvas, p *plot.Plot, legend plot.Legend) {
+// FillString implements vg.Canvas: str's glyphs, advanced and kerned as font.Face.Width measures them, with the
+// baseline's left end at pt. vg.Canvas has no error to return: a glyph the font cannot give is left out (the text
+// handler measures every line with font.Face.Width first, which panics on such a glyph, as gonum does).
+func (c outlineCanvas) FillString(f font.Face, pt vg.Point, str string) {
+	var buf sfnt.Buffer
+	// With ppem = units per em, the font's coordinates come in font units; scale turns them into lengths.
+	ppem := fixed.Int26_6(f.Face.UnitsPerEm())
+	scale := f.Font.Size / vg.Length(ppem)
+	var path vg.Path
+	var x vg.Length
+	at := func(p fixed.Point26_6) vg.Point {
+		return vg.Point{X: pt.X + x + vg.Length(p.X)*scale, Y: pt.Y - vg.Length(p.Y)*scale}
+	}
+	prev, hasPrev := sfnt.GlyphIndex(0), false
+	for _, r := range str {
+		idx, err := f.Face.GlyphIndex(&buf, r)
+		if err != nil {
+			continue
+		}
+		if hasPrev {
+			if k, err := f.Face.Kern(&buf, prev, idx, ppem, xfont.HintingNone); err == nil {
+				x += vg.Length(k) * scale
+			}
+		}
+		prev, hasPrev = idx, true
+		segs, _ := f.Face.LoadGlyph(&buf, idx, ppem, nil)
+		for j, s := range segs {
+			switch a := s.Args; s.Op {
+			case sfnt.SegmentOpMoveTo:
+				if j > 0 {
+					path.Close()
+				}
+				path.Move(at(a[0]))
+			case sfnt.SegmentOpLineTo:
+				path.Line(at(a[0]))
+			case sfnt.SegmentOpQuadTo:
+				path.QuadTo(at(a[0]), at(a[1]))
+			case sfnt.SegmentOpCubeTo:
+				path.CubeTo(at(a[0]), at(a[1]), at(a[2]))
+			}
+		}
+		if len(segs) > 0 {
+			path.Close()
+		}
+		adv, _ := f.Face.GlyphAdvance(&buf, idx, ppem, xfont.HintingNone)
+		x += vg.Length(adv) * scale
+	}
+	if len(path) > 0 {
+		c.Fill(path)
+	}
+}
+
+// Layout of the chart: the gap between the plot, the legend beside it and the edges; the legend box's padding.
+const (
+	legendGap = 2 * vg.Millimeter
+	boxPad    = 1.5 * vg.Millimeter
+)
+
+// drawChart draws p on an opaque white background, with the legend in a boxed column to its right where it can
+// hide no data, and the caption (if any) along the bottom.
+func drawChart(c draw.Canvas, p *plot.Plot, legend plot.Legend, caption string) {
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	bottom := vg.Length(0)
+	if caption != "" {
+		sty := captionStyle(p)
+		bottom = sty.Height(caption) + 2*legendGap
+		sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
+		c.FillText(sty, vg.Point{X: c.Min.X + legendGap, Y: c.Min.Y + legendGap}, caption)
+	}
 	r := legend.Rectangle(c)
-	width := r.Max.X - r.Min.X
-	p.Draw(draw.Crop(c, 0, -(width + 2*legendGap), 0, 0))
+	width := r.Max.X - r.Min.X + 2*boxPad
+	p.Draw(draw.Crop(c, 0, -(width + 2*legendGap), bottom, 0))
 	// Level with the top of the data area: below the title, if any.
 	top := legendGap
 	if p.Title.Text != "" {
 		top += p.Title.TextStyle.Rectangle(p.Title.Text).Max.Y + p.Title.Padding
 	}
-	legend.Draw(draw.Crop(c, c.Max.X-c.Min.X-width-legendGap, -legendGap, 0, -top))
+	box := vg.Rectangle{Max: vg.Point{X: c.Max.X - legendGap, Y: c.Max.Y - top}}
+	box.Min = vg.Point{X: box.Max.X - width, Y: box.Max.Y - (r.Max.Y - r.Min.Y) - 2*boxPad}
+	c.SetColor(color.White)
+	c.Fill(box.Path())
+	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 160}, Width: vg.Points(0.5)})
+	c.Stroke(box.Path())
+	pad := vg.Point{X: boxPad, Y: boxPad}
+	legend.Draw(draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{Min: box.Min.Add(pad), Max: box.Max.Sub(pad)}})
+}
+
+// captionStyle is the text style of the caption: the tick labels' font, a little smaller, dark grey.
+func captionStyle(p *plot.Plot) draw.TextStyle {
+	sty := p.X.Tick.Label
+	sty.Font.Size = vg.Points(8)
+	sty.Color = color.Gray{Y: 64}
+	return sty
 }
 
 // newPlot builds the chart of valid, non-empty pts and its legend, which the plot does not draw.
 func newPlot(title string, pts []Point) (*plot.Plot, plot.Legend, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "random loss per packet (%, log scale)"
+	p.Y.Label.Text = "goodput (% of link capacity)"
+	p.Add(plotter.NewGrid())
+	legend := plot.NewLegend()
+	legend.Top = true
+	legend.Left = true
+	legend.TextStyle.Font.Size = vg.Points(10)
+	legend.Padding = vg.Points(3)
+	ax := newLossAxis(pts)
+	if err := addSeries(p, &legend, ax, pts); err != nil {
+		return nil, plot.Legend{}, err
+	}
+	if err := addTargets(p, &legend, ax); err != nil {
+		return nil, plot.Legend{}, err
+	}
+	ax.apply(p)
+	setFonts(p, &legend)
+	return p, legend, nil
+}
+
+// setFonts gives every text of p and legend the chart's typeface, keeping their sizes.
+func setFonts(p *plot.Plot, legend *plot.Legend) {
+	for _, f := range []*font.Font{&p.Title.TextStyle.Font, &p.X.Label.TextStyle.Font, &p.Y.Label.TextStyle.Font,
+		&p.X.Tick.Label.Font, &p.Y.Tick.Label.Font, &legend.TextStyle.Font} {
+		f.Typeface, f.Variant = chartFont.Typeface, chartFont.Variant
+	}
+}
+
+// addSeries adds one line with marks per (mode, paths) of pts, sorted by mode then paths, each sorted by loss.
+func addSeries(p *plot.Plot, legend *plot.Legend, ax lossAxis, pts []Point) error {
 	groups := map[seriesKey][]Point{}
-	maxLoss := 0.0
 	for _, pt := range pts {
 		k := seriesKey{mode: pt.Mode, paths: pt.Paths}
 		groups[k] = append(groups[k], pt)
-		maxLoss = max(maxLoss, pt.Loss*100)
 	}
 	keys := make([]seriesKey, 0, len(groups))
 	for k := range groups {
@@ -135,37 +268,17 @@ func newPlot(title string, pts []Point) (*plot.Plot, plot.Legend, error) {
 	slices.SortFunc(keys, func(a, b seriesKey) int {
 		return cmp.Or(cmp.Compare(a.mode, b.mode), cmp.Compare(a.paths, b.paths))
 	})
-
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "random loss per packet (%)"
-	p.Y.Label.Text = "goodput (% of link capacity)"
-	p.Add(plotter.NewGrid())
-	legend := plot.NewLegend()
-	legend.Top = true
-	legend.Left = true
-	legend.TextStyle.Font.Size = vg.Points(10)
-	legend.Padding = vg.Points(3)
-
-	for _, t := range targets {
-		line := plotter.NewFunction(func(float64) float64 { return t.goodput })
-		line.Color = color.Gray{Y: 96}
-		line.Dashes = t.dashes
-		p.Add(line)
-		legend.Add(t.label, line)
-	}
-
 	colors := plotutil.DarkColors
 	for i, k := range keys {
 		g := groups[k]
 		slices.SortStableFunc(g, func(a, b Point) int { return cmp.Compare(a.Loss, b.Loss) })
 		xys := make(plotter.XYs, len(g))
 		for j, pt := range g {
-			xys[j] = plotter.XY{X: pt.Loss * 100, Y: pt.Goodput * 100}
+			xys[j] = plotter.XY{X: ax.x(pt.Loss * 100), Y: pt.Goodput * 100}
 		}
 		line, points, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return nil, plot.Legend{}, fmt.Errorf("series %s: %w", k, err)
+			return fmt.Errorf("series %s: %w", k, err)
 		}
 		c := colors[i%len(colors)]
 		line.Color = c
@@ -176,23 +289,126 @@ func newPlot(title string, pts []Point) (*plot.Plot, plot.Legend, error) {
 		p.Add(line, points)
 		legend.Add(k.String(), line, points)
 	}
+	return nil
+}
 
-	// Fixed axes: loss from 0, goodput over its whole range so charts compare at a glance.
-	p.X.Min = 0
-	p.X.Max = maxLoss
-	if p.X.Max == 0 {
-		p.X.Max = 1
+// addTargets marks each target at its own loss rate, when that rate lies in the swept range; the marks go on
+// top of the lines.
+func addTargets(p *plot.Plot, legend *plot.Legend, ax lossAxis) error {
+	for _, t := range targets {
+		if !ax.covers(t.lossPct) {
+			continue
+		}
+		s, err := plotter.NewScatter(plotter.XYs{{X: ax.x(t.lossPct), Y: t.goodput}})
+		if err != nil {
+			return fmt.Errorf("target %s: %w", t.label, err)
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: targetRadius, Shape: atLeastGlyph{}}
+		p.Add(s)
+		legend.Add(t.label, s)
 	}
-	p.Y.Min = 0
-	p.Y.Max = 100
-	var ticks plot.ConstantTicks
+	return nil
+}
+
+// targetRadius is the half width of a target mark (vg.Length is in points).
+const targetRadius vg.Length = 5
+
+// atLeastGlyph marks a floor: a bar at the point's height with a small triangle on it pointing up.
+type atLeastGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (atLeastGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(2)})
+	var bar vg.Path
+	bar.Move(vg.Point{X: pt.X - r, Y: pt.Y})
+	bar.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	c.Stroke(bar)
+	var tri vg.Path
+	tri.Move(vg.Point{X: pt.X - r/2, Y: pt.Y})
+	tri.Line(vg.Point{X: pt.X + r/2, Y: pt.Y})
+	tri.Line(vg.Point{X: pt.X, Y: pt.Y + r})
+	tri.Close()
+	c.SetColor(sty.Color)
+	c.Fill(tri)
+}
+
+// lossAxis places loss rates (percent) on the x axis: logarithmically above 0, and 0 one decade to the left of
+// the smallest non-zero rate, so rates from 0.1% to 10% spread out and 0 stands apart.
+type lossAxis struct {
+	// rates are the distinct loss rates of the points, ascending; least the smallest non-zero one (0: none).
+	rates []float64
+	least float64
+}
+
+// newLossAxis is the axis of the loss rates of pts.
+func newLossAxis(pts []Point) lossAxis {
+	var ax lossAxis
+	for _, pt := range pts {
+		if v := pt.Loss * 100; !slices.Contains(ax.rates, v) {
+			ax.rates = append(ax.rates, v)
+		}
+	}
+	slices.Sort(ax.rates)
+	for _, v := range ax.rates {
+		if v > 0 {
+			ax.least = v
+			break
+		}
+	}
+	return ax
+}
+
+// x is the axis position of loss rate v: 0 for 0, else 1 + log10(v / least).
+func (ax lossAxis) x(v float64) float64 {
+	if v <= 0 || ax.least == 0 {
+		return 0
+	}
+	return 1 + math.Log10(v/ax.least)
+}
+
+// covers reports whether v lies between the smallest non-zero and the largest rate.
+func (ax lossAxis) covers(v float64) bool {
+	return ax.least > 0 && v >= ax.least && v <= ax.rates[len(ax.rates)-1]
+}
+
+// apply sets p's axes: one labelled x tick per swept rate, a margin around them; goodput 0..100 with a tick
+// every 5 and a label every 10, so charts compare at a glance.
+func (ax lossAxis) apply(p *plot.Plot) {
+	var xt plot.ConstantTicks
+	for _, v := range ax.rates {
+		xt = append(xt, plot.Tick{Value: ax.x(v), Label: fmt.Sprintf("%g", v)})
+	}
+	p.X.Tick.Marker = xt
+	p.X.Min, p.X.Max = ax.x(ax.rates[0])-0.25, ax.x(ax.rates[len(ax.rates)-1])+0.25
+	p.Y.Min, p.Y.Max = 0, 100
+	var yt plot.ConstantTicks
 	for v := 0; v <= 100; v += 5 {
 		tick := plot.Tick{Value: float64(v)}
 		if v%10 == 0 {
 			tick.Label = fmt.Sprint(v)
 		}
-		ticks = append(ticks, tick)
+		yt = append(yt, tick)
 	}
-	p.Y.Tick.Marker = ticks
-	return p, legend, nil
+	p.Y.Tick.Marker = yt
+}
+
+// Caption is the chart caption of a sweep's results: the conditions every point shares, as the first run
+// repeats them (the points differ only in mode, paths and loss).
+func Caption(results []*system.Result) string {
+	if len(results) == 0 {
+		return ""
+	}
+	r := results[0]
+	first := fmt.Sprintf("preset %s, seed %d, %g us measured per point, MTU %d", r.Config, r.Seed, r.DurationUS,
+		r.MTU)
+	second := fmt.Sprintf("%d connections, messages %s, port %d Gb/s, NIC clock %d MHz", r.Conns, r.Msg, r.PortGbps,
+		r.ClockMHz)
+	if r.AckLoss > 0 {
+		second += fmt.Sprintf(", ACK loss %g%%", r.AckLoss*100)
+	}
+	if r.Bidir {
+		second += ", both directions"
+	}
+	return first + "\n" + second
 }

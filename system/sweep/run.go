@@ -129,7 +129,8 @@ func Write(f Files, results []*system.Result) error {
 		}
 	}
 	if f.Chart != "" {
-		if err := WriteChart(f.Chart, "spraynic: goodput versus random loss", pts); err != nil {
+		ch := Chart{Title: "spraynic: goodput versus random loss", Caption: Caption(results), Points: pts}
+		if err := WriteChart(f.Chart, ch); err != nil {
 			return err
 		}
 	}

@@ -6,9 +6,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/spraynic/spraynic/system"
 	"github.com/spraynic/spraynic/system/sweep"
 	"github.com/stretchr/testify/require"
 )
@@ -142,42 +144,73 @@ func TestReadCSVErrors(t *testing.T) {
 }
 
 func TestWriteChart(t *testing.T) {
+	caption := "preset default, seed 1\n8 connections"
 	tests := []struct {
 		name  string
 		file  string
-		title string
-		pts   []sweep.Point
+		chart sweep.Chart
 	}{
-		{name: "png", file: "sweep.png", title: "goodput vs loss", pts: sample()},
-		{name: "upper-case png", file: "SWEEP.PNG", title: "", pts: sample()},
+		{name: "png", file: "sweep.png", chart: sweep.Chart{Title: "goodput vs loss", Caption: caption, Points: sample()}},
+		{name: "upper-case png", file: "SWEEP.PNG", chart: sweep.Chart{Points: sample()}},
 		{
 			name:  "single point at zero loss",
 			file:  "one.png",
-			title: "one",
-			pts:   []sweep.Point{{Mode: "spray", Paths: 1, Goodput: 0.99}},
+			chart: sweep.Chart{Title: "one", Points: []sweep.Point{{Mode: "spray", Paths: 1, Goodput: 0.99}}},
 		},
-		{name: "svg", file: "sweep.svg", title: "goodput vs loss", pts: sample()},
+		{name: "svg", file: "sweep.svg", chart: sweep.Chart{Title: "goodput vs loss", Caption: caption, Points: sample()}},
+		{name: "svg, one point", file: "one.svg", chart: sweep.Chart{Points: []sweep.Point{{Mode: "gbn", Paths: 2}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), tc.file)
-			require.NoError(t, sweep.WriteChart(path, tc.title, tc.pts), "WriteChart of valid points should succeed")
+			require.NoError(t, sweep.WriteChart(path, tc.chart), "WriteChart of valid points should succeed")
 			data, err := os.ReadFile(path)
 			require.NoError(t, err, "WriteChart should have created the file")
 			if strings.HasSuffix(strings.ToLower(tc.file), ".svg") {
-				s := string(data)
-				require.True(t, strings.HasPrefix(s, "<?xml") || strings.Contains(s, "<svg"),
-					"SVG output should be XML with an <svg> element, starts %q", s[:min(len(s), 40)])
-				require.Contains(t, s, "target spray 1%: 95%", "SVG should label the 95% target")
+				checkPortableSVG(t, string(data))
 				return
 			}
 			img, err := png.Decode(bytes.NewReader(data))
 			require.NoError(t, err, "PNG output should decode")
 			b := img.Bounds()
-			require.Positive(t, b.Dx(), "PNG should have a width")
-			require.Positive(t, b.Dy(), "PNG should have a height")
+			require.Equal(t, [2]int{945, 591}, [2]int{b.Dx(), b.Dy()}, "PNG of 16 x 10 cm at 150 dpi")
+			for _, at := range [][2]int{{0, 0}, {b.Dx() - 1, 0}, {0, b.Dy() - 1}, {b.Dx() - 1, b.Dy() - 1}} {
+				r, g, bl, a := img.At(at[0], at[1]).RGBA()
+				require.Equal(t, [4]uint32{0xffff, 0xffff, 0xffff, 0xffff}, [4]uint32{r, g, bl, a},
+					"PNG corner %v should be opaque white", at)
+			}
 		})
 	}
+}
+
+// svgFill matches an SVG path filled with one colour, as gonum's SVG canvas writes it: its outline and colour.
+var svgFill = regexp.MustCompile(`<path d="([^"]*)" style="fill:(#[0-9A-F]{6})" />`)
+
+// svgOutline matches a filled path with quadratic curves: text as glyph outlines (TrueType's are quadratic).
+var svgOutline = regexp.MustCompile(`<path d="M[^"]*Q[^"]*Z"[^>]*/>`)
+
+// checkPortableSVG requires an SVG that reads the same in any viewer and on any background: no text elements or
+// font references (the text is drawn as outlines), a first fill of opaque white over the whole canvas, and an
+// opaque white legend box with a border.
+func checkPortableSVG(t *testing.T, s string) {
+	t.Helper()
+	require.True(t, strings.HasPrefix(s, "<?xml") && strings.Contains(s, "<svg"),
+		"SVG output should be XML with an <svg> element, starts %q", s[:min(len(s), 40)])
+	for _, ref := range []string{"<text", "font-family", "@font-face", "url("} {
+		require.NotContains(t, s, ref, "the SVG should depend on no font (its text is drawn as outlines)")
+	}
+	fills := svgFill.FindAllStringSubmatch(s, -1)
+	require.NotEmpty(t, fills, "SVG should fill paths")
+	require.Equal(t, []string{"M0,0L453.54,0L453.54,283.46L0,283.46Z", "#FFFFFF"}, fills[0][1:],
+		"the first fill should be opaque white over the whole 16 x 10 cm canvas")
+	box := ""
+	for _, f := range fills[1:] {
+		if f[2] == "#FFFFFF" && strings.Contains(s, `<path d="`+f[1]+`" style="fill:none;stroke:#A0A0A0`) {
+			box = f[1]
+		}
+	}
+	require.NotEmpty(t, box, "the legend should sit in an opaque white box with a grey border")
+	require.Greater(t, len(svgOutline.FindAllString(s, -1)), 10, "text drawn as filled glyph outlines")
 }
 
 func TestWriteChartErrors(t *testing.T) {
@@ -271,7 +304,7 @@ func TestWriteChartErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, tc.file)
-			err := sweep.WriteChart(path, "bad", tc.pts)
+			err := sweep.WriteChart(path, sweep.Chart{Title: "bad", Points: tc.pts})
 			require.EqualError(t, err, strings.ReplaceAll(tc.want, "DIR", dir), "WriteChart should reject the input")
 			_, statErr := os.Stat(path)
 			require.True(t, os.IsNotExist(statErr), "WriteChart should create no file on error, stat says %v", statErr)
@@ -301,6 +334,30 @@ func TestWriteCSVRejectsInvalidPoint(t *testing.T) {
 			var buf bytes.Buffer
 			require.EqualError(t, sweep.WriteCSV(&buf, tc.pts), tc.want, "WriteCSV should reject the invalid point")
 			require.Empty(t, buf.String(), "WriteCSV should write nothing when a point is invalid")
+		})
+	}
+}
+
+func TestCaption(t *testing.T) {
+	base := system.Result{Mode: "spray", Config: "default", Paths: 8, Conns: 8, Loss: 0.01, Seed: 1,
+		Msg: "fixed:65536", MTU: 4096, PortGbps: 400, ClockMHz: 250, DurationUS: 200}
+	withAck := base
+	withAck.AckLoss, withAck.Bidir = 0.005, true
+	tests := []struct {
+		name    string
+		results []*system.Result
+		want    string
+	}{
+		{name: "a sweep", results: []*system.Result{&base, &withAck}, want: "preset default, seed 1, 200 us measured " +
+			"per point, MTU 4096\n8 connections, messages fixed:65536, port 400 Gb/s, NIC clock 250 MHz"},
+		{name: "ACK loss, both directions", results: []*system.Result{&withAck}, want: "preset default, seed 1, 200 us " +
+			"measured per point, MTU 4096\n8 connections, messages fixed:65536, port 400 Gb/s, NIC clock 250 MHz, " +
+			"ACK loss 0.5%, both directions"},
+		{name: "no results", want: ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, sweep.Caption(tc.results), "the caption names the conditions of the first run")
 		})
 	}
 }
