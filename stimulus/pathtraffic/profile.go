@@ -1,11 +1,8 @@
 package pathtraffic
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/stimulus/registry"
 )
 
 // LinkEvent changes one link's condition from a cycle on.
@@ -91,30 +88,17 @@ func FillPhases(cfg config.Config) (grow, perConn, empty int64) {
 	return pairs * max(per, 1), int64(cfg.Paths)*int64(cfg.CwndMax) + 1, pairs
 }
 
-var profiles = map[string]Profile{}
+var profiles = registry.New("path_sel test", func(p Profile) string { return p.Name })
 
 // Lookup returns the named profile.
-func Lookup(name string) (Profile, error) {
-	p, ok := profiles[name]
-	if !ok {
-		return Profile{}, fmt.Errorf("unknown path_sel test %q (tests: %s)", name, strings.Join(Names(), ", "))
-	}
-	return p, nil
-}
+func Lookup(name string) (Profile, error) { return profiles.Lookup(name) }
 
 // Names lists the profiles, sorted.
-func Names() []string {
-	var n []string
-	for k := range profiles {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+func Names() []string { return profiles.Names() }
 
 func init() {
 	base := Profile{Cycles: 20000, Load: 1, SelReady: 1, RTT: 40, Jitter: 20, RTO: 400, Links: 2, PAgg: 0.2}
-	with := func(f func(*Profile)) { p := base; f(&p); profiles[p.Name] = p }
+	with := func(f func(*Profile)) { p := base; f(&p); profiles.Register(p) }
 	with(func(p *Profile) {
 		p.Name, p.Doc = "spray", "one connection on healthy links, a request every cycle: one decision per cycle, windows grow to cwnd_max, weighted round-robin fairness"
 		p.Healthy, p.RTT, p.Jitter, p.PAgg, p.Conns, p.Cycles = true, 8, 0, 0, 1, 40000

@@ -1,11 +1,8 @@
 package retxtraffic
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/stimulus/registry"
 )
 
 // Blackout makes some paths drop every packet (and ACK) sent during [From, To): a long silence.
@@ -67,30 +64,17 @@ func (p Profile) TrafficCycles(cfg config.Config) int64 {
 	return max(p.Cycles, p.PerPair*int64(cfg.Conns)*int64(cfg.Paths))
 }
 
-var profiles = map[string]Profile{}
+var profiles = registry.New("retx test", func(p Profile) string { return p.Name })
 
 // Lookup returns the named profile.
-func Lookup(name string) (Profile, error) {
-	p, ok := profiles[name]
-	if !ok {
-		return Profile{}, fmt.Errorf("unknown retx test %q (tests: %s)", name, strings.Join(Names(), ", "))
-	}
-	return p, nil
-}
+func Lookup(name string) (Profile, error) { return profiles.Lookup(name) }
 
 // Names lists the profiles, sorted.
-func Names() []string {
-	var n []string
-	for k := range profiles {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+func Names() []string { return profiles.Names() }
 
 func init() {
 	base := Profile{Cycles: 30000, Load: 1, MsgMax: 8, PathValid: 1, PktReady: 1, FbReady: 1, Delay: 60, Skew: 12, DataJitter: 8, Jitter: 30}
-	with := func(f func(*Profile)) { p := base; f(&p); profiles[p.Name] = p }
+	with := func(f func(*Profile)) { p := base; f(&p); profiles.Register(p) }
 	with(func(p *Profile) {
 		p.Name, p.Doc = "clean", "every connection, no loss, a path every cycle: one new packet per cycle, cumulative ACKs free the window"
 	})

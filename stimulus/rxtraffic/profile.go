@@ -1,10 +1,6 @@
 package rxtraffic
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
+import "github.com/spraynic/spraynic/stimulus/registry"
 
 // Profile shapes the traffic of one test. Probabilities are per cycle or per packet as named; cycles are NIC
 // clock cycles.
@@ -59,72 +55,57 @@ type Profile struct {
 	Drain int64
 }
 
-var profiles = map[string]Profile{}
-
-func register(p Profile) { profiles[p.Name] = p }
+var profiles = registry.New("test", func(p Profile) string { return p.Name })
 
 // Lookup returns the named profile.
-func Lookup(name string) (Profile, error) {
-	p, ok := profiles[name]
-	if !ok {
-		return Profile{}, fmt.Errorf("unknown test %q (tests: %s)", name, strings.Join(Names(), ", "))
-	}
-	return p, nil
-}
+func Lookup(name string) (Profile, error) { return profiles.Lookup(name) }
 
-// Names lists every profile, sorted.
-func Names() []string {
-	n := make([]string, 0, len(profiles))
-	for k := range profiles {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+// Names lists the profiles, sorted.
+func Names() []string { return profiles.Names() }
 
 func init() {
 	base := Profile{Load: 1, CplReady: 1, AckReady: 1, MsgLen: 8, RetxDelay: 200, Drain: 2000, Cycles: 20000}
 	with := func(p Profile, f func(*Profile)) Profile { f(&p); return p }
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "inorder", "saturating in-order traffic on every connection, no loss: one packet per cycle"
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "single_conn", "one connection, one path family, back-to-back packets (forwarding), reordering within the window"
 		p.Conns, p.PathSkew, p.Jitter, p.PJitter = 1, 12, 20, 0.2
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "reorder", "spraying over paths with skew and jitter: out-of-order arrival, in-order completion"
 		p.PathSkew, p.Jitter, p.PJitter = 40, 60, 0.3
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "loss", "losses recovered by retransmission on fresh path sequences, some never recovered (stalls, window edge)"
 		p.PathSkew, p.Jitter, p.PJitter, p.PLoss, p.PPermanent = 20, 20, 0.1, 0.03, 0.005
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "dup_oow", "duplicates, beyond-window packets and packets to closed connections"
 		p.PathSkew, p.PDup, p.POOW, p.PClosed, p.Conns = 10, 0.05, 0.02, 0.02, 0
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "pseq_wrap", "one connection on path 0 only, 0.2% loss: 2^16+ packets on one (connection, path), so its path sequence wraps, with SACK holes across the wrap"
 		p.Conns, p.Paths, p.Jitter, p.PJitter, p.PLoss, p.RetxDelay, p.Cycles = 1, 1, 4, 0.05, 0.002, 40, 90000
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "wrap", "connections opened just below 2^24: the PSN wraps under reordering and loss"
 		p.NearWrap, p.PathSkew, p.Jitter, p.PJitter, p.PLoss = true, 30, 30, 0.2, 0.01
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "backpressure", "random bursty back-pressure on m_cpl and m_ack: nothing lost, s_pkt_ready drops"
 		p.PathSkew, p.Jitter, p.PJitter, p.CplReady, p.AckReady, p.Bursty = 30, 30, 0.2, 0.4, 0.5, true
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "churn", "connections closed and reopened with new PSNs in the middle of traffic"
 		p.PathSkew, p.Jitter, p.PJitter, p.ChurnEvery, p.PLoss, p.PECN = 20, 20, 0.1, 300, 0.01, 0.05
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "reset", "synchronous reset in the middle of traffic, then reopen and continue"
 		p.PathSkew, p.Jitter, p.PJitter, p.ResetEvery, p.CplReady = 20, 20, 0.1, 2500, 0.8
 	}))
-	register(with(base, func(p *Profile) {
+	profiles.Register(with(base, func(p *Profile) {
 		p.Name, p.Doc = "random", "everything at once: reorder, loss, duplicates, out-of-window, ECN, back-pressure, churn, resets"
 		p.PathSkew, p.Jitter, p.PJitter, p.PLoss, p.PPermanent = 40, 40, 0.2, 0.02, 0.02
 		p.PDup, p.POOW, p.PClosed, p.PAckReq, p.PECN = 0.02, 0.01, 0.01, 0.02, 0.05
