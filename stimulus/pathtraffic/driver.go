@@ -74,7 +74,8 @@ func DrainCycles(prof Profile) int64 { return int64(prof.RTO + 2*prof.RTT + 2*pr
 
 // New returns a driver for cfg and prof with seed; cycles is the whole run length.
 func New(cfg config.Config, prof Profile, seed uint64, cycles int64) *Driver {
-	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0xbadc0ffee)), cycles: cycles, drain: DrainCycles(prof)}
+	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0xbadc0ffee)), cycles: cycles,
+		drain: DrainCycles(prof)}
 	d.links = make([]link, prof.Links*cfg.Paths)
 	d.lastLoss = make([]uint32, cfg.Conns)
 	if prof.Fill {
@@ -203,8 +204,8 @@ func (d *Driver) feedback(cycle int64, drain bool) {
 	}
 	if !d.curValid && !d.prof.Fill && d.fb.Due(cycle) {
 		d.cur, d.curValid = d.fb.Pop(), true
-		for d.fb.Due(cycle) && *d.fb.Peek() == (fbEvent{conn: d.cur.conn, path: d.cur.path, kind: d.cur.kind, count: 1}) &&
-			d.cur.count < 250 && d.chance(d.prof.PAgg) {
+		same := fbEvent{conn: d.cur.conn, path: d.cur.path, kind: d.cur.kind, count: 1}
+		for d.fb.Due(cycle) && *d.fb.Peek() == same && d.cur.count < 250 && d.chance(d.prof.PAgg) {
 			d.cur.count += d.fb.Pop().count
 		}
 	}
@@ -239,7 +240,8 @@ func (d *Driver) fill(drain bool) {
 	report := func(k int64) {
 		if !d.curValid {
 			k %= int64(d.cfg.Conns) * paths
-			d.cur, d.curValid = fbEvent{conn: uint32(k / paths), path: uint32(k % paths), kind: pathsel.FbDelivered, count: 255}, true
+			d.cur = fbEvent{conn: uint32(k / paths), path: uint32(k % paths), kind: pathsel.FbDelivered, count: 255}
+			d.curValid = true
 		}
 	}
 	switch {

@@ -58,7 +58,8 @@ func TestNamesAndAllSorted(t *testing.T) {
 
 func TestRegisterTwicePanics(t *testing.T) {
 	r := newShapes()
-	require.PanicsWithValue(t, `registry: retx test "wrap" registered twice`, func() { r.Register(shape{name: "wrap"}) },
+	require.PanicsWithValue(t, `registry: retx test "wrap" registered twice`,
+		func() { r.Register(shape{name: "wrap"}) },
 		"a second value under a taken name is refused")
 }
 

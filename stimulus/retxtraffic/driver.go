@@ -119,7 +119,8 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, e
 		}
 	}
 	if prof.Paths != 0 && len(d.paths) == 0 {
-		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)", prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
+		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)",
+			prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
 	}
 	if prof.Spread {
 		d.round, d.roundAt = make([][]int, n), make([]int, n)
@@ -159,7 +160,8 @@ func (d *Driver) openAll() {
 // silent reports whether path p drops everything at cycle.
 func (d *Driver) silent(cycle int64, p uint32) bool {
 	for _, b := range d.prof.Blackouts {
-		if cycle >= b.From && cycle < b.To && (b.Paths == 0 || b.Paths>>p&1 == 1) && (cycle < d.drainAt || d.prof.Errors) {
+		hit := b.Paths == 0 || b.Paths>>p&1 == 1
+		if cycle >= b.From && cycle < b.To && hit && (cycle < d.drainAt || d.prof.Errors) {
 			return true
 		}
 	}

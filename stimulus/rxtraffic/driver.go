@@ -100,9 +100,11 @@ const startReset = 2
 // New returns a driver for cfg and the profile, seeded; cycles is the run length including the drain.
 func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, error) {
 	if prof.Conns > cfg.Conns {
-		return nil, fmt.Errorf("test %s: uses %d connections, config %s has %d", prof.Name, prof.Conns, cfg.Name, cfg.Conns)
+		return nil, fmt.Errorf("test %s: uses %d connections, config %s has %d",
+			prof.Name, prof.Conns, cfg.Name, cfg.Conns)
 	}
-	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0x5eed5eed)), cycles: cycles, drain: DrainCycles(cfg, prof)}
+	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0x5eed5eed)), cycles: cycles,
+		drain: DrainCycles(cfg, prof)}
 	d.senders = make([]sender, cfg.Conns)
 	for i := range d.senders {
 		d.senders[i].pseq = make([]uint32, cfg.Paths)
@@ -117,7 +119,8 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, e
 		}
 	}
 	if prof.Paths != 0 && len(d.paths) == 0 {
-		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)", prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
+		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)",
+			prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
 	}
 	d.openAll()
 	return d, nil

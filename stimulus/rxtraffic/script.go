@@ -177,7 +177,8 @@ func (d *ScriptDriver) Drive(cycle int64, in *rxreorder.In) {
 	case OpOpen, OpClose:
 		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlPSN = true, it.Op == OpOpen, it.Conn, it.PSN
 	case OpPkt:
-		in.PktValid, in.PktConn, in.PktPSN, in.PktPath, in.PktPseq, in.PktHandle = true, it.Conn, it.PSN, it.Path, it.Pseq, it.Handle
+		in.PktValid, in.PktConn, in.PktPSN, in.PktPath, in.PktPseq = true, it.Conn, it.PSN, it.Path, it.Pseq
+		in.PktHandle = it.Handle
 		in.PktAckReq, in.PktECN, in.PktFirst, in.PktLast = it.AckReq, it.ECN, it.First, it.Last
 	case OpReset:
 		in.Rst = true
@@ -222,13 +223,15 @@ func (d *ScriptDriver) Observe(cycle int64, in *rxreorder.In, out *rxreorder.Out
 // Check reports whether the script ran to its end with the expected counters.
 func (d *ScriptDriver) Check() error {
 	if d.pos < len(d.items) {
-		return fmt.Errorf("script stopped at step %d of %d (%s): the run was too short or the DUT never took it", d.pos, len(d.items), d.items[d.pos].Op)
+		return fmt.Errorf("script stopped at step %d of %d (%s): the run was too short or the DUT never took it",
+			d.pos, len(d.items), d.items[d.pos].Op)
 	}
 	if d.wantStall && d.stalls == 0 {
 		return fmt.Errorf("s_pkt_ready never dropped while a packet was offered; the script expects an input stall")
 	}
 	if d.last != d.want {
-		return fmt.Errorf("final counters accepted/duplicate/out_of_window/closed = %v, the script expects %v", d.last, d.want)
+		return fmt.Errorf("final counters accepted/duplicate/out_of_window/closed = %v, the script expects %v",
+			d.last, d.want)
 	}
 	return nil
 }
