@@ -74,7 +74,8 @@ func DrainCycles(prof Profile) int64 { return int64(prof.RTO + 2*prof.RTT + 2*pr
 
 // New returns a driver for cfg and prof with seed; cycles is the whole run length.
 func New(cfg config.Config, prof Profile, seed uint64, cycles int64) *Driver {
-	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0xbadc0ffee)), cycles: cycles, drain: DrainCycles(prof)}
+	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0xbadc0ffee)), cycles: cycles,
+		drain: DrainCycles(prof)}
 	d.links = make([]link, prof.Links*cfg.Paths)
 	d.lastLoss = make([]uint32, cfg.Conns)
 	if prof.Fill {
@@ -113,41 +114,16 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 		in.Rst = true
 		return
 	}
-	for d.next < len(d.prof.Events) && d.prof.Events[d.next].At <= cycle {
-		e := d.prof.Events[d.next]
-		for l := range d.links {
-			if e.Link < 0 || e.Link == l {
-				d.links[l] = link{dead: e.Dead, ecn: e.ECN, loss: e.Loss}
-			}
-		}
-		d.next++
-	}
+	d.applyEvents(cycle)
 	drain := cycle >= d.cycles-d.drain
-	if d.resetLeft == 0 && !drain && d.prof.ResetEvery > 0 && d.chance(1/float64(d.prof.ResetEvery)) {
-		d.resetLeft = 1 + d.rng.IntN(3)
-		d.Stats.Resets++
-	}
-	if d.resetLeft > 0 {
+	if d.resetting(drain) {
 		in.Rst = true
-		d.resetLeft--
-		d.fb.Clear()
-		d.curValid, d.reqValid, d.ctlValid, d.ctlAim = false, false, false, false
 		return
 	}
 	if d.prof.Fill {
 		d.fill(drain)
 	} else if !d.reqValid && !drain && !d.paused(cycle) && d.chance(d.prof.Load) {
-		d.reqValid = true
-		if d.prof.Rotate {
-			d.reqConn = uint32(min(cycle*int64(d.conns())/max(d.prof.Cycles, 1), int64(d.conns()-1)))
-		} else {
-			d.reqConn = uint32(d.rng.IntN(d.conns()))
-		}
-		d.reqRetx = d.chance(d.prof.PRetx)
-		d.reqAvoid = d.lastLoss[d.reqConn]
-		if d.chance(0.3) {
-			d.reqAvoid = uint32(d.rng.IntN(d.cfg.Paths))
-		}
+		d.request(cycle)
 	}
 	if !d.ctlValid && !d.ctlAim && !drain && d.prof.ChurnEvery > 0 && d.chance(1/float64(d.prof.ChurnEvery)) {
 		// Half the reopens are of a random connection; the other half wait for a loss or timeout report and
@@ -158,33 +134,7 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 			d.ctlValid, d.ctlConn = true, uint32(d.rng.IntN(d.conns()))
 		}
 	}
-	if !d.curValid && !drain && d.chance(d.prof.PZero) {
-		d.cur, d.curValid = fbEvent{conn: uint32(d.rng.IntN(d.conns())), path: uint32(d.rng.IntN(d.cfg.Paths)), kind: uint32(d.rng.IntN(4))}, true
-	}
-	if !d.curValid && !drain && d.prof.Flood {
-		// A coalesced report of 255 packets for the next (connection, path) in turn: loss 40%, timeout 20%,
-		// delivered 30%, ECN 10%.
-		n := d.conns() * d.cfg.Paths
-		k := d.flood % n
-		d.flood = k + 1
-		kind := pathsel.FbLoss
-		switch r := d.rng.IntN(10); {
-		case r >= 9:
-			kind = pathsel.FbECN
-		case r >= 6:
-			kind = pathsel.FbDelivered
-		case r >= 4:
-			kind = pathsel.FbTimeout
-		}
-		d.cur, d.curValid = fbEvent{conn: uint32(k / d.cfg.Paths), path: uint32(k % d.cfg.Paths), kind: uint32(kind), count: 255}, true
-	}
-	if !d.curValid && !d.prof.Fill && d.fb.Due(cycle) {
-		d.cur, d.curValid = d.fb.Pop(), true
-		for d.fb.Due(cycle) && *d.fb.Peek() == (fbEvent{conn: d.cur.conn, path: d.cur.path, kind: d.cur.kind, count: 1}) &&
-			d.cur.count < 250 && d.chance(d.prof.PAgg) {
-			d.cur.count += d.fb.Pop().count
-		}
-	}
+	d.feedback(cycle, drain)
 	if d.ctlAim && !d.ctlValid && !drain && d.curValid && d.cur.kind >= pathsel.FbLoss {
 		d.ctlValid, d.ctlConn, d.ctlAim = true, d.cur.conn, false
 	}
@@ -194,6 +144,89 @@ func (d *Driver) Drive(cycle int64, in *pathsel.In) {
 		in.FbValid, in.FbConn, in.FbPath, in.FbKind, in.FbCount = true, d.cur.conn, d.cur.path, d.cur.kind, d.cur.count
 	}
 	in.SelReady = drain || d.prof.SelReady >= 1 || d.chance(d.prof.SelReady)
+}
+
+// applyEvents changes the links by the profile's events due at cycle.
+func (d *Driver) applyEvents(cycle int64) {
+	for d.next < len(d.prof.Events) && d.prof.Events[d.next].At <= cycle {
+		e := d.prof.Events[d.next]
+		for l := range d.links {
+			if e.Link < 0 || e.Link == l {
+				d.links[l] = link{dead: e.Dead, ecn: e.ECN, loss: e.Loss}
+			}
+		}
+		d.next++
+	}
+}
+
+// resetting draws the reset pulses of the profile and reports whether this cycle is one of them; in it the
+// feedback and the held inputs are forgotten.
+func (d *Driver) resetting(drain bool) bool {
+	if d.resetLeft == 0 && !drain && d.prof.ResetEvery > 0 && d.chance(1/float64(d.prof.ResetEvery)) {
+		d.resetLeft = 1 + d.rng.IntN(3)
+		d.Stats.Resets++
+	}
+	if d.resetLeft == 0 {
+		return false
+	}
+	d.resetLeft--
+	d.fb.Clear()
+	d.curValid, d.reqValid, d.ctlValid, d.ctlAim = false, false, false, false
+	return true
+}
+
+// request puts a new request on s_req: the connection whose turn it is (Rotate) or a random one, a
+// retransmission now and then, avoiding the path of its last loss or a random one.
+func (d *Driver) request(cycle int64) {
+	d.reqValid = true
+	if d.prof.Rotate {
+		d.reqConn = uint32(min(cycle*int64(d.conns())/max(d.prof.Cycles, 1), int64(d.conns()-1)))
+	} else {
+		d.reqConn = uint32(d.rng.IntN(d.conns()))
+	}
+	d.reqRetx = d.chance(d.prof.PRetx)
+	d.reqAvoid = d.lastLoss[d.reqConn]
+	if d.chance(0.3) {
+		d.reqAvoid = uint32(d.rng.IntN(d.cfg.Paths))
+	}
+}
+
+// feedback puts a report on s_fb when it is free: a count-0 message now and then, a flood report, or the next
+// feedback due (the same feedback due together coalesced now and then).
+func (d *Driver) feedback(cycle int64, drain bool) {
+	if !d.curValid && !drain && d.chance(d.prof.PZero) {
+		d.cur = fbEvent{conn: uint32(d.rng.IntN(d.conns())), path: uint32(d.rng.IntN(d.cfg.Paths)),
+			kind: uint32(d.rng.IntN(4))}
+		d.curValid = true
+	}
+	if !d.curValid && !drain && d.prof.Flood {
+		d.cur, d.curValid = d.floodReport(), true
+	}
+	if !d.curValid && !d.prof.Fill && d.fb.Due(cycle) {
+		d.cur, d.curValid = d.fb.Pop(), true
+		same := fbEvent{conn: d.cur.conn, path: d.cur.path, kind: d.cur.kind, count: 1}
+		for d.fb.Due(cycle) && *d.fb.Peek() == same && d.cur.count < 250 && d.chance(d.prof.PAgg) {
+			d.cur.count += d.fb.Pop().count
+		}
+	}
+}
+
+// floodReport is a coalesced report of 255 packets for the next (connection, path) in turn: loss 40%, timeout
+// 20%, delivered 30%, ECN 10%.
+func (d *Driver) floodReport() fbEvent {
+	n := d.conns() * d.cfg.Paths
+	k := d.flood % n
+	d.flood = k + 1
+	kind := pathsel.FbLoss
+	switch r := d.rng.IntN(10); {
+	case r >= 9:
+		kind = pathsel.FbECN
+	case r >= 6:
+		kind = pathsel.FbDelivered
+	case r >= 4:
+		kind = pathsel.FbTimeout
+	}
+	return fbEvent{conn: uint32(k / d.cfg.Paths), path: uint32(k % d.cfg.Paths), kind: uint32(kind), count: 255}
 }
 
 // fill drives a Fill profile (FillPhases) by the handshakes done so far: delivered reports of 255 packets for
@@ -207,7 +240,8 @@ func (d *Driver) fill(drain bool) {
 	report := func(k int64) {
 		if !d.curValid {
 			k %= int64(d.cfg.Conns) * paths
-			d.cur, d.curValid = fbEvent{conn: uint32(k / paths), path: uint32(k % paths), kind: pathsel.FbDelivered, count: 255}, true
+			d.cur = fbEvent{conn: uint32(k / paths), path: uint32(k % paths), kind: pathsel.FbDelivered, count: 255}
+			d.curValid = true
 		}
 	}
 	switch {

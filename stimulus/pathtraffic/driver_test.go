@@ -11,7 +11,8 @@ import (
 
 // play runs profile name with seed 1 on the golden model of cfg for its whole length and calls f after every
 // cycle with that cycle's inputs and outputs.
-func play(t *testing.T, cfg config.Config, name string, f func(cycle int64, prof Profile, in *pathsel.In, out *pathsel.Out)) {
+func play(t *testing.T, cfg config.Config, name string,
+	f func(cycle int64, prof Profile, in *pathsel.In, out *pathsel.Out)) {
 	t.Helper()
 	prof, err := Lookup(name)
 	require.NoError(t, err)
@@ -46,7 +47,8 @@ func TestEveryConnRotates(t *testing.T) {
 			}
 			if !held {
 				want := int(c * int64(cfg.Conns) / prof.Cycles)
-				require.Equal(t, want, int(in.ReqConn), "preset %s cycle %d: a new request is of this share's connection", name, c)
+				require.Equal(t, want, int(in.ReqConn),
+					"preset %s cycle %d: a new request is of this share's connection", name, c)
 			}
 			held = !out.ReqReady
 			if out.ReqReady {
@@ -97,7 +99,8 @@ func TestFbFloodWrapsLossCounters(t *testing.T) {
 			}
 		})
 		for k, n := range lost {
-			require.Greater(t, n, 1<<16, "preset %s: packets reported lost on (connection %d, path %d)", name, k/cfg.Paths, k%cfg.Paths)
+			require.Greater(t, n, 1<<16, "preset %s: packets reported lost on (connection %d, path %d)",
+				name, k/cfg.Paths, k%cfg.Paths)
 		}
 	}
 }
@@ -124,7 +127,8 @@ func TestWindowFillReachesCwndMax(t *testing.T) {
 				over[rdConn] = true
 			}
 			if c > prof.TrafficCycles(cfg) {
-				require.Zero(t, out.RdInflight, "preset %s cycle %d: (connection %d, path %d) in flight in the drain", name, c, rdConn, rdPath)
+				require.Zero(t, out.RdInflight, "preset %s cycle %d: (connection %d, path %d) in flight in the drain",
+					name, c, rdConn, rdPath)
 				reads++
 			}
 			rdConn, rdPath = in.RdConn, in.RdPath
@@ -136,11 +140,13 @@ func TestWindowFillReachesCwndMax(t *testing.T) {
 			}
 		})
 		for k, f := range full {
-			require.True(t, f, "preset %s: (connection %d, path %d) reached cwnd_max = %d in flight", name, k/cfg.Paths, k%cfg.Paths, cfg.CwndMax)
+			require.True(t, f, "preset %s: (connection %d, path %d) reached cwnd_max = %d in flight",
+				name, k/cfg.Paths, k%cfg.Paths, cfg.CwndMax)
 		}
 		require.Equal(t, uint32(cfg.Conns), next, "preset %s: every connection asked %d times", name, perConn)
 		for c, o := range over {
-			require.True(t, o, "preset %s: connection %d's last request went beyond a full window (starvation guard)", name, c)
+			require.True(t, o, "preset %s: connection %d's last request went beyond a full window (starvation guard)",
+				name, c)
 		}
 		require.Positive(t, reads, "preset %s: pairs read in the drain", name)
 	}

@@ -1,11 +1,9 @@
 package pathtraffic
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/stimulus/derive"
+	"github.com/spraynic/spraynic/stimulus/registry"
 )
 
 // LinkEvent changes one link's condition from a cycle on.
@@ -91,97 +89,98 @@ func FillPhases(cfg config.Config) (grow, perConn, empty int64) {
 	return pairs * max(per, 1), int64(cfg.Paths)*int64(cfg.CwndMax) + 1, pairs
 }
 
-var profiles = map[string]Profile{}
+var profiles = registry.New("path_sel test", func(p Profile) string { return p.Name }, profileTable...)
 
 // Lookup returns the named profile.
-func Lookup(name string) (Profile, error) {
-	p, ok := profiles[name]
-	if !ok {
-		return Profile{}, fmt.Errorf("unknown path_sel test %q (tests: %s)", name, strings.Join(Names(), ", "))
-	}
-	return p, nil
-}
+func Lookup(name string) (Profile, error) { return profiles.Lookup(name) }
 
 // Names lists the profiles, sorted.
-func Names() []string {
-	var n []string
-	for k := range profiles {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
+func Names() []string { return profiles.Names() }
+
+// The profiles derive from three bases, each adding to the one before: steady is a request every cycle over a
+// 40-cycle round trip on two links per path; noisy adds jitter and aggregated feedback; baseProfile a length.
+var (
+	steady      = Profile{Load: 1, SelReady: 1, RTT: 40, RTO: 400, Links: 2}
+	noisy       = derive.From(steady, Profile{Jitter: 20, PAgg: 0.2})
+	baseProfile = derive.From(noisy, Profile{Cycles: 20000})
+)
+
+// profileTable is every profile: a base and the fields that differ.
+var profileTable = []Profile{
+	derive.From(steady, Profile{Name: "spray",
+		Doc: "one connection on healthy links, a request every cycle: one decision per cycle, windows grow to " +
+			"cwnd_max, weighted round-robin fairness",
+		Healthy: true, RTT: 8, Conns: 1, Cycles: 40000}),
+	derive.From(steady, Profile{Name: "spray_long",
+		Doc: "spray for 540,000 cycles: more than 65,536 decisions on every path of connection 0 (up to 8 " +
+			"paths), so each per-path decision counter wraps",
+		Healthy: true, RTT: 8, Conns: 1, Cycles: 540000}),
+	derive.From(baseProfile, Profile{Name: "saturate",
+		Doc: "a request every cycle with long round trips: windows fill, requests wait, feedback frees room",
+		RTT: 200, Jitter: 100, Conns: 2}),
+	derive.From(baseProfile, Profile{Name: "congested",
+		Doc:    "one link marks ECN heavily: its paths' windows shrink (AIMD), traffic moves to the others",
+		Events: []LinkEvent{{At: 0, Link: 0, ECN: 0.6}}}),
+	derive.From(baseProfile, Profile{Name: "die_heal",
+		Doc:    "a link dies: its paths fail, get new entropies, are probed after the hold-off; it heals",
+		Events: []LinkEvent{{At: 3000, Link: 1, Dead: true}, {At: 12000, Link: 1}},
+		PRetx:  0.05}),
+	derive.From(baseProfile, Profile{Name: "all_dead",
+		Doc:    "every link dead for a while: all paths fail, status reports it, probing never stops, recovery",
+		Events: []LinkEvent{{At: 3000, Link: -1, Dead: true}, {At: 11000, Link: -1}},
+		Cycles: 24000}),
+	derive.From(baseProfile, Profile{Name: "holdoff_idle",
+		Doc: "every link dead for a while, every path of two connections fails; then no request for 520 ticks " +
+			"(the RTL's hold-off time stamps wrap after 32 or 64 ticks on the presets, 512 at most) while the " +
+			"links heal; the first requests after the pause probe the FAILED paths at once, and they recover",
+		Events: []LinkEvent{{At: 2000, Link: -1, Dead: true}, {At: 6000, Link: -1}},
+		Conns:  2, PauseAt: 4000, PauseTicks: 520, Cycles: 12000}),
+	derive.From(baseProfile, Profile{Name: "flap",
+		Doc:    "links flap between dead and lossy; retransmissions avoid the losing path",
+		PRetx:  0.2,
+		Events: flapEvents()}),
+	derive.From(baseProfile, Profile{Name: "ecn_storm",
+		Doc: "every link marks every packet for a while: windows fall to one packet, quanta to one; then " +
+			"recovery",
+		Events: []LinkEvent{{At: 2000, Link: -1, ECN: 1}, {At: 12000, Link: -1}},
+		PZero:  0.01, Conns: 2}),
+	derive.From(steady, Profile{Name: "every_conn",
+		Doc: "each connection in turn at full load over long round trips: its windows grow to cwnd_max and " +
+			"fill, light ECN and coalesced losses; every connection's per-path state is exercised",
+		Rotate: true, RTT: 700, Jitter: 100, Cycles: 192000, PBigLoss: 0.3,
+		Events: []LinkEvent{{At: 0, Link: -1, ECN: 0.002, Loss: 0.0005}}}),
+	derive.From(noisy, Profile{Name: "window_fill",
+		Doc: "every window of every (connection, path) grown to cwnd_max by delivered reports of 255 packets, " +
+			"then filled by one connection's requests at a time (in-flight counts reach cwnd_max; one more " +
+			"request waits for the starvation guard), then emptied by one report each",
+		Fill: true}),
+	derive.From(baseProfile, Profile{Name: "fb_flood",
+		Doc: "a feedback report of 255 packets every cycle, every (connection, path) in turn: per-path loss " +
+			"counters wrap, paths fail and recover in bulk, windows jump, under requests at half load",
+		Flood: true, Load: 0.5, Cycles: 80000}),
+	derive.From(baseProfile, Profile{Name: "churn",
+		Doc: "connections reopened every ~150 cycles under 30% loss and ECN on one link: paths are reopened " +
+			"while SUSPECT (consecutive losses counted), inside an ECN guard, with a grown window or a new " +
+			"entropy, and the next feedback must see the open state",
+		ChurnEvery: 150, PRetx: 0.05, Conns: 4,
+		Events: []LinkEvent{{At: 0, Link: -1, Loss: 0.3}, {At: 0, Link: 0, ECN: 0.3, Loss: 0.3}}}),
+	derive.From(baseProfile, Profile{Name: "random",
+		Doc:   "everything: ECN, loss, dead links, retransmissions, back-pressure, reopen, reset",
+		PRetx: 0.1, SelReady: 0.7, ChurnEvery: 3000, ResetEvery: 9000, Load: 0.8,
+		PZero: 0.005, PBigLoss: 0.05,
+		Events: []LinkEvent{{At: 0, Link: -1, Loss: 0.01}, {At: 0, Link: 2, ECN: 0.3, Loss: 0.01},
+			{At: 4000, Link: 3, Dead: true}, {At: 9000, Link: 3, Loss: 0.01}, {At: 13000, Link: 0, Dead: true},
+			{At: 17000, Link: 0, Loss: 0.02}},
+		Cycles: 30000}),
 }
 
-func init() {
-	base := Profile{Cycles: 20000, Load: 1, SelReady: 1, RTT: 40, Jitter: 20, RTO: 400, Links: 2, PAgg: 0.2}
-	with := func(f func(*Profile)) { p := base; f(&p); profiles[p.Name] = p }
-	with(func(p *Profile) {
-		p.Name, p.Doc = "spray", "one connection on healthy links, a request every cycle: one decision per cycle, windows grow to cwnd_max, weighted round-robin fairness"
-		p.Healthy, p.RTT, p.Jitter, p.PAgg, p.Conns, p.Cycles = true, 8, 0, 0, 1, 40000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "spray_long", "spray for 540,000 cycles: more than 65,536 decisions on every path of connection 0 (up to 8 paths), so each per-path decision counter wraps"
-		p.Healthy, p.RTT, p.Jitter, p.PAgg, p.Conns, p.Cycles = true, 8, 0, 0, 1, 540000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "saturate", "a request every cycle with long round trips: windows fill, requests wait, feedback frees room"
-		p.RTT, p.Jitter, p.Conns = 200, 100, 2
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "congested", "one link marks ECN heavily: its paths' windows shrink (AIMD), traffic moves to the others"
-		p.Events = []LinkEvent{{At: 0, Link: 0, ECN: 0.6}}
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "die_heal", "a link dies: its paths fail, get new entropies, are probed after the hold-off; it heals"
-		p.Events = []LinkEvent{{At: 3000, Link: 1, Dead: true}, {At: 12000, Link: 1}}
-		p.PRetx = 0.05
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "all_dead", "every link dead for a while: all paths fail, status reports it, probing never stops, recovery"
-		p.Events = []LinkEvent{{At: 3000, Link: -1, Dead: true}, {At: 11000, Link: -1}}
-		p.Cycles = 24000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "holdoff_idle", "every link dead for a while, every path of two connections fails; then no request for 520 ticks (the RTL's hold-off time stamps wrap after 32 or 64 ticks on the presets, 512 at most) while the links heal; the first requests after the pause probe the FAILED paths at once, and they recover"
-		p.Events = []LinkEvent{{At: 2000, Link: -1, Dead: true}, {At: 6000, Link: -1}}
-		p.Conns, p.PauseAt, p.PauseTicks, p.Cycles = 2, 4000, 520, 12000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "flap", "links flap between dead and lossy; retransmissions avoid the losing path"
-		p.PRetx = 0.2
-		for t := int64(1000); t < 20000; t += 1500 {
-			p.Events = append(p.Events, LinkEvent{At: t, Link: int(t/1500) % 4, Dead: true}, LinkEvent{At: t + 700, Link: int(t/1500) % 4, Loss: 0.05})
-		}
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "ecn_storm", "every link marks every packet for a while: windows fall to one packet, quanta to one; then recovery"
-		p.Events = []LinkEvent{{At: 2000, Link: -1, ECN: 1}, {At: 12000, Link: -1}}
-		p.PZero, p.Conns = 0.01, 2
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "every_conn", "each connection in turn at full load over long round trips: its windows grow to cwnd_max and fill, light ECN and coalesced losses; every connection's per-path state is exercised"
-		p.Rotate, p.RTT, p.Jitter, p.Cycles, p.PAgg, p.PBigLoss = true, 700, 100, 192000, 0, 0.3
-		p.Events = []LinkEvent{{At: 0, Link: -1, ECN: 0.002, Loss: 0.0005}}
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "window_fill", "every window of every (connection, path) grown to cwnd_max by delivered reports of 255 packets, then filled by one connection's requests at a time (in-flight counts reach cwnd_max; one more request waits for the starvation guard), then emptied by one report each"
-		p.Fill, p.Cycles = true, 0
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "fb_flood", "a feedback report of 255 packets every cycle, every (connection, path) in turn: per-path loss counters wrap, paths fail and recover in bulk, windows jump, under requests at half load"
-		p.Flood, p.Load, p.Cycles = true, 0.5, 80000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "churn", "connections reopened every ~150 cycles under 30% loss and ECN on one link: paths are reopened while SUSPECT (consecutive losses counted), inside an ECN guard, with a grown window or a new entropy, and the next feedback must see the open state"
-		p.ChurnEvery, p.PRetx, p.Conns = 150, 0.05, 4
-		p.Events = []LinkEvent{{At: 0, Link: -1, Loss: 0.3}, {At: 0, Link: 0, ECN: 0.3, Loss: 0.3}}
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "random", "everything: ECN, loss, dead links, retransmissions, back-pressure, reopen, reset"
-		p.PRetx, p.SelReady, p.ChurnEvery, p.ResetEvery, p.Load = 0.1, 0.7, 3000, 9000, 0.8
-		p.PZero, p.PBigLoss = 0.005, 0.05
-		p.Events = []LinkEvent{{At: 0, Link: -1, Loss: 0.01}, {At: 0, Link: 2, ECN: 0.3, Loss: 0.01}, {At: 4000, Link: 3, Dead: true},
-			{At: 9000, Link: 3, Loss: 0.01}, {At: 13000, Link: 0, Dead: true}, {At: 17000, Link: 0, Loss: 0.02}}
-		p.Cycles = 30000
-	})
+// flapEvents are the flap profile's events: every 1500 cycles from 1000 on, one of four links dies, and 700
+// cycles later it comes back lossy.
+func flapEvents() []LinkEvent {
+	var e []LinkEvent
+	for t := int64(1000); t < 20000; t += 1500 {
+		l := int(t/1500) % 4
+		e = append(e, LinkEvent{At: t, Link: l, Dead: true}, LinkEvent{At: t + 700, Link: l, Loss: 0.05})
+	}
+	return e
 }

@@ -103,7 +103,8 @@ var (
 		var prev retx.Out
 		return func(in *retx.In, o *retx.Out) {
 			cur := *o
-			o.PktValid, o.PktConn, o.PktPSN, o.PktPath, o.PktPseq = prev.PktValid, prev.PktConn, prev.PktPSN, prev.PktPath, prev.PktPseq
+			o.PktValid, o.PktConn, o.PktPSN = prev.PktValid, prev.PktConn, prev.PktPSN
+			o.PktPath, o.PktPseq = prev.PktPath, prev.PktPseq
 			o.PktEntropy, o.PktHandle, o.PktRetries = prev.PktEntropy, prev.PktHandle, prev.PktRetries
 			o.PktFirst, o.PktLast, o.PktAckReq, o.PktRetx = prev.PktFirst, prev.PktLast, prev.PktAckReq, prev.PktRetx
 			prev = cur
@@ -116,11 +117,14 @@ var (
 		}
 	})}
 	// ignoredStuck: cnt_ack_ignored never counts.
-	ignoredStuck = mutant{name: "cnt_ack_ignored stuck at 0", out: perturb(func(_ *retx.In, o *retx.Out) { o.CntAckIgnored = 0 })}
+	ignoredStuck = mutant{name: "cnt_ack_ignored stuck at 0",
+		out: perturb(func(_ *retx.In, o *retx.Out) { o.CntAckIgnored = 0 })}
 	// droppedStuck: cnt_tx_dropped never counts.
-	droppedStuck = mutant{name: "cnt_tx_dropped stuck at 0", out: perturb(func(_ *retx.In, o *retx.Out) { o.CntTxDropped = 0 })}
+	droppedStuck = mutant{name: "cnt_tx_dropped stuck at 0",
+		out: perturb(func(_ *retx.In, o *retx.Out) { o.CntTxDropped = 0 })}
 	// ackReqLost: new packets never ask for an ACK.
-	ackReqLost = mutant{name: "ack_req only on retransmissions", out: perturb(func(_ *retx.In, o *retx.Out) { o.PktAckReq = o.PktRetx })}
+	ackReqLost = mutant{name: "ack_req only on retransmissions",
+		out: perturb(func(_ *retx.In, o *retx.Out) { o.PktAckReq = o.PktRetx })}
 	// readyUnderRst: s_tx_ready high in rst cycles.
 	readyUnderRst = mutant{name: "s_tx_ready high under rst", out: perturb(func(in *retx.In, o *retx.Out) {
 		if in.Rst {
@@ -137,11 +141,12 @@ var (
 		}
 	}}
 	// psnNoWrap: retransmitted PSNs below 2^23 come out with bit 23 set (a 25-bit add that lost its wrap).
-	psnNoWrap = mutant{name: "retransmitted PSN off by 2^23 after the wrap", out: perturb(func(_ *retx.In, o *retx.Out) {
-		if o.PktRetx && o.PktPSN < 1<<23 {
-			o.PktPSN |= 1 << 23
-		}
-	})}
+	psnNoWrap = mutant{name: "retransmitted PSN off by 2^23 after the wrap",
+		out: perturb(func(_ *retx.In, o *retx.Out) {
+			if o.PktRetx && o.PktPSN < 1<<23 {
+				o.PktPSN |= 1 << 23
+			}
+		})}
 )
 
 // cfgMutant is an engine built with another configuration than the one the script was written for.
@@ -149,17 +154,22 @@ func cfgMutant(name string, f func(c *config.Config)) mutant {
 	return mutant{name: name, cfg: func(c config.Config) config.Config { f(&c); return c }}
 }
 
+// sackHalved: an engine with half the SACK bitmap.
+var sackHalved = cfgMutant("sack_bits halved", func(c *config.Config) { c.SackBits /= 2 })
+
 // TestScriptsCatchMutants: each script's check fails, with a message, on engines that break the rule it is about
 // (checked on the golden model with a changed configuration or perturbed outputs, every preset).
 func TestScriptsCatchMutants(t *testing.T) {
 	mutants := map[string][]mutant{
 		"sack_hole":     {retriesPlus1, pktLate, lossFbLost, ignoredStuck},
-		"sack_all_lost": {cfgMutant("sack_bits halved", func(c *config.Config) { c.SackBits /= 2 }), lossFbLost, retriesPlus1, pktLate},
-		"sack_region":   {cfgMutant("sack_bits halved", func(c *config.Config) { c.SackBits /= 2 }), lossFbLost, retriesPlus1},
-		"window_full":   {cfgMutant("window twice as large", func(c *config.Config) { c.Window *= 2 }), ackReqLost, pktLate},
+		"sack_all_lost": {sackHalved, lossFbLost, retriesPlus1, pktLate},
+		"sack_region":   {sackHalved, lossFbLost, retriesPlus1},
+		"window_full": {cfgMutant("window twice as large", func(c *config.Config) { c.Window *= 2 }),
+			ackReqLost, pktLate},
 		"rto_backoff": {cfgMutant("rto_max_ticks doubled", func(c *config.Config) { c.RTOMaxTicks *= 2 }),
 			cfgMutant("rto_ticks + 1", func(c *config.Config) { c.RTOTicks++ }), retriesPlus1},
-		"max_retries":    {cfgMutant("max_retries - 1", func(c *config.Config) { c.MaxRetries-- }), errTwice, droppedStuck, ignoredStuck},
+		"max_retries": {cfgMutant("max_retries - 1", func(c *config.Config) { c.MaxRetries-- }),
+			errTwice, droppedStuck, ignoredStuck},
 		"gbn_ack_rewind": {cfgMutant("selective mode", func(c *config.Config) { c.GBN = 0 }), retriesPlus1, pktLate},
 		"gbn_nak":        {cfgMutant("selective mode", func(c *config.Config) { c.GBN = 0 }), retriesPlus1, pktLate},
 		"ctl_flush":      {lossFbLost, droppedStuck, pktLate},

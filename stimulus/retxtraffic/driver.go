@@ -119,7 +119,8 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, e
 		}
 	}
 	if prof.Paths != 0 && len(d.paths) == 0 {
-		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)", prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
+		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)",
+			prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
 	}
 	if prof.Spread {
 		d.round, d.roundAt = make([][]int, n), make([]int, n)
@@ -159,7 +160,8 @@ func (d *Driver) openAll() {
 // silent reports whether path p drops everything at cycle.
 func (d *Driver) silent(cycle int64, p uint32) bool {
 	for _, b := range d.prof.Blackouts {
-		if cycle >= b.From && cycle < b.To && (b.Paths == 0 || b.Paths>>p&1 == 1) && (cycle < d.drainAt || d.prof.Errors) {
+		hit := b.Paths == 0 || b.Paths>>p&1 == 1
+		if cycle >= b.From && cycle < b.To && hit && (cycle < d.drainAt || d.prof.Errors) {
 			return true
 		}
 	}
@@ -174,25 +176,58 @@ func (d *Driver) Drive(cycle int64, in *retx.In) {
 		return
 	}
 	drain := cycle >= d.drainAt
+	if d.resetting(drain) {
+		in.Rst = true
+		return
+	}
+	d.arrive(cycle, drain)
+	d.churn(cycle, drain)
+	// Control waits while an ACK of its connection is on s_ack (an ACK handed over belongs to the old epoch).
+	if len(d.ctl) > 0 && !(len(d.acks) > 0 && d.acks[0].conn == d.ctl[0].conn) {
+		op := d.ctl[0]
+		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlPSN = true, op.open, op.conn, op.psn
+	}
+	if len(d.acks) > 0 {
+		a := d.acks[0]
+		in.AckValid, in.AckConn, in.AckPSN, in.AckPath, in.AckPseq = true, a.conn, a.psn, a.path, a.pseq
+		in.AckSack, in.AckECN, in.AckNak = a.sack, a.ecn, a.nak
+	}
+	d.newWork(drain)
+	in.TxValid, in.TxConn, in.TxHandle, in.TxFirst, in.TxLast = d.txValid, d.txConn, d.txHandle, d.txFirst, d.txLast
+	if d.prof.PathValid >= 1 || drain || d.chance(d.prof.PathValid) {
+		p := d.offerPath()
+		in.PathValid, in.PathPath, in.PathEntropy = true, p, 0xC000|(p*977)&0x3FFF
+	}
+	in.PktReady = in.CtlValid || drain || d.prof.PktReady >= 1 || d.chance(d.prof.PktReady)
+	in.FbReady = drain || d.prof.FbReady >= 1 || d.chance(d.prof.FbReady)
+}
+
+// resetting draws the reset pulses of the profile and reports whether this cycle is one of them; in it the
+// network, the ACKs and the connections are forgotten and every connection queued to reopen.
+func (d *Driver) resetting(drain bool) bool {
 	if d.resetLeft == 0 && !drain && d.prof.ResetEvery > 0 && d.chance(1/float64(d.prof.ResetEvery)) {
 		d.resetLeft = 1 + d.rng.IntN(3)
 		d.Stats.Resets++
 	}
-	if d.resetLeft > 0 {
-		in.Rst = true
-		d.resetLeft--
-		d.net.Clear()
-		d.back.Clear()
-		d.acks = d.acks[:0]
-		d.txValid = false
-		for c := range d.open {
-			d.open[c], d.errd[c], d.rx[c], d.reopenAt[c] = false, false, nil, 0
-			d.epoch[c]++
-		}
-		d.openAll()
-		return
+	if d.resetLeft == 0 {
+		return false
 	}
-	// Arrivals: data packets reach the receiver, ACKs reach the engine's input queue.
+	d.resetLeft--
+	d.net.Clear()
+	d.back.Clear()
+	d.acks = d.acks[:0]
+	d.txValid = false
+	for c := range d.open {
+		d.open[c], d.errd[c], d.rx[c], d.reopenAt[c] = false, false, nil, 0
+		d.epoch[c]++
+	}
+	d.openAll()
+	return true
+}
+
+// arrive delivers what is due: data packets reach the receiver (whose ACKs go on the return path), ACKs reach
+// the engine's input queue, and ACKs of an old epoch leave its head.
+func (d *Driver) arrive(cycle int64, drain bool) {
 	for d.net.Due(cycle) {
 		p := d.net.Pop()
 		r := d.rx[p.conn]
@@ -210,7 +245,10 @@ func (d *Driver) Drive(cycle int64, in *retx.In) {
 	for len(d.acks) > 0 && d.acks[0].epoch != d.epoch[d.acks[0].conn] {
 		d.acks = d.acks[1:]
 	}
-	// Churn: close a connection now and then; reopen it later.
+}
+
+// churn closes a connection now and then and reopens it later.
+func (d *Driver) churn(cycle int64, drain bool) {
 	if !drain && d.prof.ChurnEvery > 0 && d.chance(1/float64(d.prof.ChurnEvery)) {
 		c := uint32(d.rng.IntN(d.conns()))
 		if d.open[c] {
@@ -225,56 +263,49 @@ func (d *Driver) Drive(cycle int64, in *retx.In) {
 			d.ctl = append(d.ctl, ctlOp{open: true, conn: uint32(c), psn: d.initPSN()})
 		}
 	}
-	// Control waits while an ACK of its connection is on s_ack (an ACK handed over belongs to the old epoch).
-	if len(d.ctl) > 0 && !(len(d.acks) > 0 && d.acks[0].conn == d.ctl[0].conn) {
-		op := d.ctl[0]
-		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlPSN = true, op.open, op.conn, op.psn
+}
+
+// newWork puts a new packet on s_tx now and then when it is free.
+func (d *Driver) newWork(drain bool) {
+	if d.txValid || !d.chance(d.prof.Load) {
+		return
 	}
-	if len(d.acks) > 0 {
-		a := d.acks[0]
-		in.AckValid, in.AckConn, in.AckPSN, in.AckPath, in.AckPseq = true, a.conn, a.psn, a.path, a.pseq
-		in.AckSack, in.AckECN, in.AckNak = a.sack, a.ecn, a.nak
+	c, ok := d.pickConn(drain)
+	if !ok {
+		return
 	}
-	// New work.
-	if !d.txValid && d.chance(d.prof.Load) {
-		c, ok := d.pickConn(drain)
-		if ok {
-			d.txValid, d.txConn, d.txHandle = true, c, d.rng.Uint32()&d.handleMask
-			if d.msgLeft[c] == 0 {
-				d.msgLeft[c] = 1 + d.rng.IntN(d.prof.MsgMax)
-				d.txFirst = true
-			} else {
-				d.txFirst = false
-			}
-			d.msgLeft[c]--
-			d.txLast = d.msgLeft[c] == 0
+	d.txValid, d.txConn, d.txHandle = true, c, d.rng.Uint32()&d.handleMask
+	if d.msgLeft[c] == 0 {
+		d.msgLeft[c] = 1 + d.rng.IntN(d.prof.MsgMax)
+		d.txFirst = true
+	} else {
+		d.txFirst = false
+	}
+	d.msgLeft[c]--
+	d.txLast = d.msgLeft[c] == 0
+}
+
+// offerPath is the selector's path: never the one a retransmission must avoid when there is another.
+func (d *Driver) offerPath() uint32 {
+	switch {
+	case d.prof.Spread && d.txValid:
+		// The next path of the connection's round (a retransmission taking it leaves the round as it is).
+		return uint32(d.round[d.txConn][d.roundAt[d.txConn]])
+	case d.prof.Paths == 0:
+		p := uint32(d.rng.IntN(d.cfg.Paths))
+		if d.hintRetx && p == d.hintAvoid {
+			p = (p + 1 + uint32(d.rng.IntN(d.cfg.Paths-1))) % d.pathCount
 		}
-	}
-	in.TxValid, in.TxConn, in.TxHandle, in.TxFirst, in.TxLast = d.txValid, d.txConn, d.txHandle, d.txFirst, d.txLast
-	// The selector: a path (most cycles), never the one a retransmission must avoid when there is another.
-	if d.prof.PathValid >= 1 || drain || d.chance(d.prof.PathValid) {
-		var p uint32
-		switch {
-		case d.prof.Spread && d.txValid:
-			// The next path of the connection's round (a retransmission taking it leaves the round as it is).
-			p = uint32(d.round[d.txConn][d.roundAt[d.txConn]])
-		case d.prof.Paths == 0:
-			p = uint32(d.rng.IntN(d.cfg.Paths))
-			if d.hintRetx && p == d.hintAvoid {
-				p = (p + 1 + uint32(d.rng.IntN(d.cfg.Paths-1))) % d.pathCount
-			}
-		default:
-			// A path of the profile's mask; another one than the avoid hint when the mask has another.
-			p = d.paths[d.rng.IntN(len(d.paths))]
-			if d.hintRetx && p == d.hintAvoid && len(d.paths) > 1 {
-				i := slices.Index(d.paths, p)
-				p = d.paths[(i+1+d.rng.IntN(len(d.paths)-1))%len(d.paths)]
-			}
+		return p
+	default:
+		// A path of the profile's mask; another one than the avoid hint when the mask has another.
+		p := d.paths[d.rng.IntN(len(d.paths))]
+		if d.hintRetx && p == d.hintAvoid && len(d.paths) > 1 {
+			i := slices.Index(d.paths, p)
+			p = d.paths[(i+1+d.rng.IntN(len(d.paths)-1))%len(d.paths)]
 		}
-		in.PathValid, in.PathPath, in.PathEntropy = true, p, 0xC000|(p*977)&0x3FFF
+		return p
 	}
-	in.PktReady = in.CtlValid || drain || d.prof.PktReady >= 1 || d.chance(d.prof.PktReady)
-	in.FbReady = drain || d.prof.FbReady >= 1 || d.chance(d.prof.FbReady)
 }
 
 // pickConn chooses the connection of new work: an open, healthy one, or now and then any (to be dropped). In the

@@ -1,11 +1,9 @@
 package retxtraffic
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/stimulus/derive"
+	"github.com/spraynic/spraynic/stimulus/registry"
 )
 
 // Blackout makes some paths drop every packet (and ACK) sent during [From, To): a long silence.
@@ -67,109 +65,96 @@ func (p Profile) TrafficCycles(cfg config.Config) int64 {
 	return max(p.Cycles, p.PerPair*int64(cfg.Conns)*int64(cfg.Paths))
 }
 
-var profiles = map[string]Profile{}
+var profiles = registry.New("retx test", func(p Profile) string { return p.Name }, profileTable...)
 
 // Lookup returns the named profile.
-func Lookup(name string) (Profile, error) {
-	p, ok := profiles[name]
-	if !ok {
-		return Profile{}, fmt.Errorf("unknown retx test %q (tests: %s)", name, strings.Join(Names(), ", "))
-	}
-	return p, nil
-}
+func Lookup(name string) (Profile, error) { return profiles.Lookup(name) }
 
 // Names lists the profiles, sorted.
-func Names() []string {
-	var n []string
-	for k := range profiles {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+func Names() []string { return profiles.Names() }
 
-func init() {
-	base := Profile{Cycles: 30000, Load: 1, MsgMax: 8, PathValid: 1, PktReady: 1, FbReady: 1, Delay: 60, Skew: 12, DataJitter: 8, Jitter: 30}
-	with := func(f func(*Profile)) { p := base; f(&p); profiles[p.Name] = p }
-	with(func(p *Profile) {
-		p.Name, p.Doc = "clean", "every connection, no loss, a path every cycle: one new packet per cycle, cumulative ACKs free the window"
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "single_conn", "one connection at full load: the window is the limit; ack_req on window fill keeps it moving"
-		p.Conns, p.Delay, p.Skew = 1, 30, 6
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "loss", "1% random loss on every path: each SACK hole is retransmitted once, on a fresh path sequence"
-		p.Loss = 0.01
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "bad_path", "path 1 loses 20%: losses found by SACK, retransmissions steered away by the avoid hint"
-		p.Loss, p.LossPaths = 0.2, 2
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "heavy_loss", "10% loss everywhere, ECN marks: lost retransmissions are found again, RTO backs up the tail"
-		p.Loss, p.ECN, p.Cycles = 0.1, 0.05, 40000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "ack_chaos", "ACKs lost (20%), duplicated (10%) and replayed late (10%) over a jittery return path: stale and duplicate ACKs change nothing"
-		p.Loss, p.AckLoss, p.AckDup, p.AckReplay, p.Jitter = 0.02, 0.2, 0.1, 0.1, 200
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "timeout", "every path silent for long stretches: RTO with backoff retransmits the oldest packet until the paths heal"
-		p.Loss, p.Cycles = 0.01, 60000
-		p.Blackouts = []Blackout{{From: 5000, To: 12000}, {From: 25000, To: 40000}}
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "max_retries", "every path dead for good mid-run: connections with packets in flight go to error after max_retries timeouts and stop"
-		p.Cycles, p.Errors, p.ClosedSend = 20000, true, 0.05
-		p.Blackouts = []Blackout{{From: 4000, To: 1 << 40}}
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "wrap", "connections open just below 2^24 with loss: PSNs, windows and retransmissions across the wrap"
-		p.Wrap, p.Loss = true, 0.02
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "backpressure", "path offers, m_pkt_ready and m_fb_ready random: held candidates, held outputs, stalled ACK intake"
-		p.PathValid, p.PktReady, p.FbReady, p.Loss, p.ECN = 0.6, 0.7, 0.3, 0.03, 0.1
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "churn", "connections closed and reopened mid-traffic (with work sent to closed ones): the engine flushes that connection"
-		p.ChurnEvery, p.ClosedSend, p.Loss = 1500, 0.05, 0.02
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "reset", "reset pulses mid-traffic: everything restarts from the reset state"
-		p.ResetEvery, p.Loss = 6000, 0.02
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "random", "everything at once: loss, ECN, ACK chaos, backpressure, silences, churn, resets, wrap"
-		p.Loss, p.ECN, p.AckLoss, p.AckDup, p.AckReplay, p.Jitter = 0.03, 0.05, 0.05, 0.05, 0.05, 100
-		p.PathValid, p.PktReady, p.FbReady, p.Wrap, p.ChurnEvery, p.ResetEvery = 0.9, 0.9, 0.8, true, 5000, 20000
-		p.Blackouts, p.ClosedSend, p.Cycles = []Blackout{{From: 10000, To: 14000, Paths: 5}}, 0.02, 40000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "pseq_wrap", "one connection on path 0 only, short round trip, 0.2% loss: 2^16+ packets on one (connection, path), so its path sequence wraps, with SACK holes found across the wrap"
-		p.Conns, p.Paths, p.Delay, p.Skew, p.DataJitter, p.Jitter, p.Loss, p.Cycles = 1, 1, 4, 0, 0, 4, 0.002, 90000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "every_pair", "every connection's packets spread evenly over every path, no loss: more than 2^8 packets and ACKs on every (connection, path), so bits 0-7 of each pair's path sequences count both ways"
-		p.Spread, p.PerPair, p.Cycles, p.MsgMax, p.Delay, p.Skew, p.Jitter = true, 320, 0, 4, 20, 4, 8
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "gbn_loss", "go-back-N mode, 1% loss, paths of equal delay (no reordering, as RoCEv2 needs): NAK rewinds resend everything from the expected PSN, one per cycle"
-		p.GBN, p.Skew, p.DataJitter, p.Loss = true, 0, 0, 0.01
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "gbn_timeout", "go-back-N mode with silences and ACK loss: timeouts rewind, backoff, recovery"
-		p.GBN, p.Skew, p.DataJitter, p.Loss, p.AckLoss, p.Cycles = true, 0, 0, 0.01, 0.1, 50000
-		p.Blackouts = []Blackout{{From: 6000, To: 15000}}
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "gbn_spray", "go-back-N mode sprayed over every path: reordering looks like loss, NAK storms, connections give up (the baseline's weakness)"
-		p.GBN, p.Errors, p.Cycles = true, true, 20000
-	})
-	with(func(p *Profile) {
-		p.Name, p.Doc = "gbn_random", "go-back-N mode with everything: loss, ACK chaos, backpressure, churn, resets, wrap"
-		p.GBN, p.Skew, p.DataJitter, p.Loss, p.AckLoss, p.AckDup, p.AckReplay, p.Jitter = true, 0, 0, 0.02, 0.05, 0.05, 0.05, 100
-		p.PathValid, p.PktReady, p.FbReady, p.Wrap, p.ChurnEvery, p.ResetEvery, p.Cycles = 0.9, 0.9, 0.8, true, 5000, 20000, 40000
-	})
+// The profiles derive from three bases, each adding to the one before: steady is new work every cycle in messages
+// of up to 8 packets, a path and both readies every cycle, a 60-cycle delay and a jittery ACK return; inOrder
+// adds a length (its paths have equal delays: nothing reorders); baseProfile skews the paths and jitters the data.
+var (
+	steady      = Profile{Load: 1, MsgMax: 8, PathValid: 1, PktReady: 1, FbReady: 1, Delay: 60, Jitter: 30}
+	inOrder     = derive.From(steady, Profile{Cycles: 30000})
+	baseProfile = derive.From(inOrder, Profile{Skew: 12, DataJitter: 8})
+)
+
+// profileTable is every profile: a base and the fields that differ.
+var profileTable = []Profile{
+	derive.From(baseProfile, Profile{Name: "clean",
+		Doc: "every connection, no loss, a path every cycle: one new packet per cycle, cumulative ACKs free the " +
+			"window"}),
+	derive.From(baseProfile, Profile{Name: "single_conn",
+		Doc:   "one connection at full load: the window is the limit; ack_req on window fill keeps it moving",
+		Conns: 1, Delay: 30, Skew: 6}),
+	derive.From(baseProfile, Profile{Name: "loss",
+		Doc:  "1% random loss on every path: each SACK hole is retransmitted once, on a fresh path sequence",
+		Loss: 0.01}),
+	derive.From(baseProfile, Profile{Name: "bad_path",
+		Doc:  "path 1 loses 20%: losses found by SACK, retransmissions steered away by the avoid hint",
+		Loss: 0.2, LossPaths: 2}),
+	derive.From(baseProfile, Profile{Name: "heavy_loss",
+		Doc:  "10% loss everywhere, ECN marks: lost retransmissions are found again, RTO backs up the tail",
+		Loss: 0.1, ECN: 0.05, Cycles: 40000}),
+	derive.From(baseProfile, Profile{Name: "ack_chaos",
+		Doc: "ACKs lost (20%), duplicated (10%) and replayed late (10%) over a jittery return path: stale and " +
+			"duplicate ACKs change nothing",
+		Loss: 0.02, AckLoss: 0.2, AckDup: 0.1, AckReplay: 0.1, Jitter: 200}),
+	derive.From(baseProfile, Profile{Name: "timeout",
+		Doc: "every path silent for long stretches: RTO with backoff retransmits the oldest packet until the " +
+			"paths heal",
+		Loss: 0.01, Cycles: 60000,
+		Blackouts: []Blackout{{From: 5000, To: 12000}, {From: 25000, To: 40000}}}),
+	derive.From(baseProfile, Profile{Name: "max_retries",
+		Doc: "every path dead for good mid-run: connections with packets in flight go to error after " +
+			"max_retries timeouts and stop",
+		Cycles: 20000, Errors: true, ClosedSend: 0.05,
+		Blackouts: []Blackout{{From: 4000, To: 1 << 40}}}),
+	derive.From(baseProfile, Profile{Name: "wrap",
+		Doc:  "connections open just below 2^24 with loss: PSNs, windows and retransmissions across the wrap",
+		Wrap: true, Loss: 0.02}),
+	derive.From(baseProfile, Profile{Name: "backpressure",
+		Doc: "path offers, m_pkt_ready and m_fb_ready random: held candidates, held outputs, stalled ACK " +
+			"intake",
+		PathValid: 0.6, PktReady: 0.7, FbReady: 0.3, Loss: 0.03, ECN: 0.1}),
+	derive.From(baseProfile, Profile{Name: "churn",
+		Doc: "connections closed and reopened mid-traffic (with work sent to closed ones): the engine flushes " +
+			"that connection",
+		ChurnEvery: 1500, ClosedSend: 0.05, Loss: 0.02}),
+	derive.From(baseProfile, Profile{Name: "reset",
+		Doc:        "reset pulses mid-traffic: everything restarts from the reset state",
+		ResetEvery: 6000, Loss: 0.02}),
+	derive.From(baseProfile, Profile{Name: "random",
+		Doc:  "everything at once: loss, ECN, ACK chaos, backpressure, silences, churn, resets, wrap",
+		Loss: 0.03, ECN: 0.05, AckLoss: 0.05, AckDup: 0.05, AckReplay: 0.05, Jitter: 100,
+		PathValid: 0.9, PktReady: 0.9, FbReady: 0.8, Wrap: true, ChurnEvery: 5000, ResetEvery: 20000,
+		Blackouts: []Blackout{{From: 10000, To: 14000, Paths: 5}}, ClosedSend: 0.02, Cycles: 40000}),
+	derive.From(inOrder, Profile{Name: "pseq_wrap",
+		Doc: "one connection on path 0 only, short round trip, 0.2% loss: 2^16+ packets on one (connection, " +
+			"path), so its path sequence wraps, with SACK holes found across the wrap",
+		Conns: 1, Paths: 1, Delay: 4, Jitter: 4, Loss: 0.002, Cycles: 90000}),
+	derive.From(steady, Profile{Name: "every_pair",
+		Doc: "every connection's packets spread evenly over every path, no loss: more than 2^8 packets and ACKs " +
+			"on every (connection, path), so bits 0-7 of each pair's path sequences count both ways",
+		Spread: true, PerPair: 320, MsgMax: 4, Delay: 20, Skew: 4, DataJitter: 8, Jitter: 8}),
+	derive.From(inOrder, Profile{Name: "gbn_loss",
+		Doc: "go-back-N mode, 1% loss, paths of equal delay (no reordering, as RoCEv2 needs): NAK rewinds " +
+			"resend everything from the expected PSN, one per cycle",
+		GBN: true, Loss: 0.01}),
+	derive.From(inOrder, Profile{Name: "gbn_timeout",
+		Doc: "go-back-N mode with silences and ACK loss: timeouts rewind, backoff, recovery",
+		GBN: true, Loss: 0.01, AckLoss: 0.1, Cycles: 50000,
+		Blackouts: []Blackout{{From: 6000, To: 15000}}}),
+	derive.From(baseProfile, Profile{Name: "gbn_spray",
+		Doc: "go-back-N mode sprayed over every path: reordering looks like loss, NAK storms, connections give " +
+			"up (the baseline's weakness)",
+		GBN: true, Errors: true, Cycles: 20000}),
+	derive.From(inOrder, Profile{Name: "gbn_random",
+		Doc: "go-back-N mode with everything: loss, ACK chaos, backpressure, churn, resets, wrap",
+		GBN: true, Loss: 0.02, AckLoss: 0.05, AckDup: 0.05, AckReplay: 0.05, Jitter: 100,
+		PathValid: 0.9, PktReady: 0.9, FbReady: 0.8, Wrap: true, ChurnEvery: 5000, ResetEvery: 20000,
+		Cycles: 40000}),
 }

@@ -14,7 +14,8 @@ import (
 
 // playProfile runs profile name with seed 1 on the golden model of every preset against the scoreboard: start(cfg)
 // before each preset's run returns the function called after every cycle, done(cfg, drv, cycles) follows the run.
-func playProfile(t *testing.T, name string, start func(cfg config.Config) func(in *retx.In, out *retx.Out), done func(cfg config.Config, drv *Driver, cycles int64)) {
+func playProfile(t *testing.T, name string, start func(cfg config.Config) func(in *retx.In, out *retx.Out),
+	done func(cfg config.Config, drv *Driver, cycles int64)) {
 	t.Helper()
 	prof, err := Lookup(name)
 	require.NoError(t, err)
@@ -62,7 +63,8 @@ func TestPseqWrapProfile(t *testing.T) {
 		require.Greater(t, onPath0, int64(1)<<uint(cfg.PseqWidth), "preset %s: packets on (0, 0)", cfg.Name)
 		require.Positive(t, wraps, "preset %s: the path sequence wrapped", cfg.Name)
 		require.Positive(t, drv.Stats.Retx, "preset %s: losses were resent", cfg.Name)
-		t.Logf("preset %s: %d packets on (0, 0) in %d cycles, %d wraps, %d retransmissions", cfg.Name, onPath0, cycles, wraps, drv.Stats.Retx)
+		t.Logf("preset %s: %d packets on (0, 0) in %d cycles, %d wraps, %d retransmissions",
+			cfg.Name, onPath0, cycles, wraps, drv.Stats.Retx)
 	})
 }
 
@@ -74,7 +76,8 @@ func TestPathMaskOutsideConfig(t *testing.T) {
 	prof.Paths = 1 << 20
 	cfg := presets(t)[0]
 	_, err = New(ConfigFor(cfg, prof), prof, 1, 1000)
-	require.EqualError(t, err, fmt.Sprintf("test pseq_wrap: path mask 0x100000 has no path of config %s (paths 0..%d)", cfg.Name, cfg.Paths-1))
+	require.EqualError(t, err,
+		fmt.Sprintf("test pseq_wrap: path mask 0x100000 has no path of config %s (paths 0..%d)", cfg.Name, cfg.Paths-1))
 }
 
 // TestEveryPairProfile: on every preset, the every_pair profile sends more than 2^8 packets on every (connection,
@@ -96,9 +99,12 @@ func TestEveryPairProfile(t *testing.T) {
 		}
 	}, func(cfg config.Config, drv *Driver, cycles int64) {
 		for k := range sent {
-			require.Greater(t, sent[k], 1<<8, "preset %s: packets on (connection %d, path %d)", cfg.Name, k/cfg.Paths, k%cfg.Paths)
-			require.GreaterOrEqual(t, acked[k], uint32(1<<8), "preset %s: highest ACKed sequence of (connection %d, path %d)", cfg.Name, k/cfg.Paths, k%cfg.Paths)
+			c, p := k/cfg.Paths, k%cfg.Paths
+			require.Greater(t, sent[k], 1<<8, "preset %s: packets on (connection %d, path %d)", cfg.Name, c, p)
+			require.GreaterOrEqual(t, acked[k], uint32(1<<8),
+				"preset %s: highest ACKed sequence of (connection %d, path %d)", cfg.Name, c, p)
 		}
-		t.Logf("preset %s: %d cycles, packets per pair %d..%d, %d retransmissions", cfg.Name, cycles, slices.Min(sent), slices.Max(sent), drv.Stats.Retx)
+		t.Logf("preset %s: %d cycles, packets per pair %d..%d, %d retransmissions",
+			cfg.Name, cycles, slices.Min(sent), slices.Max(sent), drv.Stats.Retx)
 	})
 }

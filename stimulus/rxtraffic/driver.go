@@ -100,9 +100,11 @@ const startReset = 2
 // New returns a driver for cfg and the profile, seeded; cycles is the run length including the drain.
 func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, error) {
 	if prof.Conns > cfg.Conns {
-		return nil, fmt.Errorf("test %s: uses %d connections, config %s has %d", prof.Name, prof.Conns, cfg.Name, cfg.Conns)
+		return nil, fmt.Errorf("test %s: uses %d connections, config %s has %d",
+			prof.Name, prof.Conns, cfg.Name, cfg.Conns)
 	}
-	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0x5eed5eed)), cycles: cycles, drain: DrainCycles(cfg, prof)}
+	d := &Driver{cfg: cfg, prof: prof, rng: rand.New(rand.NewPCG(seed, 0x5eed5eed)), cycles: cycles,
+		drain: DrainCycles(cfg, prof)}
 	d.senders = make([]sender, cfg.Conns)
 	for i := range d.senders {
 		d.senders[i].pseq = make([]uint32, cfg.Paths)
@@ -117,7 +119,8 @@ func New(cfg config.Config, prof Profile, seed uint64, cycles int64) (*Driver, e
 		}
 	}
 	if prof.Paths != 0 && len(d.paths) == 0 {
-		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)", prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
+		return nil, fmt.Errorf("test %s: path mask %#x has no path of config %s (paths 0..%d)",
+			prof.Name, prof.Paths, cfg.Name, cfg.Paths-1)
 	}
 	d.openAll()
 	return d, nil
@@ -234,51 +237,15 @@ func (d *Driver) afterReset() {
 	d.openAll()
 }
 
+// generate is the senders' traffic of one cycle: due retransmissions, churn, new packets, packets beyond the
+// window and packets to closed connections.
 func (d *Driver) generate(cycle int64) {
-	// Retransmissions that are due go back into the network on a fresh path sequence.
-	for i := 0; i < len(d.retx); {
-		if d.retx[i].due <= cycle {
-			p := d.retx[i]
-			d.retx[i] = d.retx[len(d.retx)-1]
-			d.retx = d.retx[:len(d.retx)-1]
-			if d.senders[p.conn].open {
-				d.transmit(cycle, p)
-			}
-			continue
-		}
-		i++
-	}
+	d.resend(cycle)
 	if d.prof.ChurnEvery > 0 && d.chance(1/float64(d.prof.ChurnEvery)) {
 		d.churn()
 	}
 	if d.chance(d.prof.Load) {
-		c := uint32(d.rng.IntN(d.conns()))
-		s := &d.senders[c]
-		if s.open && s.next.Sub(s.acked) >= int32(d.cfg.Window) {
-			// Window full: after RetxDelay cycles without progress the sender resends its oldest unacknowledged
-			// PSN (an RTO probe); the receiver answers a duplicate at once with its current cumulative PSN.
-			if s.stalledSince == 0 {
-				s.stalledSince = cycle
-			} else if cycle-s.stalledSince > int64(d.prof.RetxDelay) {
-				s.stalledSince = cycle
-				d.transmit(cycle, pkt{conn: c, psn: uint32(s.acked), handle: d.nextHandle(), ackReq: true})
-			}
-		}
-		if s.open && s.next.Sub(s.acked) < int32(d.cfg.Window) {
-			s.stalledSince = 0
-			p := pkt{conn: c, psn: uint32(s.next), handle: d.nextHandle()}
-			p.first = s.sent%int64(d.prof.MsgLen) == 0
-			p.last = s.sent%int64(d.prof.MsgLen) == int64(d.prof.MsgLen-1)
-			// A sender asks for an ACK at the end of a message and when this packet fills its window:
-			// coalescing has no timer, so without it the window could stay closed.
-			p.ackReq = p.last || d.chance(d.prof.PAckReq) || s.next.Sub(s.acked) == int32(d.cfg.Window-1)
-			s.next = s.next.Add(1)
-			s.sent++
-			d.transmit(cycle, p)
-			if d.chance(d.prof.PDup) {
-				d.transmit(cycle+int64(d.rng.IntN(50)), p)
-			}
-		}
+		d.send(cycle, uint32(d.rng.IntN(d.conns())))
 	}
 	if d.chance(d.prof.POOW) {
 		c := uint32(d.rng.IntN(d.conns()))
@@ -296,7 +263,55 @@ func (d *Driver) generate(cycle int64) {
 	if d.chance(d.prof.PClosed) {
 		c := uint32(d.rng.IntN(d.cfg.Conns))
 		if s := &d.senders[c]; !s.open && !s.opening {
-			d.flight.Push(cycle, pkt{conn: c, psn: d.rng.Uint32() & (1<<24 - 1), path: uint32(d.rng.IntN(d.cfg.Paths)), handle: d.nextHandle()})
+			d.flight.Push(cycle, pkt{conn: c, psn: d.rng.Uint32() & (1<<24 - 1), path: uint32(d.rng.IntN(d.cfg.Paths)),
+				handle: d.nextHandle()})
+		}
+	}
+}
+
+// resend puts the retransmissions that are due back into the network, on a fresh path sequence.
+func (d *Driver) resend(cycle int64) {
+	for i := 0; i < len(d.retx); {
+		if d.retx[i].due <= cycle {
+			p := d.retx[i]
+			d.retx[i] = d.retx[len(d.retx)-1]
+			d.retx = d.retx[:len(d.retx)-1]
+			if d.senders[p.conn].open {
+				d.transmit(cycle, p)
+			}
+			continue
+		}
+		i++
+	}
+}
+
+// send has connection c's sender send its next packet when its window has room, or probe with its oldest
+// unacknowledged PSN when the window has been full for RetxDelay cycles.
+func (d *Driver) send(cycle int64, c uint32) {
+	s := &d.senders[c]
+	if s.open && s.next.Sub(s.acked) >= int32(d.cfg.Window) {
+		// Window full: after RetxDelay cycles without progress the sender resends its oldest unacknowledged
+		// PSN (an RTO probe); the receiver answers a duplicate at once with its current cumulative PSN.
+		if s.stalledSince == 0 {
+			s.stalledSince = cycle
+		} else if cycle-s.stalledSince > int64(d.prof.RetxDelay) {
+			s.stalledSince = cycle
+			d.transmit(cycle, pkt{conn: c, psn: uint32(s.acked), handle: d.nextHandle(), ackReq: true})
+		}
+	}
+	if s.open && s.next.Sub(s.acked) < int32(d.cfg.Window) {
+		s.stalledSince = 0
+		p := pkt{conn: c, psn: uint32(s.next), handle: d.nextHandle()}
+		p.first = s.sent%int64(d.prof.MsgLen) == 0
+		p.last = s.sent%int64(d.prof.MsgLen) == int64(d.prof.MsgLen-1)
+		// A sender asks for an ACK at the end of a message and when this packet fills its window:
+		// coalescing has no timer, so without it the window could stay closed.
+		p.ackReq = p.last || d.chance(d.prof.PAckReq) || s.next.Sub(s.acked) == int32(d.cfg.Window-1)
+		s.next = s.next.Add(1)
+		s.sent++
+		d.transmit(cycle, p)
+		if d.chance(d.prof.PDup) {
+			d.transmit(cycle+int64(d.rng.IntN(50)), p)
 		}
 	}
 }

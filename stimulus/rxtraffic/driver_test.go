@@ -53,7 +53,8 @@ func TestProfilesExercise(t *testing.T) {
 		{name: "backpressure", check: func(ins []rxreorder.In) bool {
 			return anyIn(ins, func(i rxreorder.In) bool { return !i.CplReady && !i.Rst })
 		}, what: "m_cpl_ready low"},
-		{name: "reset", check: func(ins []rxreorder.In) bool { return countRst(ins) > 2 }, what: "a reset after the start"},
+		{name: "reset", check: func(ins []rxreorder.In) bool { return countRst(ins) > 2 },
+			what: "a reset after the start"},
 		{name: "churn", check: func(ins []rxreorder.In) bool {
 			return anyIn(ins, func(i rxreorder.In) bool { return i.CtlValid && !i.CtlOpen })
 		}, what: "a close"},

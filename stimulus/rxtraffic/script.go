@@ -2,10 +2,10 @@ package rxtraffic
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/rxreorder"
+	"github.com/spraynic/spraynic/stimulus/registry"
 )
 
 // Op is one step of a directed script.
@@ -60,29 +60,70 @@ type Item struct {
 	Cpl, Ack bool
 }
 
-// Script is a directed test: a fixed sequence of steps, then a drain, and the counters it must end with.
+// Script is a directed test as data: a table of steps, then a drain, and the counters it must end with.
 type Script struct {
 	// Name and Doc identify it.
 	Name, Doc string
-	// Build returns the steps for a configuration.
-	Build func(cfg config.Config) []Item
+	// Steps returns the steps for a configuration.
+	Steps func(cfg config.Config) []Item
 	// Want returns the final counters accepted, duplicate, out_of_window, closed.
 	Want func(cfg config.Config) [4]uint32
 	// WantStall requires s_pkt_ready to have been low while a packet was offered.
 	WantStall bool
 }
 
-var scripts = map[string]Script{}
+var scripts = registry.New("rx directed test", func(s Script) string { return s.Name }, directed...)
 
 // Scripts lists the directed scripts, sorted by name.
-func Scripts() []Script {
-	var s []Script
-	for _, v := range scripts {
-		s = append(s, v)
+func Scripts() []Script { return scripts.All() }
+
+// row is one row of a script's table of steps: one Item, or a run of them.
+type row interface{ steps() []Item }
+
+// run is a row of several steps.
+type run []Item
+
+func (it Item) steps() []Item { return []Item{it} }
+func (r run) steps() []Item   { return r }
+
+// table returns the steps of rows, in order.
+func table(rows ...row) []Item {
+	var it []Item
+	for _, r := range rows {
+		it = append(it, r.steps()...)
 	}
-	sort.Slice(s, func(i, j int) bool { return s[i].Name < s[j].Name })
-	return s
+	return it
 }
+
+// each is the rows f returns for k in [from, to), in order.
+func each(from, to int, f func(k int) row) run {
+	var r run
+	for k := from; k < to; k++ {
+		r = append(r, f(k).steps()...)
+	}
+	return r
+}
+
+func open(c, psn uint32) Item { return Item{Op: OpOpen, Conn: c, PSN: psn} }
+func closeConn(c uint32) Item { return Item{Op: OpClose, Conn: c} }
+func idle(n int) Item         { return Item{Op: OpIdle, N: n} }
+func reset(n int) Item        { return Item{Op: OpReset, N: n} }
+
+// ready sets m_cpl_ready and m_ack_ready; with n > 0 both return high n cycles later.
+func ready(cpl, ack bool, n int) Item { return Item{Op: OpReady, Cpl: cpl, Ack: ack, N: n} }
+
+// offer offers a packet with no flags.
+func offer(c, psn, path, pseq, handle uint32) Item {
+	return Item{Op: OpPkt, Conn: c, PSN: psn, Path: path, Pseq: pseq, Handle: handle}
+}
+
+// withAckReq returns the packet with its ack-request flag.
+func (it Item) withAckReq() Item { it.AckReq = true; return it }
+
+// withECN returns the packet CE-marked when ce.
+func (it Item) withECN(ce bool) Item { it.ECN = ce; return it }
+
+func psnAt(base uint32, k int) uint32 { return (base + uint32(k)) & (1<<24 - 1) }
 
 // ScriptDriver plays a Script.
 type ScriptDriver struct {
@@ -105,7 +146,7 @@ type ScriptDriver struct {
 
 // NewScript returns a driver for s under cfg.
 func NewScript(cfg config.Config, s Script) *ScriptDriver {
-	return &ScriptDriver{items: s.Build(cfg), cpl: true, ack: true, want: s.Want(cfg), wantStall: s.WantStall, left: -1}
+	return &ScriptDriver{items: s.Steps(cfg), cpl: true, ack: true, want: s.Want(cfg), wantStall: s.WantStall, left: -1}
 }
 
 // Drive sets this cycle's inputs from the current step.
@@ -136,7 +177,8 @@ func (d *ScriptDriver) Drive(cycle int64, in *rxreorder.In) {
 	case OpOpen, OpClose:
 		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlPSN = true, it.Op == OpOpen, it.Conn, it.PSN
 	case OpPkt:
-		in.PktValid, in.PktConn, in.PktPSN, in.PktPath, in.PktPseq, in.PktHandle = true, it.Conn, it.PSN, it.Path, it.Pseq, it.Handle
+		in.PktValid, in.PktConn, in.PktPSN, in.PktPath, in.PktPseq = true, it.Conn, it.PSN, it.Path, it.Pseq
+		in.PktHandle = it.Handle
 		in.PktAckReq, in.PktECN, in.PktFirst, in.PktLast = it.AckReq, it.ECN, it.First, it.Last
 	case OpReset:
 		in.Rst = true
@@ -181,13 +223,15 @@ func (d *ScriptDriver) Observe(cycle int64, in *rxreorder.In, out *rxreorder.Out
 // Check reports whether the script ran to its end with the expected counters.
 func (d *ScriptDriver) Check() error {
 	if d.pos < len(d.items) {
-		return fmt.Errorf("script stopped at step %d of %d (%s): the run was too short or the DUT never took it", d.pos, len(d.items), d.items[d.pos].Op)
+		return fmt.Errorf("script stopped at step %d of %d (%s): the run was too short or the DUT never took it",
+			d.pos, len(d.items), d.items[d.pos].Op)
 	}
 	if d.wantStall && d.stalls == 0 {
 		return fmt.Errorf("s_pkt_ready never dropped while a packet was offered; the script expects an input stall")
 	}
 	if d.last != d.want {
-		return fmt.Errorf("final counters accepted/duplicate/out_of_window/closed = %v, the script expects %v", d.last, d.want)
+		return fmt.Errorf("final counters accepted/duplicate/out_of_window/closed = %v, the script expects %v",
+			d.last, d.want)
 	}
 	return nil
 }
