@@ -43,7 +43,7 @@ func init() {
 			Test{Name: "retx_dir_" + s.Name, Block: "retx", Doc: "directed: " + s.Doc, ports: retxPorts, Directed: true,
 				configure: func(cfg config.Config) config.Config { return retxtraffic.ConfigForScript(cfg, s) },
 				CyclesFor: s.Cycles,
-				MinFor:    func(cfg config.Config) Minimum { return retxScriptMinimum(s.Build(cfg)) },
+				MinFor:    func(cfg config.Config) Minimum { return retxScriptMinimum(s.Steps(cfg)) },
 				run: func(r Request, dut *bridge.Model) (Result, error) {
 					g, err := retx.New(r.Config)
 					if err != nil {

@@ -39,7 +39,7 @@ func init() {
 				ports:     rxPorts,
 				Directed:  true,
 				CyclesFor: func(cfg config.Config) int64 { return int64(12*cfg.Window + 4*cfg.AckFifoDepth + 1000) },
-				MinFor:    func(cfg config.Config) Minimum { return rxScriptMinimum(s.Build(cfg)) },
+				MinFor:    func(cfg config.Config) Minimum { return rxScriptMinimum(s.Steps(cfg)) },
 				run: func(r Request, dut *bridge.Model) (Result, error) {
 					drv := rxtraffic.NewScript(r.Config, s)
 					return runRx(r, rxDriver{Driver: drv, check: drv.Check, stats: drv.Packets}, dut)
