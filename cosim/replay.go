@@ -38,13 +38,19 @@ type Rejected struct {
 type replayDriver struct {
 	// opens are the (connection, RX PSN) opens, pkts the packets in capture order; at the next one.
 	opens []replayOpen
-	pkts  []roce.Packet
+	pkts  []replayPkt
 	at    int
 	// sackBits is SACK_BITS; handleMask keeps HANDLE_WIDTH bits of the PSN used as the receive handle.
 	sackBits   int
 	handleMask uint32
 	// res collects the outcome.
 	res *ReplayResult
+}
+
+// replayPkt is one packet to feed and the receiver's connection its DestQP names.
+type replayPkt struct {
+	roce.Packet
+	conn uint32
 }
 
 // replayOpen opens one connection with the PSN its first data packet in the capture carries.
@@ -78,11 +84,11 @@ func (d *replayDriver) Drive(cycle int64, in *nictransport.TopIn) {
 			}
 		}
 		in.AckValid, in.AckConn, in.AckPSN, in.AckPath, in.AckPseq, in.AckSack, in.AckECN, in.AckNak =
-			true, a.DestQP, a.CumPSN, uint32(a.Path), a.PNext, v, a.ECNEcho, a.NAK
+			true, p.conn, a.CumPSN, uint32(a.Path), a.PNext, v, a.ECNEcho, a.NAK
 		return
 	}
 	x := &p.Data
-	in.RxValid, in.RxConn, in.RxPSN, in.RxPath, in.RxPseq = true, x.DestQP, x.PSN, uint32(x.Path), x.PSeq
+	in.RxValid, in.RxConn, in.RxPSN, in.RxPath, in.RxPseq = true, p.conn, x.PSN, uint32(x.Path), x.PSeq
 	in.RxFirst, in.RxLast, in.RxAckReq, in.RxECN, in.RxHandle = x.First, x.Last, x.AckReq, x.ECN == roce.ECNCE, x.PSN&d.handleMask
 }
 
@@ -140,23 +146,24 @@ func Replay(root string, cfg config.Config, frames [][]byte, repro string, log i
 func newReplayDriver(cfg config.Config, frames [][]byte, res *ReplayResult) *replayDriver {
 	d := &replayDriver{sackBits: cfg.SackBits, handleMask: uint32(uint64(1)<<uint(cfg.HandleWidth) - 1), res: res}
 	first := map[uint32]uint32{}
+	base := uint32(cfg.QPNBase)
 	for i, f := range frames {
 		p, err := roce.Parse(f)
-		var conn uint32
-		switch {
-		case err != nil:
+		if err != nil {
 			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1, Reason: err.Error()})
 			continue
-		case p.IsAck():
-			conn = p.Ack.DestQP
-		default:
-			conn = p.Data.DestQP
 		}
-		if conn >= uint32(cfg.Conns) {
-			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1,
-				Reason: fmt.Sprintf("connection (BTH DestQP) %d beyond the configuration's %d", conn, cfg.Conns)})
+		qpn := p.Data.DestQP
+		if p.IsAck() {
+			qpn = p.Ack.DestQP
+		}
+		if qpn < base || qpn-base >= uint32(cfg.Conns) {
+			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1, Reason: fmt.Sprintf(
+				"BTH DestQP %d outside the configuration's QPs %d..%d (qpn_base %d, conns %d)", qpn, base,
+				base+uint32(cfg.Conns)-1, base, cfg.Conns)})
 			continue
 		}
+		conn := qpn - base
 		if p.IsAck() {
 			res.Acks++
 		} else {
@@ -165,7 +172,7 @@ func newReplayDriver(cfg config.Config, frames [][]byte, res *ReplayResult) *rep
 				first[conn] = p.Data.PSN
 			}
 		}
-		d.pkts = append(d.pkts, p)
+		d.pkts = append(d.pkts, replayPkt{Packet: p, conn: conn})
 	}
 	for c, psn := range first {
 		d.opens = append(d.opens, replayOpen{conn: c, psn: psn})

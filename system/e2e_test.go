@@ -213,11 +213,15 @@ func TestCapture(t *testing.T) {
 	for i, f := range frames {
 		p, err := roce.Parse(f)
 		require.NoError(t, err, "frame %d", i)
+		qpn := p.Data.DestQP
 		if p.IsAck() {
 			acks++
+			qpn = p.Ack.DestQP
 		} else {
 			data++
 		}
+		require.GreaterOrEqual(t, qpn, uint32(o.Config.QPNBase), "frame %d: DestQP = qpn_base + connection", i)
+		require.Less(t, qpn, uint32(o.Config.QPNBase+o.Config.Conns), "frame %d: DestQP = qpn_base + connection", i)
 	}
 	require.Equal(t, int(r.DataPackets), data)
 	require.Equal(t, int(r.AckPackets), acks)

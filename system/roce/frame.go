@@ -104,6 +104,13 @@ type Packet struct {
 // IsAck reports whether the packet is an ACK/NAK.
 func (p *Packet) IsAck() bool { return p.Opcode == OpAck }
 
+// qpnAllowed describes the destination QPNs a frame may carry.
+const qpnAllowed = "2..0xFFFFFE (0 and 1 are the management QPs, 0xFFFFFF the multicast QPN)"
+
+// ValidQPN reports whether qpn may be a frame's destination QP: 24 bits, not the management QPs 0 (SMI) and 1
+// (GSI), not the multicast QPN 0xFFFFFF.
+func ValidQPN(qpn uint32) bool { return qpn >= 2 && qpn < Max24 }
+
 // Frame offsets (Ethernet II, IPv4 without options, UDP).
 const (
 	ethLen = 14
@@ -125,8 +132,8 @@ func netLayers(h *Header) (*layers.Ethernet, *layers.IPv4, *layers.UDP, error) {
 		return nil, nil, nil, invalid("IPv4", "dscp", uint64(h.DSCP), "0..63")
 	case h.ECN > 3:
 		return nil, nil, nil, invalid("IPv4", "ecn", uint64(h.ECN), "0..3")
-	case h.DestQP > Max24:
-		return nil, nil, nil, invalid("BTH", "dest qp", uint64(h.DestQP), "0..0xFFFFFF")
+	case !ValidQPN(h.DestQP):
+		return nil, nil, nil, invalid("BTH", "dest qp", uint64(h.DestQP), qpnAllowed)
 	}
 	src, dst := h.SrcIP.As4(), h.DstIP.As4()
 	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr(h.SrcMAC[:]), DstMAC: net.HardwareAddr(h.DstMAC[:]),
@@ -340,6 +347,9 @@ func Parse(frame []byte) (Packet, error) {
 	if bth.Opcode != OpSendOnly && bth.Opcode != OpAck {
 		return p, &FieldError{Layer: "BTH", Field: "opcode", Value: uint64(bth.Opcode),
 			Allowed: "0x04 (RC SEND Only), 0x11 (RC Acknowledge)", Err: ErrUnknownOpcode}
+	}
+	if !ValidQPN(bth.DestQP) {
+		return p, invalid("BTH", "dest qp", uint64(bth.DestQP), qpnAllowed)
 	}
 	if want := ICRC(ipb); want != bth.ICRC {
 		return p, &ICRCError{Expected: want, Actual: bth.ICRC}

@@ -115,7 +115,7 @@ func hdr(r *rand.Rand) Header {
 	h.SrcIP = netip.AddrFrom4([4]byte{10, byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256))})
 	h.DstIP = netip.AddrFrom4([4]byte{10, byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256))})
 	h.DSCP, h.ECN, h.TTL = uint8(r.IntN(64)), uint8(r.IntN(4)), uint8(r.IntN(256))
-	h.SrcPort, h.PKey, h.DestQP = uint16(0xC000+r.IntN(0x4000)), uint16(r.Uint32()), r.Uint32()&Max24
+	h.SrcPort, h.PKey, h.DestQP = uint16(0xC000+r.IntN(0x4000)), uint16(r.Uint32()), uint32(2+r.IntN(Max24-2))
 	return h
 }
 
@@ -284,6 +284,9 @@ func TestBuildRejects(t *testing.T) {
 		{"psn", func(d *Data) { d.PSN = 1 << 24 }},
 		{"pseq", func(d *Data) { d.PSeq = 1 << 24 }},
 		{"dest qp", func(d *Data) { d.DestQP = 1 << 24 }},
+		{"dest qp", func(d *Data) { d.DestQP = 0 }},
+		{"dest qp", func(d *Data) { d.DestQP = 1 }},
+		{"dest qp", func(d *Data) { d.DestQP = Max24 }},
 		{"dscp", func(d *Data) { d.DSCP = 64 }},
 		{"ecn", func(d *Data) { d.ECN = 4 }},
 		{"src ip", func(d *Data) { d.SrcIP = netip.IPv6Loopback() }},
@@ -425,6 +428,15 @@ func TestParseMalformed(t *testing.T) {
 	binary.BigEndian.PutUint16(g[udpOff+2:], 4790)
 	fe := mustField(t, func() error { _, err := Parse(g); return err }(), "UDP", ErrWrongPort)
 	require.Equal(t, uint64(4790), fe.Value)
+
+	// The management QPs and the multicast QPN (valid ICRC).
+	for _, qpn := range []uint32{0, 1, Max24} {
+		g = append([]byte{}, df...)
+		put24(g[bthOff+5:], qpn)
+		require.NoError(t, FixICRC(g))
+		fe = mustField(t, func() error { _, err := Parse(g); return err }(), "BTH", ErrInvalid)
+		require.Equal(t, "dest qp", fe.Field)
+	}
 
 	// Unknown opcode (valid ICRC).
 	g = append([]byte{}, df...)
