@@ -21,8 +21,12 @@ const (
 	DefaultPKey = 0xFFFF
 	// BTHLen is the BTH length in bytes.
 	BTHLen = 12
-	// SprayLen is the spray extension header length in bytes.
+	// SprayLen is the spray extension header length in bytes, also sent in its length field.
 	SprayLen = 16
+	// SprayType is the first byte of a spray extension header.
+	SprayType = 0xB5
+	// SprayVersion is the spray extension header version this package sends and accepts.
+	SprayVersion = 1
 	// AETHLen is the AETH length in bytes.
 	AETHLen = 4
 	// SACKHeaderLen is the SACK extension length in bytes without its bitmap.
@@ -293,20 +297,36 @@ func decodeBTH(data []byte, p gopacket.PacketBuilder) error {
 	return p.NextDecoder(b.NextLayerType())
 }
 
-// Spray is the spray extension header (16 bytes) after the BTH of a data packet.
+// Spray is the spray extension header (16 bytes) after the BTH of a data packet. Its type, version and length
+// bytes are fixed (SprayType, SprayVersion, SprayLen): written by SerializeTo, checked by DecodeFromBytes.
 type Spray struct {
 	layers.BaseLayer
 	// Path is the path id.
 	Path uint8
-	// PSeq is the path sequence (24 bits; a PSEQ_WIDTH-bit sequence is zero-extended).
-	PSeq uint32
 	// Flags holds SprayFirst and SprayLast; the other bits are reserved, sent 0 and rejected on receive.
 	Flags uint8
 	// MsgID is the message id (the payload handle; 32 bits).
 	MsgID uint32
 	// Offset is the placement offset of the payload in the message, bytes.
 	Offset uint32
+	// PSeq is the path sequence (24 bits; a PSEQ_WIDTH-bit sequence is zero-extended).
+	PSeq uint32
 }
+
+// Spray header byte offsets (docs/protocol.md).
+const (
+	sprayTypeOff    = 0
+	sprayPathOff    = 1
+	sprayFlagsOff   = 2
+	sprayVersionOff = 3
+	sprayMsgOff     = 4
+	sprayOffsetOff  = 8
+	sprayLengthOff  = 12
+	sprayPSeqOff    = 13
+)
+
+// sprayFlagsAllowed describes the allowed spray flags.
+const sprayFlagsAllowed = "bits 7 (first) and 6 (last) only"
 
 // LayerType implements gopacket.Layer.
 func (s *Spray) LayerType() gopacket.LayerType { return LayerTypeSpray }
@@ -317,23 +337,28 @@ func (s *Spray) CanDecode() gopacket.LayerClass { return LayerTypeSpray }
 // NextLayerType returns the payload.
 func (s *Spray) NextLayerType() gopacket.LayerType { return gopacket.LayerTypePayload }
 
-// DecodeFromBytes decodes the header; it does not allocate.
+// DecodeFromBytes decodes the header; it does not allocate. The fixed bytes are checked first, so a payload that
+// is not a spray header is named as such.
 func (s *Spray) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if len(data) < SprayLen {
 		df.SetTruncated()
 		return truncated("Spray", "header", len(data), SprayLen)
 	}
-	s.Path = data[0]
-	s.PSeq = get24(data[1:])
-	s.Flags = data[4]
-	if s.Flags&^(SprayFirst|SprayLast) != 0 {
-		return invalid("Spray", "flags", uint64(s.Flags), "bits 7 (first) and 6 (last) only")
+	switch {
+	case data[sprayTypeOff] != SprayType:
+		return invalid("Spray", "type", uint64(data[sprayTypeOff]), "0xb5 (spray data header)")
+	case data[sprayVersionOff] != SprayVersion:
+		return invalid("Spray", "version", uint64(data[sprayVersionOff]), "1")
+	case data[sprayLengthOff] != SprayLen:
+		return invalid("Spray", "length", uint64(data[sprayLengthOff]), "16")
+	case data[sprayFlagsOff]&^(SprayFirst|SprayLast) != 0:
+		return invalid("Spray", "flags", uint64(data[sprayFlagsOff]), sprayFlagsAllowed)
 	}
-	if r := get24(data[5:]); r != 0 {
-		return invalid("Spray", "reserved", uint64(r), "0")
-	}
-	s.MsgID = binary.BigEndian.Uint32(data[8:])
-	s.Offset = binary.BigEndian.Uint32(data[12:])
+	s.Path = data[sprayPathOff]
+	s.Flags = data[sprayFlagsOff]
+	s.MsgID = binary.BigEndian.Uint32(data[sprayMsgOff:])
+	s.Offset = binary.BigEndian.Uint32(data[sprayOffsetOff:])
+	s.PSeq = get24(data[sprayPSeqOff:])
 	s.Contents = data[:SprayLen]
 	s.Payload = data[SprayLen:]
 	return nil
@@ -345,18 +370,20 @@ func (s *Spray) SerializeTo(buf gopacket.SerializeBuffer, opts gopacket.Serializ
 		return invalid("Spray", "pseq", uint64(s.PSeq), "0..0xFFFFFF")
 	}
 	if s.Flags&^(SprayFirst|SprayLast) != 0 {
-		return invalid("Spray", "flags", uint64(s.Flags), "bits 7 (first) and 6 (last) only")
+		return invalid("Spray", "flags", uint64(s.Flags), sprayFlagsAllowed)
 	}
 	h, err := buf.PrependBytes(SprayLen)
 	if err != nil {
 		return err
 	}
-	h[0] = s.Path
-	put24(h[1:], s.PSeq)
-	h[4] = s.Flags
-	h[5], h[6], h[7] = 0, 0, 0
-	binary.BigEndian.PutUint32(h[8:], s.MsgID)
-	binary.BigEndian.PutUint32(h[12:], s.Offset)
+	h[sprayTypeOff] = SprayType
+	h[sprayPathOff] = s.Path
+	h[sprayFlagsOff] = s.Flags
+	h[sprayVersionOff] = SprayVersion
+	binary.BigEndian.PutUint32(h[sprayMsgOff:], s.MsgID)
+	binary.BigEndian.PutUint32(h[sprayOffsetOff:], s.Offset)
+	h[sprayLengthOff] = SprayLen
+	put24(h[sprayPSeqOff:], s.PSeq)
 	return nil
 }
 

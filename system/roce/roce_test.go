@@ -459,21 +459,48 @@ func TestParseMalformed(t *testing.T) {
 	fe = mustField(t, func() error { _, err := Parse(sf); return err }(), "SACK", ErrInvalid)
 	require.Equal(t, "bitmap words", fe.Field)
 
-	// TVer != 0, reserved spray bits, other syndromes.
+	// TVer != 0, the fixed and reserved spray bytes, other syndromes.
 	for _, tc := range []struct {
-		frame []byte
-		off   int
-		v     byte
-		layer string
-	}{{df, bthOff + 1, 0x01, "BTH"}, {df, bthOff + BTHLen + 4, 0x20, "Spray"}, {df, bthOff + BTHLen + 6, 0x01, "Spray"},
-		{af, bthOff + BTHLen, 0x20, "AETH"}, {af, bthOff + BTHLen + AETHLen + 4, 0x01, "SACK"}, {af, ipOff + 9, 6, "IPv4"}} {
-		g := append([]byte{}, tc.frame...)
-		g[tc.off] = tc.v
-		if tc.off != ipOff+9 {
-			require.NoError(t, FixICRC(g))
-		}
-		mustField(t, func() error { _, err := Parse(g); return err }(), tc.layer, ErrInvalid)
+		name         string
+		frame        []byte
+		off          int
+		v            byte
+		layer, field string
+	}{
+		{name: "tver 1", frame: df, off: bthOff + 1, v: 0x01, layer: "BTH", field: "tver"},
+		{name: "spray type 0", frame: df, off: bthOff + BTHLen, v: 0x00, layer: "Spray", field: "type"},
+		{name: "spray flags bit 5", frame: df, off: bthOff + BTHLen + 2, v: 0x20, layer: "Spray", field: "flags"},
+		{name: "spray version 2", frame: df, off: bthOff + BTHLen + 3, v: 0x02, layer: "Spray", field: "version"},
+		{name: "spray length 20", frame: df, off: bthOff + BTHLen + 12, v: 20, layer: "Spray", field: "length"},
+		{name: "RNR NAK", frame: af, off: bthOff + BTHLen, v: 0x20, layer: "AETH", field: "syndrome"},
+		{name: "sack flags bit 0", frame: af, off: bthOff + BTHLen + AETHLen + 4, v: 0x01, layer: "SACK",
+			field: "flags"},
+		{name: "IPv4 protocol TCP", frame: af, off: ipOff + 9, v: 6, layer: "IPv4", field: "protocol"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := append([]byte{}, tc.frame...)
+			g[tc.off] = tc.v
+			if tc.off != ipOff+9 {
+				require.NoError(t, FixICRC(g))
+			}
+			fe := mustField(t, func() error { _, err := Parse(g); return err }(), tc.layer, ErrInvalid)
+			require.Equal(t, tc.field, fe.Field)
+		})
 	}
+}
+
+// TestSprayHexDump pins the spray header's wire bytes to the example of docs/protocol.md and decodes it back.
+func TestSprayHexDump(t *testing.T) {
+	const dump = "b5 06 80 01  00 00 00 2a  00 00 10 00  10 01 00 00"
+	s := Spray{Path: 6, Flags: SprayFirst, MsgID: 0x2a, Offset: 0x1000, PSeq: 0x010000}
+	buf := gopacket.NewSerializeBuffer()
+	require.NoError(t, s.SerializeTo(buf, gopacket.SerializeOptions{}))
+	require.Equal(t, hexBytes(t, dump), buf.Bytes())
+	var d Spray
+	require.NoError(t, d.DecodeFromBytes(hexBytes(t, dump+" 99"), gopacket.NilDecodeFeedback))
+	require.Equal(t, []byte{0x99}, d.Payload)
+	d.BaseLayer = s.BaseLayer
+	require.Equal(t, s, d)
 }
 
 // TestParseNoAlloc checks that a successful Parse does not allocate.
