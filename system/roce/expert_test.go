@@ -94,12 +94,12 @@ func wantStacks(t *testing.T, frames [][]byte, lua bool) []string {
 		p, err := roce.Parse(f)
 		require.NoError(t, err, "frame %d", i+1)
 		switch {
-		case p.IsAck() && lua:
-			want = append(want, ackStack+":spraynic")
-		case p.IsAck():
+		case p.IsAck(): // the Lua dissector adds the SACK extension as a postdissector: not a layer
 			want = append(want, ackStack)
+		case lua && len(p.Data.Payload) == 0:
+			want = append(want, ackStack+":spraynic")
 		case lua:
-			want = append(want, "eth:ethertype:ip:udp:infiniband:spraynic:data")
+			want = append(want, ackStack+":spraynic:data")
 		default:
 			want = append(want, dataStack)
 		}
@@ -117,8 +117,12 @@ func writeCapture(t *testing.T, dir, name string, frames [][]byte) string {
 	return path
 }
 
-// luaScripts are the dissector setups every capture is checked under: Wireshark alone.
-var luaScripts = []string{""}
+// luaScript is the spraynic Lua dissector, relative to this package.
+const luaScript = "../../wireshark/spraynic.lua"
+
+// luaScripts are the dissector setups every capture is checked under: Wireshark alone, and with the spraynic
+// Lua dissector.
+var luaScripts = []string{"", luaScript}
 
 // requireClean asserts that Wireshark, under every setup of luaScripts, reports no expert item on file and
 // decodes each frame as our stack and nothing else.
@@ -257,4 +261,109 @@ func TestTsharkExpertBites(t *testing.T) {
 				fmt.Sprintf("the second frame is not decoded as %s", dataStack))
 		})
 	}
+}
+
+// luaFields are the Lua dissector's fields TestTsharkLua reads, in the order of luaWant.
+var luaFields = []string{"spraynic.type", "spraynic.path", "spraynic.first", "spraynic.last", "spraynic.version",
+	"spraynic.msg_id", "spraynic.offset", "spraynic.length", "spraynic.pseq", "spraynic.sack.path",
+	"spraynic.sack.pnext", "spraynic.sack.ecn", "spraynic.sack.words", "spraynic.sack.bitmap", "spraynic.icrc"}
+
+// luaWant renders what the Lua dissector must show for frame as tshark -T fields prints luaFields.
+func luaWant(t *testing.T, frame []byte) string {
+	t.Helper()
+	p, err := roce.Parse(frame)
+	require.NoError(t, err)
+	b := func(v bool) string {
+		if v {
+			return "1"
+		}
+		return "0"
+	}
+	if !p.IsAck() {
+		d := &p.Data
+		return strings.Join([]string{"0xb5", fmt.Sprint(d.Path), b(d.First), b(d.Last), "1", fmt.Sprint(d.MsgID),
+			fmt.Sprint(d.Offset), "16", fmt.Sprint(d.PSeq), "", "", "", "", "", ""}, "\t")
+	}
+	a := &p.Ack
+	if !a.HasSACK { // a NAK, or a plain IBTA ACK: nothing after the AETH
+		return strings.Repeat("\t", len(luaFields)-1)
+	}
+	var words []string
+	for w := 0; w < int(a.Words); w++ {
+		words = append(words, fmt.Sprintf("0x%08x", a.Bitmap[w]))
+	}
+	wire := binary.BigEndian.Uint32(frame[len(frame)-roce.ICRCLen:])
+	return strings.Join([]string{"", "", "", "", "", "", "", "", "", fmt.Sprint(a.Path), fmt.Sprint(a.PNext),
+		b(a.ECNEcho), fmt.Sprint(a.Words), strings.Join(words, ","), fmt.Sprintf("0x%08x", wire)}, "\t")
+}
+
+// TestTsharkLua: wireshark/spraynic.lua shows every field of the spray header and the SACK extension by name,
+// with the values Parse reads, on a simulation capture (ECN marks, NAKs) and on frames with edge values.
+func TestTsharkLua(t *testing.T) {
+	needTshark(t)
+	cfg, err := config.Preset("default")
+	require.NoError(t, err)
+	frames := simFrames(t, system.Options{Config: cfg, Mode: system.ModeSpray, DurationUS: 20, Seed: 3,
+		QueueKB: 64, ECNKB: 4, Slow: []system.SlowPath{{Path: 2, Gbps: 10}}}) // ECN marks, echoed in SACKs
+	frames = append(frames, simFrames(t, system.Options{Config: cfg, Mode: system.ModeGBN, Loss: 0.02,
+		DurationUS: 20, Seed: 3})...) // go-back-N with loss: NAKs
+	d := roce.Data{Header: exampleHeader(), PSN: roce.Max24, Path: 255, First: true, Last: true, PSeq: roce.Max24,
+		MsgID: 0xFFFFFFFF, Offset: 0xFFFFFFFF, Payload: []byte{1, 2, 3}}
+	a := roce.Ack{Header: exampleHeader(), CumPSN: 0, MSN: roce.Max24, HasSACK: true, Path: 255, PNext: roce.Max24,
+		ECNEcho: true, Words: 8, Bitmap: [8]uint32{1, 0, 0, 0, 0, 0, 0, 1 << 31}}
+	var ecn, naks int
+	for _, f := range frames {
+		p, err := roce.Parse(f)
+		require.NoError(t, err)
+		if p.IsAck() && p.Ack.ECNEcho {
+			ecn++
+		}
+		if p.IsAck() && p.Ack.NAK {
+			naks++
+		}
+	}
+	require.Positive(t, ecn, "the capture has ECN echoes")
+	require.Positive(t, naks, "the capture has NAKs")
+	for _, f := range []func() ([]byte, error){func() ([]byte, error) { return roce.BuildData(&d) },
+		func() ([]byte, error) { return roce.BuildAck(&a) }} {
+		frame, err := f()
+		require.NoError(t, err)
+		frames = append(frames, frame)
+	}
+	var want []string
+	for _, f := range frames {
+		want = append(want, luaWant(t, f))
+	}
+	dir := t.TempDir()
+	file := writeCapture(t, dir, "lua.pcap", frames)
+	args := []string{"-X", "lua_script:" + luaScript, "-n", "-r", file, "-T", "fields", "-E", "separator=/t"}
+	for _, f := range luaFields {
+		args = append(args, "-e", f)
+	}
+	got := strings.Split(strings.TrimRight(tshark(t, args...), "\n"), "\n")
+	require.Len(t, got, len(want), "one line per frame")
+	for i := range want {
+		require.Equal(t, want[i], got[i], "frame %d: tshark -e %s", i+1, strings.Join(luaFields, " -e "))
+	}
+	t.Logf("%d frames (%d ACKs with ECN echo, %d NAKs): every Lua field as Parse reads it", len(frames), ecn, naks)
+}
+
+// TestTsharkLuaWarnings: a reserved bit set in each extension is an expert warning of the Lua dissector (the
+// frames are otherwise valid).
+func TestTsharkLuaWarnings(t *testing.T) {
+	needTshark(t)
+	d := roce.Data{Header: exampleHeader(), Path: 3, First: true, Payload: []byte{1, 2, 3}}
+	a := roce.Ack{Header: exampleHeader(), HasSACK: true, Path: 3, PNext: 5, Words: 2, Bitmap: [8]uint32{3}}
+	df, err := roce.BuildData(&d)
+	require.NoError(t, err)
+	df[14+20+8+roce.BTHLen+2] |= 0x01 // spray flags bit 0
+	require.NoError(t, roce.FixICRC(df))
+	af, err := roce.BuildAck(&a)
+	require.NoError(t, err)
+	af[14+20+8+roce.BTHLen+roce.AETHLen+7] = 0x01 // SACK reserved
+	require.NoError(t, roce.FixICRC(af))
+	file := writeCapture(t, t.TempDir(), "reserved.pcap", [][]byte{df, af})
+	n, report := expertItems(t, file, luaScript)
+	require.Equal(t, 2, n, "one warning per frame\n%s", report)
+	require.Contains(t, report, "Reserved bits are not zero")
 }
