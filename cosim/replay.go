@@ -89,7 +89,8 @@ func (d *replayDriver) Drive(cycle int64, in *nictransport.TopIn) {
 	}
 	x := &p.Data
 	in.RxValid, in.RxConn, in.RxPSN, in.RxPath, in.RxPseq = true, p.conn, x.PSN, uint32(x.Path), x.PSeq
-	in.RxFirst, in.RxLast, in.RxAckReq, in.RxECN, in.RxHandle = x.First, x.Last, x.AckReq, x.ECN == roce.ECNCE, x.PSN&d.handleMask
+	in.RxFirst, in.RxLast, in.RxAckReq = x.First, x.Last, x.AckReq
+	in.RxECN, in.RxHandle = x.ECN == roce.ECNCE, x.PSN&d.handleMask
 }
 
 func (d *replayDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictransport.TopOut) {
@@ -108,9 +109,10 @@ func (d *replayDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictran
 // Replay feeds the frames of a capture into one nic_transport RTL endpoint's network input, in lockstep with its
 // golden twin, and reports what it did. Frames that are not ours or are malformed are counted and named by
 // number, never fed. root is the repository (nil-safe log).
-func Replay(root string, cfg config.Config, frames [][]byte, repro string, log io.Writer) (*ReplayResult, error) {
+func Replay(root string, cfg config.Config, mtu int, frames [][]byte, repro string, log io.Writer) (*ReplayResult,
+	error) {
 	res := &ReplayResult{Frames: len(frames)}
-	d := newReplayDriver(cfg, frames, res)
+	d := newReplayDriver(cfg, roce.LimitsFor(cfg, mtu), frames, res)
 	// Cycles: reset, opens, one cycle per packet at best, and room for back-pressure and the drain.
 	cycles := int64(replayReset+len(d.opens)) + 4*int64(len(d.pkts)) + 4*int64(cfg.Window) + 1000
 	res.Cycles = cycles
@@ -141,14 +143,14 @@ func Replay(root string, cfg config.Config, frames [][]byte, repro string, log i
 	return res, nil
 }
 
-// newReplayDriver parses the frames, counting and listing the rejected ones in res, and returns the driver that
-// opens every connection the data packets use (at the first PSN seen) and feeds the packets in capture order.
-func newReplayDriver(cfg config.Config, frames [][]byte, res *ReplayResult) *replayDriver {
+// newReplayDriver parses the frames within lim, counting and listing the rejected ones in res, and returns the
+// driver that opens every connection the data packets use (at the first PSN seen) and feeds the packets in
+// capture order.
+func newReplayDriver(cfg config.Config, lim roce.Limits, frames [][]byte, res *ReplayResult) *replayDriver {
 	d := &replayDriver{sackBits: cfg.SackBits, handleMask: uint32(uint64(1)<<uint(cfg.HandleWidth) - 1), res: res}
 	first := map[uint32]uint32{}
-	base := uint32(cfg.QPNBase)
 	for i, f := range frames {
-		p, err := roce.Parse(f)
+		p, err := lim.Parse(f)
 		if err != nil {
 			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1, Reason: err.Error()})
 			continue
@@ -157,13 +159,7 @@ func newReplayDriver(cfg config.Config, frames [][]byte, res *ReplayResult) *rep
 		if p.IsAck() {
 			qpn = p.Ack.DestQP
 		}
-		if qpn < base || qpn-base >= uint32(cfg.Conns) {
-			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1, Reason: fmt.Sprintf(
-				"BTH DestQP %d outside the configuration's QPs %d..%d (qpn_base %d, conns %d)", qpn, base,
-				base+uint32(cfg.Conns)-1, base, cfg.Conns)})
-			continue
-		}
-		conn := qpn - base
+		conn := lim.Conn(qpn)
 		if p.IsAck() {
 			res.Acks++
 		} else {

@@ -23,6 +23,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
 			&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray or gbn (the endpoint's GBN parameter)"},
 			&cli.IntFlag{Name: "show", Value: 10, Usage: "rejected frames listed at most"},
+			&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "largest data payload accepted, bytes (the sender's --mtu)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -54,7 +55,7 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := cosim.Replay(root, cfg, frames, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
+			res, err := cosim.Replay(root, cfg, c.Int("mtu"), frames, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
 			if res != nil {
 				res.Print(c.App.Writer, path, cfg.Name, c.String("mode"), c.Int("show"), err == nil)
 			}

@@ -85,8 +85,8 @@ func TestSimCommands(t *testing.T) {
 	require.Contains(t, out, fmt.Sprintf("%d frames: %d data and 0 ACK packets fed", n+3, n))
 	require.Contains(t, out, fmt.Sprintf("frame %d rejected:", n+1))
 	require.Contains(t, out, fmt.Sprintf("frame %d rejected:", n+2))
-	require.Contains(t, out, fmt.Sprintf(
-		"frame %d rejected: BTH DestQP 99 outside the configuration's QPs 256..271 (qpn_base 256, conns 16)", n+3))
+	require.Contains(t, out, fmt.Sprintf("frame %d rejected: roce: BTH dest qp: outside the configuration: value 99 "+
+		"(0x63), allowed 256..271 (qpn_base 256, conns 16)", n+3))
 	require.Contains(t, out, "RTL and golden model equal on every output port")
 
 	for _, tc := range []struct {

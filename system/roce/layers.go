@@ -2,7 +2,6 @@ package roce
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/google/gopacket"
@@ -67,69 +66,6 @@ var (
 
 func init() {
 	layers.RegisterUDPPortLayerType(layers.UDPPort(UDPPort), LayerTypeBTH)
-}
-
-// Error kinds, matched with errors.Is; a *FieldError or *ICRCError carries the details.
-var (
-	// ErrTruncated: the packet ends inside a field.
-	ErrTruncated = errors.New("truncated")
-	// ErrInvalid: a field holds a value the format does not allow.
-	ErrInvalid = errors.New("invalid field")
-	// ErrWrongPort: the UDP destination port is not 4791.
-	ErrWrongPort = errors.New("wrong UDP port")
-	// ErrUnknownOpcode: the BTH opcode is neither RC SEND Only nor RC Acknowledge.
-	ErrUnknownOpcode = errors.New("unknown opcode")
-	// ErrBadICRC: the invariant CRC does not match.
-	ErrBadICRC = errors.New("bad ICRC")
-)
-
-// FieldError reports a truncated or invalid field.
-type FieldError struct {
-	// Layer names the header ("Ethernet", "IPv4", "UDP", "BTH", "Spray", "AETH", "SACK", "ICRC").
-	Layer string
-	// Field names the field.
-	Field string
-	// Value is the value found (for truncation: the bytes available).
-	Value uint64
-	// Allowed describes the allowed values (for truncation: the bytes needed).
-	Allowed string
-	// Err is the kind: ErrTruncated, ErrInvalid, ErrWrongPort or ErrUnknownOpcode.
-	Err error
-}
-
-// Error implements error.
-func (e *FieldError) Error() string {
-	return fmt.Sprintf("roce: %s %s: %v: value %d (%#x), allowed %s", e.Layer, e.Field, e.Err, e.Value, e.Value, e.Allowed)
-}
-
-// Unwrap returns the kind.
-func (e *FieldError) Unwrap() error { return e.Err }
-
-// ICRCError reports an invariant CRC mismatch; errors.Is(err, ErrBadICRC) holds.
-type ICRCError struct {
-	// Expected is the ICRC computed over the packet.
-	Expected uint32
-	// Actual is the ICRC found in the packet (its 4 bytes read little-endian).
-	Actual uint32
-}
-
-// Error implements error.
-func (e *ICRCError) Error() string {
-	return fmt.Sprintf("roce: bad ICRC: expected %#08x, found %#08x", e.Expected, e.Actual)
-}
-
-// Is makes errors.Is(err, ErrBadICRC) true.
-func (e *ICRCError) Is(target error) bool { return target == ErrBadICRC }
-
-// truncated returns the truncation error of field in layer: have bytes available, need bytes needed.
-func truncated(layer, field string, have, need int) *FieldError {
-	return &FieldError{Layer: layer, Field: field, Value: uint64(have), Allowed: fmt.Sprintf(">= %d bytes", need),
-		Err: ErrTruncated}
-}
-
-// invalid returns the invalid-value error of field in layer.
-func invalid(layer, field string, v uint64, allowed string) *FieldError {
-	return &FieldError{Layer: layer, Field: field, Value: v, Allowed: allowed, Err: ErrInvalid}
 }
 
 // put24 writes the low 24 bits of v big-endian.
@@ -197,7 +133,7 @@ func (b *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 		if len(data) < BTHLen {
 			return truncated("BTH", "header", len(data), BTHLen)
 		}
-		return truncated("ICRC", "icrc", len(data)-BTHLen, ICRCLen)
+		return truncated("ICRC", "", len(data)-BTHLen, ICRCLen)
 	}
 	b.Opcode = data[0]
 	b.SE = data[1]&0x80 != 0
