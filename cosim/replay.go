@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
@@ -107,12 +108,17 @@ func (d *replayDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictran
 }
 
 // Replay feeds the frames of a capture into one nic_transport RTL endpoint's network input, in lockstep with its
-// golden twin, and reports what it did. Frames that are not ours or are malformed are counted and named by
-// number, never fed. root is the repository (nil-safe log).
-func Replay(root string, cfg config.Config, mtu int, frames [][]byte, repro string, log io.Writer) (*ReplayResult,
-	error) {
-	res := &ReplayResult{Frames: len(frames)}
-	d := newReplayDriver(cfg, roce.LimitsFor(cfg, mtu), frames, res)
+// golden twin, and reports what it did. Frames that are not ours, are malformed or are outside the
+// configuration (receiver limits with payloads up to mtu bytes) are counted and named by number, never fed; a
+// capture of which no frame can be fed is an error before any model is built. root is the repository
+// (nil-safe log).
+func Replay(root string, cfg config.Config, mtu int, capt *roce.Capture, repro string, log io.Writer) (
+	*ReplayResult, error) {
+	res := &ReplayResult{Frames: len(capt.Frames)}
+	d := newReplayDriver(cfg, roce.LimitsFor(cfg, mtu), capt.Frames, res)
+	if len(d.pkts) == 0 {
+		return res, noneFed(capt.Name, res.Rejected)
+	}
 	// Cycles: reset, opens, one cycle per packet at best, and room for back-pressure and the drain.
 	cycles := int64(replayReset+len(d.opens)) + 4*int64(len(d.pkts)) + 4*int64(cfg.Window) + 1000
 	res.Cycles = cycles
@@ -146,11 +152,16 @@ func Replay(root string, cfg config.Config, mtu int, frames [][]byte, repro stri
 // newReplayDriver parses the frames within lim, counting and listing the rejected ones in res, and returns the
 // driver that opens every connection the data packets use (at the first PSN seen) and feeds the packets in
 // capture order.
-func newReplayDriver(cfg config.Config, lim roce.Limits, frames [][]byte, res *ReplayResult) *replayDriver {
+func newReplayDriver(cfg config.Config, lim roce.Limits, frames []roce.CapturedFrame, res *ReplayResult,
+) *replayDriver {
 	d := &replayDriver{sackBits: cfg.SackBits, handleMask: uint32(uint64(1)<<uint(cfg.HandleWidth) - 1), res: res}
 	first := map[uint32]uint32{}
-	for i, f := range frames {
-		p, err := lim.Parse(f)
+	for i := range frames {
+		err := frames[i].Check()
+		var p roce.Packet
+		if err == nil {
+			p, err = lim.Parse(frames[i].Data)
+		}
 		if err != nil {
 			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1, Reason: err.Error()})
 			continue
@@ -191,9 +202,26 @@ func (r *ReplayResult) Print(w io.Writer, path, cfgName, mode string, show int, 
 			fmt.Fprintf(w, "  ... %d more rejected\n", len(r.Rejected)-i)
 			break
 		}
-		fmt.Fprintf(w, "  frame %d rejected: %s\n", rj.Frame, rj.Reason)
+		fmt.Fprintf(w, "  %s: frame %d: rejected: %s\n", path, rj.Frame, rj.Reason)
 	}
 	if ok {
 		fmt.Fprintf(w, "RTL and golden model equal on every output port for %d cycles\n", r.Cycles)
 	}
+}
+
+// noneFed is the error of a capture of which no frame could be fed: the count and the first reasons.
+func noneFed(name string, rejected []Rejected) error {
+	if len(rejected) == 0 {
+		return fmt.Errorf("replay: %s: no frames", name)
+	}
+	var first []string
+	for _, rj := range rejected[:min(3, len(rejected))] {
+		first = append(first, fmt.Sprintf("frame %d: %s", rj.Frame, rj.Reason))
+	}
+	more := ""
+	if len(rejected) > 3 {
+		more = fmt.Sprintf("; %d more", len(rejected)-3)
+	}
+	return fmt.Errorf("replay: %s: no frame to feed, all %d rejected: %s%s", name, len(rejected),
+		strings.Join(first, "; "), more)
 }
