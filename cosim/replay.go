@@ -194,9 +194,11 @@ func (r *ReplayResult) Print(w io.Writer, path, cfgName, mode string, show int, 
 	o := &r.Out
 	fmt.Fprintf(w, "%s: %d frames: %d data and %d ACK packets fed to one nic_transport (config %s, %s), %d rejected\n",
 		path, r.Frames, r.Data, r.Acks, cfgName, mode, len(r.Rejected))
-	fmt.Fprintf(w, "completions %d, ACKs sent %d (NAKs %d); data accepted %d, duplicate %d, out of window %d, "+
-		"closed %d, go-back-N dropped %d; ACKs ignored %d\n", r.Completions, r.AcksSent, o.CntNaks, o.CntAccepted,
-		o.CntDuplicate, o.CntOutOfWin, o.CntClosed, o.CntGBNDropped, o.CntAckIgnored)
+	if r.Data+r.Acks > 0 { // else the endpoint never ran
+		fmt.Fprintf(w, "completions %d, ACKs sent %d (NAKs %d); data accepted %d, duplicate %d, out of window %d, "+
+			"closed %d, go-back-N dropped %d; ACKs ignored %d\n", r.Completions, r.AcksSent, o.CntNaks,
+			o.CntAccepted, o.CntDuplicate, o.CntOutOfWin, o.CntClosed, o.CntGBNDropped, o.CntAckIgnored)
+	}
 	for i, rj := range r.Rejected {
 		if i == show {
 			fmt.Fprintf(w, "  ... %d more rejected\n", len(r.Rejected)-i)
