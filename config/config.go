@@ -59,6 +59,8 @@ type Config struct {
 	MaxRetries int `json:"max_retries"`
 	// GBN selects the retransmit engine's go-back-N (RoCEv2) mode instead of selective retransmission.
 	GBN int `json:"gbn"`
+	// QPNBase is the RoCEv2 queue pair number of connection 0: connection c is QP QPNBase+c on the wire.
+	QPNBase int `json:"qpn_base"`
 }
 
 // Key describes one configuration key: its JSON name, its Verilog parameter and its allowed range.
@@ -96,6 +98,7 @@ var Keys = []Key{
 	key("rto_max_ticks", "RTO_MAX_TICKS", 1, 65535, plain, func(c *Config) *int { return &c.RTOMaxTicks }),
 	key("max_retries", "MAX_RETRIES", 1, 15, plain, func(c *Config) *int { return &c.MaxRetries }),
 	key("gbn", "GBN", 0, 1, plain, func(c *Config) *int { return &c.GBN }),
+	key("qpn_base", "QPN_BASE", 2, 1<<24-3, plain, func(c *Config) *int { return &c.QPNBase }),
 }
 
 // pow2 and plain say whether a key's value must be a power of two.
@@ -162,6 +165,9 @@ func (c Config) crossKeyError() error {
 	case c.RTOMaxTicks < c.RTOTicks:
 		return fmt.Errorf("key %q: value %d below rto_ticks %d (allowed: rto_ticks <= rto_max_ticks)",
 			"rto_max_ticks", c.RTOMaxTicks, c.RTOTicks)
+	case c.QPNBase+c.Conns > 1<<24-1:
+		return fmt.Errorf("key %q: value %d too large for conns %d (allowed: qpn_base + conns <= 2^24 - 1, "+
+			"QPN 0xFFFFFF is multicast)", "qpn_base", c.QPNBase, c.Conns)
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func TestLoadErrors(t *testing.T) {
 	good := `"conns": 16, "window": 64, "paths": 8, "sack_bits": 64, "psn_width": 24, "pseq_width": 16, ` +
 		`"handle_width": 16, "ack_every": 4, "ack_fifo_depth": 16, "tick_cycles": 256, "cwnd_init": 16, ` +
 		`"cwnd_max": 64, "ai_16ths": 2, "fail_k": 3, "holdoff_ticks": 40, "rto_ticks": 8, "rto_max_ticks": 64, ` +
-		`"max_retries": 7, "gbn": 0`
+		`"max_retries": 7, "gbn": 0, "qpn_base": 256`
 	tests := []struct {
 		name, body, want string
 	}{
@@ -57,6 +57,11 @@ func TestLoadErrors(t *testing.T) {
 		{name: "not json", body: "conns=3", want: "not a JSON object"},
 		{name: "cwnd init above max", body: "{" + replace(good, `"cwnd_init": 16`, `"cwnd_init": 65`) + "}",
 			want: `key "cwnd_init": value 65 above cwnd_max 64`},
+		{name: "qpn base on the management QP", body: "{" + replace(good, `"qpn_base": 256`, `"qpn_base": 1`) + "}",
+			want: `key "qpn_base": value 1 out of range (allowed 2..16777213)`},
+		{name: "qpn range reaches multicast", body: "{" + replace(good, `"qpn_base": 256`, `"qpn_base": 16777200`) +
+			"}", want: `key "qpn_base": value 16777200 too large for conns 16 (allowed: qpn_base + conns <= 2^24 - 1, ` +
+			`QPN 0xFFFFFF is multicast)`},
 	}
 	dir := t.TempDir()
 	for _, tc := range tests {

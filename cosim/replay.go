@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
@@ -38,13 +39,19 @@ type Rejected struct {
 type replayDriver struct {
 	// opens are the (connection, RX PSN) opens, pkts the packets in capture order; at the next one.
 	opens []replayOpen
-	pkts  []roce.Packet
+	pkts  []replayPkt
 	at    int
 	// sackBits is SACK_BITS; handleMask keeps HANDLE_WIDTH bits of the PSN used as the receive handle.
 	sackBits   int
 	handleMask uint32
 	// res collects the outcome.
 	res *ReplayResult
+}
+
+// replayPkt is one packet to feed and the receiver's connection its DestQP names.
+type replayPkt struct {
+	roce.Packet
+	conn uint32
 }
 
 // replayOpen opens one connection with the PSN its first data packet in the capture carries.
@@ -62,11 +69,7 @@ func (d *replayDriver) Drive(cycle int64, in *nictransport.TopIn) {
 	}
 	if k := int(cycle) - replayReset; k < len(d.opens) {
 		o := d.opens[k]
-		in.CtlValid = true
-		in.CtlOpen = true
-		in.CtlConn = o.conn
-		in.CtlTxPSN = 0
-		in.CtlRxPSN = o.psn
+		in.CtlValid, in.CtlOpen, in.CtlConn, in.CtlTxPSN, in.CtlRxPSN = true, true, o.conn, 0, o.psn
 		return
 	}
 	if d.at >= len(d.pkts) {
@@ -81,27 +84,14 @@ func (d *replayDriver) Drive(cycle int64, in *nictransport.TopIn) {
 				v = v.Set(i)
 			}
 		}
-		in.AckValid = true
-		in.AckConn = a.DestQP
-		in.AckPSN = a.CumPSN
-		in.AckPath = uint32(a.Path)
-		in.AckPseq = a.PNext
-		in.AckSack = v
-		in.AckECN = a.ECNEcho
-		in.AckNak = a.NAK
+		in.AckValid, in.AckConn, in.AckPSN, in.AckPath, in.AckPseq, in.AckSack, in.AckECN, in.AckNak =
+			true, p.conn, a.CumPSN, uint32(a.Path), a.PNext, v, a.ECNEcho, a.NAK
 		return
 	}
 	x := &p.Data
-	in.RxValid = true
-	in.RxConn = x.DestQP
-	in.RxPSN = x.PSN
-	in.RxPath = uint32(x.Path)
-	in.RxPseq = x.PSeq
-	in.RxFirst = x.First
-	in.RxLast = x.Last
-	in.RxAckReq = x.AckReq
-	in.RxECN = x.ECN == roce.ECNCE
-	in.RxHandle = x.PSN & d.handleMask
+	in.RxValid, in.RxConn, in.RxPSN, in.RxPath, in.RxPseq = true, p.conn, x.PSN, uint32(x.Path), x.PSeq
+	in.RxFirst, in.RxLast, in.RxAckReq = x.First, x.Last, x.AckReq
+	in.RxECN, in.RxHandle = x.ECN == roce.ECNCE, x.PSN&d.handleMask
 }
 
 func (d *replayDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictransport.TopOut) {
@@ -118,11 +108,17 @@ func (d *replayDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictran
 }
 
 // Replay feeds the frames of a capture into one nic_transport RTL endpoint's network input, in lockstep with its
-// golden twin, and reports what it did. Frames that are not ours or are malformed are counted and named by
-// number, never fed. root is the repository (nil-safe log).
-func Replay(root string, cfg config.Config, frames [][]byte, repro string, log io.Writer) (*ReplayResult, error) {
-	res := &ReplayResult{Frames: len(frames)}
-	d := newReplayDriver(cfg, frames, res)
+// golden twin, and reports what it did. Frames that are not ours, are malformed or are outside the
+// configuration (receiver limits with payloads up to mtu bytes) are counted and named by number, never fed; a
+// capture of which no frame can be fed is an error before any model is built. root is the repository
+// (nil-safe log).
+func Replay(root string, cfg config.Config, mtu int, capt *roce.Capture, repro string, log io.Writer) (
+	*ReplayResult, error) {
+	res := &ReplayResult{Frames: len(capt.Frames)}
+	d := newReplayDriver(cfg, roce.LimitsFor(cfg, mtu), capt.Frames, res)
+	if len(d.pkts) == 0 {
+		return res, noneFed(capt.Name, res.Rejected)
+	}
 	// Cycles: reset, opens, one cycle per packet at best, and room for back-pressure and the drain.
 	cycles := int64(replayReset+len(d.opens)) + 4*int64(len(d.pkts)) + 4*int64(cfg.Window) + 1000
 	res.Cycles = cycles
@@ -153,28 +149,28 @@ func Replay(root string, cfg config.Config, frames [][]byte, repro string, log i
 	return res, nil
 }
 
-// newReplayDriver parses the frames, counting and listing the rejected ones in res, and returns the driver that
-// opens every connection the data packets use (at the first PSN seen) and feeds the packets in capture order.
-func newReplayDriver(cfg config.Config, frames [][]byte, res *ReplayResult) *replayDriver {
+// newReplayDriver parses the frames within lim, counting and listing the rejected ones in res, and returns the
+// driver that opens every connection the data packets use (at the first PSN seen) and feeds the packets in
+// capture order.
+func newReplayDriver(cfg config.Config, lim roce.Limits, frames []roce.CapturedFrame, res *ReplayResult,
+) *replayDriver {
 	d := &replayDriver{sackBits: cfg.SackBits, handleMask: uint32(uint64(1)<<uint(cfg.HandleWidth) - 1), res: res}
 	first := map[uint32]uint32{}
-	for i, f := range frames {
-		p, err := roce.Parse(f)
-		var conn uint32
-		switch {
-		case err != nil:
+	for i := range frames {
+		err := frames[i].Check()
+		var p roce.Packet
+		if err == nil {
+			p, err = lim.Parse(frames[i].Data)
+		}
+		if err != nil {
 			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1, Reason: err.Error()})
 			continue
-		case p.IsAck():
-			conn = p.Ack.DestQP
-		default:
-			conn = p.Data.DestQP
 		}
-		if conn >= uint32(cfg.Conns) {
-			res.Rejected = append(res.Rejected, Rejected{Frame: i + 1,
-				Reason: fmt.Sprintf("connection (BTH DestQP) %d beyond the configuration's %d", conn, cfg.Conns)})
-			continue
+		qpn := p.Data.DestQP
+		if p.IsAck() {
+			qpn = p.Ack.DestQP
 		}
+		conn := lim.Conn(qpn)
 		if p.IsAck() {
 			res.Acks++
 		} else {
@@ -183,7 +179,7 @@ func newReplayDriver(cfg config.Config, frames [][]byte, res *ReplayResult) *rep
 				first[conn] = p.Data.PSN
 			}
 		}
-		d.pkts = append(d.pkts, p)
+		d.pkts = append(d.pkts, replayPkt{Packet: p, conn: conn})
 	}
 	for c, psn := range first {
 		d.opens = append(d.opens, replayOpen{conn: c, psn: psn})
@@ -198,17 +194,36 @@ func (r *ReplayResult) Print(w io.Writer, path, cfgName, mode string, show int, 
 	o := &r.Out
 	fmt.Fprintf(w, "%s: %d frames: %d data and %d ACK packets fed to one nic_transport (config %s, %s), %d rejected\n",
 		path, r.Frames, r.Data, r.Acks, cfgName, mode, len(r.Rejected))
-	fmt.Fprintf(w, "completions %d, ACKs sent %d (NAKs %d); data accepted %d, duplicate %d, out of window %d, "+
-		"closed %d, go-back-N dropped %d; ACKs ignored %d\n", r.Completions, r.AcksSent, o.CntNaks, o.CntAccepted,
-		o.CntDuplicate, o.CntOutOfWin, o.CntClosed, o.CntGBNDropped, o.CntAckIgnored)
+	if r.Data+r.Acks > 0 { // else the endpoint never ran
+		fmt.Fprintf(w, "completions %d, ACKs sent %d (NAKs %d); data accepted %d, duplicate %d, out of window %d, "+
+			"closed %d, go-back-N dropped %d; ACKs ignored %d\n", r.Completions, r.AcksSent, o.CntNaks,
+			o.CntAccepted, o.CntDuplicate, o.CntOutOfWin, o.CntClosed, o.CntGBNDropped, o.CntAckIgnored)
+	}
 	for i, rj := range r.Rejected {
 		if i == show {
 			fmt.Fprintf(w, "  ... %d more rejected\n", len(r.Rejected)-i)
 			break
 		}
-		fmt.Fprintf(w, "  frame %d rejected: %s\n", rj.Frame, rj.Reason)
+		fmt.Fprintf(w, "  %s: frame %d: rejected: %s\n", path, rj.Frame, rj.Reason)
 	}
 	if ok {
 		fmt.Fprintf(w, "RTL and golden model equal on every output port for %d cycles\n", r.Cycles)
 	}
+}
+
+// noneFed is the error of a capture of which no frame could be fed: the count and the first reasons.
+func noneFed(name string, rejected []Rejected) error {
+	if len(rejected) == 0 {
+		return fmt.Errorf("replay: %s: no frames", name)
+	}
+	var first []string
+	for _, rj := range rejected[:min(3, len(rejected))] {
+		first = append(first, fmt.Sprintf("frame %d: %s", rj.Frame, rj.Reason))
+	}
+	more := ""
+	if len(rejected) > 3 {
+		more = fmt.Sprintf("; %d more", len(rejected)-3)
+	}
+	return fmt.Errorf("replay: %s: no frame to feed, all %d rejected: %s%s", name, len(rejected),
+		strings.Join(first, "; "), more)
 }

@@ -210,14 +210,19 @@ func TestCapture(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, frames, int(r.DataPackets+r.AckPackets), "one frame per packet sent")
 	var data, acks int
+	lim := roce.LimitsFor(o.Config, 4096) // the default MTU
 	for i, f := range frames {
-		p, err := roce.Parse(f)
-		require.NoError(t, err, "frame %d", i)
+		p, err := lim.Parse(f)
+		require.NoError(t, err, "frame %d: every receiver check passes", i)
+		qpn := p.Data.DestQP
 		if p.IsAck() {
 			acks++
+			qpn = p.Ack.DestQP
 		} else {
 			data++
 		}
+		require.GreaterOrEqual(t, qpn, uint32(o.Config.QPNBase), "frame %d: DestQP = qpn_base + connection", i)
+		require.Less(t, qpn, uint32(o.Config.QPNBase+o.Config.Conns), "frame %d: DestQP = qpn_base + connection", i)
 	}
 	require.Equal(t, int(r.DataPackets), data)
 	require.Equal(t, int(r.AckPackets), acks)

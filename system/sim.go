@@ -967,7 +967,7 @@ func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byt
 	var f []byte
 	var err error
 	if p.ack {
-		h.DestQP = p.a.Conn
+		h.DestQP = uint32(s.cfg.QPNBase) + p.a.Conn // the receiver's QP of the connection
 		a := roce.Ack{Header: h, CumPSN: p.a.PSN, NAK: p.a.Nak, HasSACK: !p.a.Nak, Path: uint8(p.a.Path),
 			PNext: p.a.Pseq, ECNEcho: p.a.ECN, Words: uint8(s.sackWords())}
 		for i := 0; i < s.cfg.SackBits && !p.a.Nak; i++ {
@@ -977,7 +977,7 @@ func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byt
 		}
 		f, err = roce.BuildAck(&a)
 	} else {
-		h.DestQP = p.d.Conn
+		h.DestQP = uint32(s.cfg.QPNBase) + p.d.Conn
 		d := roce.Data{Header: h, PSN: p.d.PSN, AckReq: p.d.AckReq, Path: uint8(p.d.Path), PSeq: p.d.Pseq,
 			First: p.d.First, Last: p.d.Last, MsgID: uint32(p.msg), Offset: uint32(p.off), Payload: p.payload}
 		f, err = roce.BuildData(&d)

@@ -83,10 +83,11 @@ func TestSimCommands(t *testing.T) {
 	require.NoError(t, err)
 	n := len(frames)
 	require.Contains(t, out, fmt.Sprintf("%d frames: %d data and 0 ACK packets fed", n+3, n))
-	require.Contains(t, out, fmt.Sprintf("frame %d rejected:", n+1))
-	require.Contains(t, out, fmt.Sprintf("frame %d rejected:", n+2))
-	require.Contains(t, out,
-		fmt.Sprintf("frame %d rejected: connection (BTH DestQP) 99 beyond the configuration's 16", n+3))
+	require.Contains(t, out, fmt.Sprintf("%s: frame %d: rejected: roce: IPv4 header: truncated: 16 bytes present, "+
+		"20 needed", rp, n+1))
+	require.Contains(t, out, fmt.Sprintf("%s: frame %d: rejected: roce: UDP dst port: not RoCEv2: value 4660", rp, n+2))
+	require.Contains(t, out, fmt.Sprintf("%s: frame %d: rejected: roce: BTH dest qp: outside the configuration: "+
+		"value 99 (0x63), allowed 256..271 (qpn_base 256, conns 16)", rp, n+3))
 	require.Contains(t, out, "RTL and golden model equal on every output port")
 
 	for _, tc := range []struct {
@@ -108,7 +109,7 @@ func TestSimCommands(t *testing.T) {
 		{args: []string{"sim", "sweep", "--losses", "0,abc"}, want: `--losses: value "abc"`},
 		{args: []string{"sim", "sweep", "--path-counts", "4,5", "--duration-us", "5"},
 			want: `sweep point mode spray, 5 paths`},
-		{args: []string{"replay"}, want: "replay: want one FILE.pcap argument, got 0"},
+		{args: []string{"replay"}, want: "replay: want one FILE argument (pcap or pcapng), got 0"},
 		{args: []string{"replay", filepath.Join(dir, "missing.pcap")}, want: "no such file"},
 		{args: []string{"replay", "--mode", "x", rp}, want: `--mode "x": allowed spray, gbn`},
 	} {

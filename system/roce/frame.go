@@ -104,6 +104,13 @@ type Packet struct {
 // IsAck reports whether the packet is an ACK/NAK.
 func (p *Packet) IsAck() bool { return p.Opcode == OpAck }
 
+// qpnAllowed describes the destination QPNs a frame may carry.
+const qpnAllowed = "2..0xFFFFFE (0 and 1 are the management QPs, 0xFFFFFF the multicast QPN)"
+
+// ValidQPN reports whether qpn may be a frame's destination QP: 24 bits, not the management QPs 0 (SMI) and 1
+// (GSI), not the multicast QPN 0xFFFFFF.
+func ValidQPN(qpn uint32) bool { return qpn >= 2 && qpn < Max24 }
+
 // Frame offsets (Ethernet II, IPv4 without options, UDP).
 const (
 	ethLen = 14
@@ -125,8 +132,8 @@ func netLayers(h *Header) (*layers.Ethernet, *layers.IPv4, *layers.UDP, error) {
 		return nil, nil, nil, invalid("IPv4", "dscp", uint64(h.DSCP), "0..63")
 	case h.ECN > 3:
 		return nil, nil, nil, invalid("IPv4", "ecn", uint64(h.ECN), "0..3")
-	case h.DestQP > Max24:
-		return nil, nil, nil, invalid("BTH", "dest qp", uint64(h.DestQP), "0..0xFFFFFF")
+	case !ValidQPN(h.DestQP):
+		return nil, nil, nil, invalid("BTH", "dest qp", uint64(h.DestQP), qpnAllowed)
 	}
 	src, dst := h.SrcIP.As4(), h.DstIP.As4()
 	eth := &layers.Ethernet{SrcMAC: net.HardwareAddr(h.SrcMAC[:]), DstMAC: net.HardwareAddr(h.DstMAC[:]),
@@ -143,8 +150,8 @@ func netLayers(h *Header) (*layers.Ethernet, *layers.IPv4, *layers.UDP, error) {
 // build serializes the stack, then fills the ICRC and sets the UDP checksum to 0 (as Linux rxe sends).
 func build(ls ...gopacket.SerializableLayer) ([]byte, error) {
 	buf := gopacket.NewSerializeBuffer()
-	if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true},
-		ls...); err != nil {
+	opts := gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}
+	if err := gopacket.SerializeLayers(buf, opts, ls...); err != nil {
 		return nil, err
 	}
 	frame := buf.Bytes()
@@ -242,7 +249,7 @@ func crcByte(crc uint32, b byte) uint32 {
 // FixICRC computes the ICRC of an Ethernet II / IPv4 frame in place (the ICRC field is the last 4 bytes of the
 // IPv4 packet) and sets the UDP checksum to 0 (RoCEv2 does not use it; Linux rxe sends 0).
 func FixICRC(frame []byte) error {
-	ip, err := ipPacket(frame)
+	ip, err := icrcSpan(frame)
 	if err != nil {
 		return err
 	}
@@ -252,142 +259,51 @@ func FixICRC(frame []byte) error {
 	return nil
 }
 
-// ipPacket returns the IPv4 packet of an Ethernet II frame, bounded by the IP total length, after checking the
-// lengths the ICRC needs.
-func ipPacket(frame []byte) ([]byte, error) {
-	if len(frame) < ethLen {
-		return nil, truncated("Ethernet", "header", len(frame), ethLen)
-	}
-	if t := binary.BigEndian.Uint16(frame[12:]); t != uint16(layers.EthernetTypeIPv4) {
-		return nil, invalid("Ethernet", "ethertype", uint64(t), "0x0800 (IPv4)")
-	}
-	ip := frame[ethLen:]
-	if len(ip) < ipLen {
-		return nil, truncated("IPv4", "header", len(ip), ipLen)
-	}
-	if v := ip[0] >> 4; v != 4 {
-		return nil, invalid("IPv4", "version", uint64(v), "4")
+// FixChecksums recomputes the IPv4 header checksum of an Ethernet II / IPv4 frame, then does FixICRC: what a
+// test or a tool that edits a frame's bytes calls before handing it on.
+func FixChecksums(frame []byte) error {
+	ip, err := icrcSpan(frame)
+	if err != nil {
+		return err
 	}
 	ihl := int(ip[0]&0x0F) * 4
-	if ihl < ipLen {
-		return nil, invalid("IPv4", "ihl", uint64(ihl/4), "5..15")
-	}
-	if len(ip) < ihl {
-		return nil, truncated("IPv4", "options", len(ip), ihl)
-	}
-	tot := int(binary.BigEndian.Uint16(ip[2:]))
-	if tot < ihl {
-		return nil, invalid("IPv4", "total length", uint64(tot), ">= header length")
-	}
-	if len(ip) < tot {
-		return nil, truncated("IPv4", "total length", len(ip), tot)
-	}
-	ip = ip[:tot]
-	if len(ip) < ihl+udpLen {
-		return nil, truncated("UDP", "header", len(ip)-ihl, udpLen)
-	}
-	if len(ip) < ihl+udpLen+BTHLen {
-		return nil, truncated("BTH", "header", len(ip)-ihl-udpLen, BTHLen)
-	}
-	if len(ip) < ihl+udpLen+BTHLen+ICRCLen {
-		return nil, truncated("ICRC", "icrc", len(ip)-ihl-udpLen-BTHLen, ICRCLen)
-	}
-	return ip, nil
+	ip[10], ip[11] = 0, 0
+	binary.BigEndian.PutUint16(ip[10:], ipChecksum(ip[:ihl]))
+	return FixICRC(frame)
 }
 
-// Parse decodes and checks one Ethernet frame. Errors are *FieldError (truncation, invalid field, wrong UDP
-// port, unknown opcode; match the kind with errors.Is) or *ICRCError. It never panics and, on success, does not
-// allocate; Data.Payload aliases frame.
-func Parse(frame []byte) (Packet, error) {
-	var p Packet
-	var eth layers.Ethernet
-	var ip layers.IPv4
-	var udp layers.UDP
-	df := gopacket.NilDecodeFeedback
-	ipb, err := ipPacket(frame)
-	if err != nil {
-		return p, err
+// ipChecksum is the RFC 791 header checksum of h: the ones' complement of the ones' complement sum of its 16-bit
+// words (0 over a header whose checksum field is right).
+func ipChecksum(h []byte) uint16 {
+	var s uint32
+	for i := 0; i+1 < len(h); i += 2 {
+		s += uint32(h[i])<<8 | uint32(h[i+1])
 	}
-	if err := eth.DecodeFromBytes(frame, df); err != nil {
-		return p, truncated("Ethernet", "header", len(frame), ethLen)
+	for s > 0xFFFF {
+		s = s&0xFFFF + s>>16
 	}
-	if err := ip.DecodeFromBytes(ipb, df); err != nil {
-		return p, invalid("IPv4", "header", uint64(len(ipb)), "a valid IPv4 header: "+err.Error())
+	return ^uint16(s)
+}
+
+// icrcSpan returns the IPv4 packet of an Ethernet II frame, bounded by the IP total length, after checking only
+// the lengths the ICRC needs (FixICRC edits frames Parse would reject).
+func icrcSpan(frame []byte) ([]byte, error) {
+	if len(frame) < ethLen+ipLen {
+		return nil, truncated("IPv4", "header", max(len(frame)-ethLen, 0), ipLen)
 	}
-	if ip.Protocol != layers.IPProtocolUDP {
-		return p, invalid("IPv4", "protocol", uint64(ip.Protocol), "17 (UDP)")
+	if t := binary.BigEndian.Uint16(frame[12:]); t != etherTypeIPv4 {
+		return nil, notRoCE("Ethernet", "ethertype", uint64(t), named(t, "%#04x", ethertypeNames), "0x0800 (IPv4)")
 	}
-	if ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0 {
-		return p, invalid("IPv4", "fragment", uint64(ip.FragOffset), "not fragmented")
-	}
-	ul := ipb[int(ip.IHL)*4:]
-	if err := udp.DecodeFromBytes(ul, df); err != nil {
-		return p, truncated("UDP", "header", len(ul), udpLen)
-	}
-	if udp.DstPort != UDPPort {
-		return p, &FieldError{Layer: "UDP", Field: "dst port", Value: uint64(udp.DstPort), Allowed: "4791",
-			Err: ErrWrongPort}
-	}
-	if int(udp.Length) != len(ul) {
-		return p, invalid("UDP", "length", uint64(udp.Length), "the IPv4 payload length")
-	}
-	var bth BTH
-	if err := bth.DecodeFromBytes(ul[udpLen:], df); err != nil {
-		return p, err
-	}
-	if bth.TVer != 0 {
-		return p, invalid("BTH", "tver", uint64(bth.TVer), "0")
-	}
-	if bth.Opcode != OpSendOnly && bth.Opcode != OpAck {
-		return p, &FieldError{Layer: "BTH", Field: "opcode", Value: uint64(bth.Opcode),
-			Allowed: "0x04 (RC SEND Only), 0x11 (RC Acknowledge)", Err: ErrUnknownOpcode}
-	}
-	if want := ICRC(ipb); want != bth.ICRC {
-		return p, &ICRCError{Expected: want, Actual: bth.ICRC}
-	}
-	h := Header{SrcMAC: [6]byte(eth.SrcMAC), DstMAC: [6]byte(eth.DstMAC),
-		SrcIP: netip.AddrFrom4([4]byte(ip.SrcIP.To4())), DstIP: netip.AddrFrom4([4]byte(ip.DstIP.To4())),
-		DSCP: ip.TOS >> 2, ECN: ip.TOS & 3, TTL: ip.TTL, SrcPort: uint16(udp.SrcPort), PKey: bth.PKey,
-		DestQP: bth.DestQP}
-	p.Opcode = bth.Opcode
-	p.ICRC = bth.ICRC
-	if bth.Opcode == OpSendOnly {
-		var sp Spray
-		if err := sp.DecodeFromBytes(bth.Payload, df); err != nil {
-			return p, err
-		}
-		p.Data = Data{Header: h, PSN: bth.PSN, AckReq: bth.AckReq, Path: sp.Path, PSeq: sp.PSeq,
-			First: sp.Flags&SprayFirst != 0, Last: sp.Flags&SprayLast != 0, MsgID: sp.MsgID, Offset: sp.Offset,
-			Payload: sp.Payload}
-		return p, nil
-	}
-	var aeth AETH
-	if err := aeth.DecodeFromBytes(bth.Payload, df); err != nil {
-		return p, err
-	}
-	a := Ack{Header: h, MSN: aeth.MSN}
+	ip := frame[ethLen:]
+	ihl := int(ip[0]&0x0F) * 4
+	tot := int(binary.BigEndian.Uint16(ip[2:]))
 	switch {
-	case aeth.Syndrome == SyndromeNAKSeq:
-		a.NAK = true
-		a.CumPSN = bth.PSN
-	case aeth.Syndrome&0x60 == 0:
-		a.CumPSN = (bth.PSN + 1) & Max24
-	default:
-		return p, invalid("AETH", "syndrome", uint64(aeth.Syndrome),
-			"ACK (0x00..0x1F) or NAK PSN sequence error (0x60)")
+	case ip[0]>>4 != 4 || ihl < ipLen:
+		return nil, invalid("IPv4", "version and ihl", uint64(ip[0]), "version 4, ihl 5..15")
+	case tot > len(ip):
+		return nil, claimed("IPv4", "total length", len(ip), tot)
+	case tot < ihl+udpLen+BTHLen+ICRCLen:
+		return nil, invalid("IPv4", "total length", uint64(tot), fmt.Sprintf(">= %d", ihl+udpLen+BTHLen+ICRCLen))
 	}
-	if len(aeth.Payload) > 0 {
-		var s SACK
-		if err := s.DecodeFromBytes(aeth.Payload, df); err != nil {
-			return p, err
-		}
-		a.HasSACK = true
-		a.Path = s.Path
-		a.PNext = s.PNext
-		a.ECNEcho = s.Flags&SACKECN != 0
-		a.Words = s.Words
-		a.Bitmap = s.Bitmap
-	}
-	p.Ack = a
-	return p, nil
+	return ip[:tot], nil
 }

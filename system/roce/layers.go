@@ -2,7 +2,6 @@ package roce
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/google/gopacket"
@@ -21,8 +20,12 @@ const (
 	DefaultPKey = 0xFFFF
 	// BTHLen is the BTH length in bytes.
 	BTHLen = 12
-	// SprayLen is the spray extension header length in bytes.
+	// SprayLen is the spray extension header length in bytes, also sent in its length field.
 	SprayLen = 16
+	// SprayType is the first byte of a spray extension header.
+	SprayType = 0xB5
+	// SprayVersion is the spray extension header version this package sends and accepts.
+	SprayVersion = 1
 	// AETHLen is the AETH length in bytes.
 	AETHLen = 4
 	// SACKHeaderLen is the SACK extension length in bytes without its bitmap.
@@ -63,70 +66,6 @@ var (
 
 func init() {
 	layers.RegisterUDPPortLayerType(layers.UDPPort(UDPPort), LayerTypeBTH)
-}
-
-// Error kinds, matched with errors.Is; a *FieldError or *ICRCError carries the details.
-var (
-	// ErrTruncated: the packet ends inside a field.
-	ErrTruncated = errors.New("truncated")
-	// ErrInvalid: a field holds a value the format does not allow.
-	ErrInvalid = errors.New("invalid field")
-	// ErrWrongPort: the UDP destination port is not 4791.
-	ErrWrongPort = errors.New("wrong UDP port")
-	// ErrUnknownOpcode: the BTH opcode is neither RC SEND Only nor RC Acknowledge.
-	ErrUnknownOpcode = errors.New("unknown opcode")
-	// ErrBadICRC: the invariant CRC does not match.
-	ErrBadICRC = errors.New("bad ICRC")
-)
-
-// FieldError reports a truncated or invalid field.
-type FieldError struct {
-	// Layer names the header ("Ethernet", "IPv4", "UDP", "BTH", "Spray", "AETH", "SACK", "ICRC").
-	Layer string
-	// Field names the field.
-	Field string
-	// Value is the value found (for truncation: the bytes available).
-	Value uint64
-	// Allowed describes the allowed values (for truncation: the bytes needed).
-	Allowed string
-	// Err is the kind: ErrTruncated, ErrInvalid, ErrWrongPort or ErrUnknownOpcode.
-	Err error
-}
-
-// Error implements error.
-func (e *FieldError) Error() string {
-	return fmt.Sprintf("roce: %s %s: %v: value %d (%#x), allowed %s", e.Layer, e.Field, e.Err, e.Value, e.Value,
-		e.Allowed)
-}
-
-// Unwrap returns the kind.
-func (e *FieldError) Unwrap() error { return e.Err }
-
-// ICRCError reports an invariant CRC mismatch; errors.Is(err, ErrBadICRC) holds.
-type ICRCError struct {
-	// Expected is the ICRC computed over the packet.
-	Expected uint32
-	// Actual is the ICRC found in the packet (its 4 bytes read little-endian).
-	Actual uint32
-}
-
-// Error implements error.
-func (e *ICRCError) Error() string {
-	return fmt.Sprintf("roce: bad ICRC: expected %#08x, found %#08x", e.Expected, e.Actual)
-}
-
-// Is makes errors.Is(err, ErrBadICRC) true.
-func (e *ICRCError) Is(target error) bool { return target == ErrBadICRC }
-
-// truncated returns the truncation error of field in layer: have bytes available, need bytes needed.
-func truncated(layer, field string, have, need int) *FieldError {
-	return &FieldError{Layer: layer, Field: field, Value: uint64(have), Allowed: fmt.Sprintf(">= %d bytes", need),
-		Err: ErrTruncated}
-}
-
-// invalid returns the invalid-value error of field in layer.
-func invalid(layer, field string, v uint64, allowed string) *FieldError {
-	return &FieldError{Layer: layer, Field: field, Value: v, Allowed: allowed, Err: ErrInvalid}
 }
 
 // put24 writes the low 24 bits of v big-endian.
@@ -194,7 +133,7 @@ func (b *BTH) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 		if len(data) < BTHLen {
 			return truncated("BTH", "header", len(data), BTHLen)
 		}
-		return truncated("ICRC", "icrc", len(data)-BTHLen, ICRCLen)
+		return truncated("ICRC", "", len(data)-BTHLen, ICRCLen)
 	}
 	b.Opcode = data[0]
 	b.SE = data[1]&0x80 != 0
@@ -294,20 +233,36 @@ func decodeBTH(data []byte, p gopacket.PacketBuilder) error {
 	return p.NextDecoder(b.NextLayerType())
 }
 
-// Spray is the spray extension header (16 bytes) after the BTH of a data packet.
+// Spray is the spray extension header (16 bytes) after the BTH of a data packet. Its type, version and length
+// bytes are fixed (SprayType, SprayVersion, SprayLen): written by SerializeTo, checked by DecodeFromBytes.
 type Spray struct {
 	layers.BaseLayer
 	// Path is the path id.
 	Path uint8
-	// PSeq is the path sequence (24 bits; a PSEQ_WIDTH-bit sequence is zero-extended).
-	PSeq uint32
 	// Flags holds SprayFirst and SprayLast; the other bits are reserved, sent 0 and rejected on receive.
 	Flags uint8
 	// MsgID is the message id (the payload handle; 32 bits).
 	MsgID uint32
 	// Offset is the placement offset of the payload in the message, bytes.
 	Offset uint32
+	// PSeq is the path sequence (24 bits; a PSEQ_WIDTH-bit sequence is zero-extended).
+	PSeq uint32
 }
+
+// Spray header byte offsets (docs/protocol.md).
+const (
+	sprayTypeOff    = 0
+	sprayPathOff    = 1
+	sprayFlagsOff   = 2
+	sprayVersionOff = 3
+	sprayMsgOff     = 4
+	sprayOffsetOff  = 8
+	sprayLengthOff  = 12
+	sprayPSeqOff    = 13
+)
+
+// sprayFlagsAllowed describes the allowed spray flags.
+const sprayFlagsAllowed = "bits 7 (first) and 6 (last) only"
 
 // LayerType implements gopacket.Layer.
 func (s *Spray) LayerType() gopacket.LayerType { return LayerTypeSpray }
@@ -318,23 +273,28 @@ func (s *Spray) CanDecode() gopacket.LayerClass { return LayerTypeSpray }
 // NextLayerType returns the payload.
 func (s *Spray) NextLayerType() gopacket.LayerType { return gopacket.LayerTypePayload }
 
-// DecodeFromBytes decodes the header; it does not allocate.
+// DecodeFromBytes decodes the header; it does not allocate. The fixed bytes are checked first, so a payload that
+// is not a spray header is named as such.
 func (s *Spray) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) error {
 	if len(data) < SprayLen {
 		df.SetTruncated()
 		return truncated("Spray", "header", len(data), SprayLen)
 	}
-	s.Path = data[0]
-	s.PSeq = get24(data[1:])
-	s.Flags = data[4]
-	if s.Flags&^(SprayFirst|SprayLast) != 0 {
-		return invalid("Spray", "flags", uint64(s.Flags), "bits 7 (first) and 6 (last) only")
+	switch {
+	case data[sprayTypeOff] != SprayType:
+		return invalid("Spray", "type", uint64(data[sprayTypeOff]), "0xb5 (spray data header)")
+	case data[sprayVersionOff] != SprayVersion:
+		return invalid("Spray", "version", uint64(data[sprayVersionOff]), "1")
+	case data[sprayLengthOff] != SprayLen:
+		return invalid("Spray", "length", uint64(data[sprayLengthOff]), "16")
+	case data[sprayFlagsOff]&^(SprayFirst|SprayLast) != 0:
+		return invalid("Spray", "flags", uint64(data[sprayFlagsOff]), sprayFlagsAllowed)
 	}
-	if r := get24(data[5:]); r != 0 {
-		return invalid("Spray", "reserved", uint64(r), "0")
-	}
-	s.MsgID = binary.BigEndian.Uint32(data[8:])
-	s.Offset = binary.BigEndian.Uint32(data[12:])
+	s.Path = data[sprayPathOff]
+	s.Flags = data[sprayFlagsOff]
+	s.MsgID = binary.BigEndian.Uint32(data[sprayMsgOff:])
+	s.Offset = binary.BigEndian.Uint32(data[sprayOffsetOff:])
+	s.PSeq = get24(data[sprayPSeqOff:])
 	s.Contents = data[:SprayLen]
 	s.Payload = data[SprayLen:]
 	return nil
@@ -346,18 +306,20 @@ func (s *Spray) SerializeTo(buf gopacket.SerializeBuffer, opts gopacket.Serializ
 		return invalid("Spray", "pseq", uint64(s.PSeq), "0..0xFFFFFF")
 	}
 	if s.Flags&^(SprayFirst|SprayLast) != 0 {
-		return invalid("Spray", "flags", uint64(s.Flags), "bits 7 (first) and 6 (last) only")
+		return invalid("Spray", "flags", uint64(s.Flags), sprayFlagsAllowed)
 	}
 	h, err := buf.PrependBytes(SprayLen)
 	if err != nil {
 		return err
 	}
-	h[0] = s.Path
-	put24(h[1:], s.PSeq)
-	h[4] = s.Flags
-	h[5], h[6], h[7] = 0, 0, 0
-	binary.BigEndian.PutUint32(h[8:], s.MsgID)
-	binary.BigEndian.PutUint32(h[12:], s.Offset)
+	h[sprayTypeOff] = SprayType
+	h[sprayPathOff] = s.Path
+	h[sprayFlagsOff] = s.Flags
+	h[sprayVersionOff] = SprayVersion
+	binary.BigEndian.PutUint32(h[sprayMsgOff:], s.MsgID)
+	binary.BigEndian.PutUint32(h[sprayOffsetOff:], s.Offset)
+	h[sprayLengthOff] = SprayLen
+	put24(h[sprayPSeqOff:], s.PSeq)
 	return nil
 }
 

@@ -37,7 +37,7 @@ func TestTshark(t *testing.T) {
 		d := randData(r)
 		d.ECN = ECNECT0
 		if i == 0 {
-			d.PSN, d.DestQP = Max24, Max24
+			d.PSN, d.DestQP = Max24, Max24-1
 		}
 		f, err := BuildData(&d)
 		require.NoError(t, err)
