@@ -42,7 +42,9 @@ type Result struct {
 	// last completion at the receiver), microseconds.
 	MCTP50US float64 `json:"mct_p50_us"`
 	MCTP99US float64 `json:"mct_p99_us"`
-	MCTMaxUS float64 `json:"mct_max_us"`
+	// MCTP999US is the 99.9th percentile.
+	MCTP999US float64 `json:"mct_p999_us"`
+	MCTMaxUS  float64 `json:"mct_max_us"`
 	// DataPackets, Retransmissions, AckPackets: packets sent; Spurious retransmissions of PSNs the receiver
 	// already had.
 	DataPackets     int64 `json:"data_packets"`
@@ -55,9 +57,13 @@ type Result struct {
 	RetxTimeout int64 `json:"retx_timeout"`
 	RetxGBN     int64 `json:"retx_gbn"`
 	Timeouts    int64 `json:"timeouts"`
-	Naks        int64 `json:"naks"`
-	Errors      int64 `json:"errors"`
-	Aborted     int64 `json:"aborted_messages"`
+	// RetxTimeoutNeeded counts the RTO retransmissions (selective mode) of packets the receiver did not have: the
+	// losses only a timeout recovered. Lost is the data packets the forward network dropped.
+	RetxTimeoutNeeded int64 `json:"retx_timeout_needed"`
+	Lost              int64 `json:"lost"`
+	Naks              int64 `json:"naks"`
+	Errors            int64 `json:"errors"`
+	Aborted           int64 `json:"aborted_messages"`
 	// Resets counts endpoint resets, Reconnects the connection manager's reconnects (after errors and resets),
 	// ReconnectedMessages the messages delivered on connections after a reconnect, Stale the data packets of an
 	// earlier epoch that reached a reopened receiver (not placed); QuietUS is the manager's wait before a reopen.
@@ -132,6 +138,7 @@ func (s *sim) mctFigures() {
 	q := func(f float64) int64 { return s.mct[min(len(s.mct)-1, int(math.Ceil(f*float64(len(s.mct))))-1)] }
 	s.res.MCTP50US = us(q(0.5))
 	s.res.MCTP99US = us(q(0.99))
+	s.res.MCTP999US = us(q(0.999))
 	s.res.MCTMaxUS = us(s.mct[len(s.mct)-1])
 }
 
@@ -152,6 +159,7 @@ func (s *sim) counterFigures() {
 	for _, ps := range s.a.net.Stats().Paths {
 		r.PathUtil = append(r.PathUtil, float64(ps.BusyCycles)/float64(max(1, r.Cycles)))
 		r.PathDrops = append(r.PathDrops, ps.DroppedLoss+ps.DroppedTail+ps.DroppedDown)
+		r.Lost += ps.DroppedLoss + ps.DroppedTail + ps.DroppedDown
 		r.ECNMarks += ps.Marked
 	}
 }

@@ -86,6 +86,9 @@ type side struct {
 	// afConn is the connection m_status shows all-failed since cycle afSince (-1: none; Options.AllFailedReconnectUS).
 	afConn  int
 	afSince int64
+	// rtoSeen is retx's cnt_retx_timeout at the last packet taken: a taken retransmission that raised it was sent
+	// on an RTO.
+	rtoSeen uint32
 }
 
 // reconnectAt is a reconnect of Options.Reconnects in cycles.
@@ -491,6 +494,7 @@ func (m *cmConn) busy() bool { return m.pending[0] || m.pending[1] }
 func (s *sim) reset(sd *side) {
 	s.res.Resets++
 	sd.resetUntil = s.cycle + resetCycles
+	sd.rtoSeen = 0 // the reset clears retx's counters
 	sd.stageData = nil
 	sd.stageAcks = nil
 	sd.rxq = nil
@@ -813,10 +817,15 @@ func (s *sim) takePacket(sd *side, r *retx.Out) error {
 	s.res.DataPackets++
 	if r.PktRetx {
 		s.res.Retransmissions++
-		if s.arrived[s.arrIdx(sd.peer.idx, r.PktConn, r.PktPSN)] == r.PktPSN+1 {
+		arrived := s.arrived[s.arrIdx(sd.peer.idx, r.PktConn, r.PktPSN)] == r.PktPSN+1
+		if arrived {
 			s.res.Spurious++
 		}
+		if r.CntRetxTimeout != sd.rtoSeen && !arrived {
+			s.res.RetxTimeoutNeeded++
+		}
 	}
+	sd.rtoSeen = r.CntRetxTimeout
 	return nil
 }
 

@@ -27,7 +27,7 @@ func simCommand() *cli.Command {
 		Usage:       "end-to-end transport simulation: two endpoints of golden block models over the multipath network",
 		Flags:       flags,
 		Action:      simAction,
-		Subcommands: []*cli.Command{simSweepCommand()},
+		Subcommands: []*cli.Command{simSweepCommand(), simScenariosCommand()},
 	}
 }
 
