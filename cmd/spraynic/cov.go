@@ -164,7 +164,7 @@ func covBaselineAction(c *cli.Context) error {
 
 func covRunAction(c *cli.Context) error {
 	if c.Int("jobs") < 0 {
-		return fmt.Errorf("--jobs %d: must be >= 0", c.Int("jobs"))
+		return usageErr("--jobs %d: out of range (allowed: 0 for one per core, or more)", c.Int("jobs"))
 	}
 	root, err := tops.Root()
 	if err != nil {
@@ -172,7 +172,7 @@ func covRunAction(c *cli.Context) error {
 	}
 	s, ok := regress.Suites[c.String("suite")]
 	if !ok {
-		return fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(regress.SuiteNames(), ", "))
+		return usageErr("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(regress.SuiteNames(), ", "))
 	}
 	out, err := filepath.Abs(c.String("out"))
 	if err != nil {
@@ -185,7 +185,7 @@ func covRunAction(c *cli.Context) error {
 	var shard, shards int
 	if sh := c.String("shard"); sh != "" {
 		if shard, shards, err = regress.ParseShard(sh); err != nil {
-			return fmt.Errorf("--shard: %w", err)
+			return usageErr("--shard: %v", err)
 		}
 	}
 	start := time.Now()
@@ -212,11 +212,11 @@ func covRunAction(c *cli.Context) error {
 
 func covDiffAction(c *cli.Context) error {
 	if c.NArg() != 2 {
-		return fmt.Errorf("cov diff takes two files, BASE.json NEW.json (got %d arguments)", c.NArg())
+		return usageErr("cov diff takes two files, BASE.json NEW.json, got %d arguments", c.NArg())
 	}
 	tol := c.Float64("tolerance")
 	if tol < 0 {
-		return fmt.Errorf("--tolerance %g: must be >= 0", tol)
+		return usageErr("--tolerance %g: out of range (allowed: 0 or more percentage points)", tol)
 	}
 	base, err := coverage.LoadReport(c.Args().Get(0))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -271,11 +271,11 @@ func inRepo(root, f string) string {
 
 func covCheckAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return fmt.Errorf("cov check takes one file, REPORT.json (got %d arguments)", c.NArg())
+		return usageErr("cov check takes one file, REPORT.json, got %d arguments", c.NArg())
 	}
 	t := coverage.Targets{Line: c.Float64("line"), ToggleNet: c.Float64("toggle"), Bins: c.Float64("bins")}
 	if err := t.Validate(); err != nil {
-		return err
+		return asUsage(err)
 	}
 	root, err := tops.Root()
 	if err != nil {
@@ -303,7 +303,7 @@ func covMergeAction(c *cli.Context) error {
 		return err
 	}
 	if len(dirs) == 0 {
-		return fmt.Errorf("cov merge: no directories given (usage: spraynic cov merge DIR DIR ... [--out DIR])")
+		return usageErr("cov merge takes one or more directories of 'cov run --out', got none")
 	}
 	root, err := tops.Root()
 	if err != nil {

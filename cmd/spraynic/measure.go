@@ -35,7 +35,7 @@ func measureCommand() *cli.Command {
 			case t == "path_congested":
 				fig, err = bench.MeasurePathSel(req)
 			default:
-				return fmt.Errorf("--test %s: no figures for it (rx_<profile>, retx_<profile>, path_congested)", t)
+				return usageErr("--test %s: no figures for it (allowed: rx_<profile>, retx_<profile>, path_congested)", t)
 			}
 			if err != nil {
 				return err

@@ -25,7 +25,7 @@ func mergeCommand() *cli.Command {
 				return err
 			}
 			if len(files) == 0 {
-				return fmt.Errorf("merge: no results files given (usage: spraynic merge A.json B.json ... [--junit F] [--json F])")
+				return usageErr("merge takes one or more results files (regress --json), got none")
 			}
 			var parts []regress.Results
 			for _, f := range files {

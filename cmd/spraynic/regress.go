@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,10 +66,19 @@ func regressFlags() []cli.Flag {
 
 func regressAction(c *cli.Context) error {
 	if c.Int("jobs") < 0 {
-		return fmt.Errorf("--jobs %d: must be >= 0", c.Int("jobs"))
+		return usageErr("--jobs %d: out of range (allowed: 0 for one per core, or more)", c.Int("jobs"))
 	}
 	if c.Duration("timeout") < 0 {
-		return fmt.Errorf("--timeout %s: must be >= 0", c.Duration("timeout"))
+		return usageErr("--timeout %s: out of range (allowed: 0 for none, or more)", c.Duration("timeout"))
+	}
+	if s := c.String("suite"); c.String("suite-file") == "" && !slices.Contains(regress.SuiteNames(), s) {
+		return usageErr("--suite %q: unknown%s (suites: %s; more with --suite-file)", s, closest(s, regress.SuiteNames()),
+			strings.Join(regress.SuiteNames(), ", "))
+	}
+	if sh := c.String("shard"); sh != "" {
+		if _, _, err := regress.ParseShard(sh); err != nil {
+			return usageErr("--shard: %v", err)
+		}
 	}
 	root, err := tops.Root()
 	if err != nil {
@@ -97,7 +107,7 @@ func regressAction(c *cli.Context) error {
 // regressSlurm runs the suite as a Slurm job array whose tasks run this binary with the same selection.
 func regressSlurm(c *cli.Context, root string, s regress.Suite, reqs []cosim.Request) (regress.Results, error) {
 	if c.String("shard") != "" || c.String("rerun-failed") != "" {
-		return regress.Results{}, fmt.Errorf("--slurm: cannot be combined with --shard or --rerun-failed")
+		return regress.Results{}, usageErr("--slurm: cannot be combined with --shard or --rerun-failed")
 	}
 	bin, err := os.Executable()
 	if err != nil {

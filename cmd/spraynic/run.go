@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
@@ -42,7 +41,7 @@ func runCommand() *cli.Command {
 			req.Golden, req.Waves, req.WavesFrom, req.Coverage = c.Bool("golden"), c.String(
 				"waves"), c.Int64("waves-from"), c.String("coverage")
 			if req.Cycles < 0 {
-				return fmt.Errorf("--cycles %d: must be >= 0", req.Cycles)
+				return usageErr("--cycles %d: out of range (allowed: 0 for the test's default, or more)", req.Cycles)
 			}
 			fmt.Fprintf(c.App.Writer, "run %s config=%s seed=%d\n", req.Test, req.Config.Name, req.Seed)
 			res, err := cosim.Run(req)
@@ -57,11 +56,11 @@ func runCommand() *cli.Command {
 }
 
 func request(test, cfgName string, seed uint64, cycles int64) (cosim.Request, error) {
-	cfg, err := config.Resolve(cfgName)
+	cfg, err := configFlag("config", cfgName)
 	if err != nil {
 		return cosim.Request{}, err
 	}
-	if _, err := cosim.Lookup(test); err != nil {
+	if err := testFlag(test); err != nil {
 		return cosim.Request{}, err
 	}
 	root, err := tops.Root()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/system"
 	"github.com/urfave/cli/v2"
 )
@@ -71,14 +70,14 @@ func simFlags() []cli.Flag {
 
 // simOptions reads the flags of simFlags.
 func simOptions(c *cli.Context) (system.Options, error) {
-	cfg, err := config.Resolve(c.String("config"))
+	cfg, err := configFlag("config", c.String("config"))
 	if err != nil {
 		return system.Options{}, err
 	}
 	if p := c.Int("paths"); p != 0 {
 		cfg.Paths = p
 		if err := cfg.Validate(); err != nil {
-			return system.Options{}, fmt.Errorf("--paths %d: %w", p, err)
+			return system.Options{}, usageErr("--paths %d: %v", p, err)
 		}
 	}
 	o := system.Options{
@@ -96,10 +95,10 @@ func simOptions(c *cli.Context) (system.Options, error) {
 	sched := system.Schedule{Failures: c.StringSlice("fail"), Reconnects: c.StringSlice("reconnect"),
 		Slow: c.StringSlice("slow"), Resets: c.StringSlice("reset")}
 	if err := sched.Apply(&o); err != nil {
-		return system.Options{}, err
+		return system.Options{}, asUsage(err)
 	}
 	o = o.Defaults()
-	return o, o.Validate()
+	return o, asUsage(o.Validate())
 }
 
 // progressTo returns a progress printer for w when it is a terminal and not quiet, else nil.

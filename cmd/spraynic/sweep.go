@@ -40,7 +40,7 @@ func sweepAction(c *cli.Context) error {
 	}
 	runs, err := grid.Runs(base)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	jobs := c.Int("jobs")
 	if jobs <= 0 {
@@ -64,30 +64,32 @@ func sweepAction(c *cli.Context) error {
 
 // sweepGrid reads the axes of a sweep from --modes, --path-counts and --losses.
 func sweepGrid(c *cli.Context) (sweep.Grid, error) {
-	losses, err := parseList("losses", c.String("losses"), func(s string) (float64, error) {
+	losses, err := parseList("losses", "a number", c.String("losses"), func(s string) (float64, error) {
 		return strconv.ParseFloat(s, 64)
 	})
 	if err != nil {
 		return sweep.Grid{}, err
 	}
-	counts, err := parseList("path-counts", c.String("path-counts"), strconv.Atoi)
+	counts, err := parseList("path-counts", "an integer", c.String("path-counts"), strconv.Atoi)
 	if err != nil {
 		return sweep.Grid{}, err
 	}
-	modes, err := parseList("modes", c.String("modes"), func(s string) (system.Mode, error) { return system.Mode(s), nil })
+	modes, err := parseList("modes", "a mode", c.String("modes"),
+		func(s string) (system.Mode, error) { return system.Mode(s), nil })
 	if err != nil {
 		return sweep.Grid{}, err
 	}
 	return sweep.Grid{Modes: modes, Paths: counts, Losses: losses}, nil
 }
 
-// parseList parses a comma-separated list with parse, naming the flag on error.
-func parseList[T any](flag, s string, parse func(string) (T, error)) ([]T, error) {
+// parseList parses a comma-separated list with parse, naming the flag and what each value must be (kind) on
+// error.
+func parseList[T any](flag, kind, s string, parse func(string) (T, error)) ([]T, error) {
 	var out []T
 	for _, f := range strings.Split(s, ",") {
 		v, err := parse(strings.TrimSpace(f))
 		if err != nil {
-			return nil, fmt.Errorf("--%s: value %q in %q: %w", flag, f, s, err)
+			return nil, usageErr("--%s: value %q in %q is not %s (allowed: a comma-separated list)", flag, f, s, kind)
 		}
 		out = append(out, v)
 	}

@@ -87,7 +87,7 @@ func synthBoards(c *cli.Context) ([]fpga.Board, error) {
 		for _, n := range c.StringSlice("board") {
 			b, err := fpga.LookupBoard(n)
 			if err != nil {
-				return nil, err
+				return nil, usageErr("--board: %v", err)
 			}
 			boards = append(boards, b)
 		}
@@ -96,18 +96,18 @@ func synthBoards(c *cli.Context) ([]fpga.Board, error) {
 	case c.Bool("vivado-only"):
 		boards = fpga.VivadoBoards(fpga.Boards)
 	default:
-		return nil, fmt.Errorf("synth: name a board with --board (allowed: %s), or --all, or --check",
+		return nil, usageErr("synth: name a board with --board (allowed: %s), or --all, or --check",
 			strings.Join(fpga.BoardNames(), ", "))
 	}
 	if c.Bool("check") && c.String("config") != "" {
-		return nil, fmt.Errorf("synth --check compares each board's own preset with the baseline: drop --config")
+		return nil, usageErr("synth --check compares each board's own preset with the baseline: drop --config")
 	}
 	if c.Bool("vivado-only") {
 		if c.Bool("check") {
-			return nil, fmt.Errorf("synth: --vivado-only and --check do not go together")
+			return nil, usageErr("synth: --vivado-only and --check do not go together")
 		}
 		if len(fpga.VivadoBoards(boards)) == 0 {
-			return nil, fmt.Errorf("synth --vivado-only: no Vivado scripts for %s (only for %s)",
+			return nil, usageErr("synth --vivado-only: no Vivado scripts for %s (only for %s)",
 				strings.Join(fpga.Names(boards), ", "), strings.Join(fpga.Names(fpga.VivadoBoards(fpga.Boards)), ", "))
 		}
 	}
@@ -126,7 +126,7 @@ func fpgaBaselineCommand() *cli.Command {
 		Flags: synthFlags(),
 		Action: func(c *cli.Context) error {
 			if len(c.StringSlice("top")) > 0 {
-				return fmt.Errorf("fpga-baseline records every top of rtl/manifest.json: drop --top")
+				return usageErr("fpga-baseline records every top of rtl/manifest.json: drop --top")
 			}
 			p, err := newProject(c)
 			if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/urfave/cli/v2"
 )
@@ -16,7 +15,7 @@ func testsCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "config whose default run lengths are shown"}},
 		Action: func(c *cli.Context) error {
-			cfg, err := config.Resolve(c.String("config"))
+			cfg, err := configFlag("config", c.String("config"))
 			if err != nil {
 				return err
 			}
