@@ -298,3 +298,68 @@ func testFlag(name string) error {
 	}
 	return nil
 }
+
+// interspersed moves the flags that follow a command's arguments before them, where urfave/cli parses them:
+// "spraynic config params default --top retx" runs as "spraynic config params --top retx default". Flags given
+// between a command and its subcommand move after the subcommand ("sim --seed 2 sweep" is "sim sweep --seed
+// 2"). Everything after "--" stays an argument. args[0] is the program.
+func interspersed(a *cli.App, args []string) []string {
+	out := []string{args[0]}
+	rest := args[1:]
+	// the application's own flags (--help, --version) stay before the command
+	for len(rest) > 0 && isFlag(rest[0]) {
+		out, rest = append(out, rest[0]), rest[1:]
+	}
+	if len(rest) == 0 || a.Command(rest[0]) == nil {
+		return args
+	}
+	cmd := a.Command(rest[0])
+	out, rest = append(out, rest[0]), rest[1:]
+	var flags, pos []string
+	for len(rest) > 0 {
+		tok := rest[0]
+		switch {
+		case tok == "--":
+			pos = append(pos, rest...)
+			rest = nil
+		case isFlag(tok):
+			n := 1
+			if takesValue(cmd.Flags, tok) && len(rest) > 1 {
+				n = 2
+			}
+			flags, rest = append(flags, rest[:n]...), rest[n:]
+		case len(pos) == 0 && cmd.Command(tok) != nil:
+			// a subcommand: the flags so far are its flags
+			cmd = cmd.Command(tok)
+			out, rest = append(out, tok), rest[1:]
+		default:
+			pos, rest = append(pos, tok), rest[1:]
+		}
+	}
+	for _, f := range flags {
+		if f == "-h" || f == "--help" || f == "-help" {
+			// help wins; urfave/cli would read an argument as a help topic
+			return append(out, "--help")
+		}
+	}
+	return append(append(out, flags...), pos...)
+}
+
+// isFlag is true for "-x", "--x" and "--x=v"; not for "-" (standard input) and "--" (end of flags).
+func isFlag(tok string) bool {
+	return len(tok) > 1 && tok[0] == '-' && tok != "--"
+}
+
+// takesValue is true when tok ("--name" or "-name", without "=value") names a flag of flags that takes a value.
+func takesValue(flags []cli.Flag, tok string) bool {
+	name := strings.TrimLeft(tok, "-")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	f := findFlag(flags, name)
+	if f == nil {
+		return false
+	}
+	d, ok := f.(cli.DocGenerationFlag)
+	return ok && d.TakesValue()
+}

@@ -178,3 +178,43 @@ func TestBinaryExitStatus(t *testing.T) {
 		require.Equal(t, tc.code, code, "spraynic %s: %s", strings.Join(tc.args, " "), errs)
 	}
 }
+
+// TestInterspersed: flags after arguments move before them, at the command they follow; "--" ends the flags.
+func TestInterspersed(t *testing.T) {
+	a := app()
+	for _, tc := range []struct {
+		name string
+		in   string
+		want string
+	}{
+		{name: "flag after argument", in: "config params default --top retx", want: "config params --top retx default"},
+		{name: "flags both sides", in: "merge --json m.json a.json b.json --junit m.xml",
+			want: "merge --json m.json --junit m.xml a.json b.json"},
+		{name: "bool flag takes no value", in: "run x --golden --test rx", want: "run --golden --test rx x"},
+		{name: "value form", in: "merge a.json --json=m.json", want: "merge --json=m.json a.json"},
+		{name: "value starting with a dash", in: "sim --loss -0.1", want: "sim --loss -0.1"},
+		{name: "double dash ends flags", in: "config show -- --x.json", want: "config show -- --x.json"},
+		{name: "flag before subcommand", in: "sim --seed 2 sweep --losses 0", want: "sim sweep --seed 2 --losses 0"},
+		{name: "help wins", in: "config show default --help", want: "config show --help"},
+		{name: "application flags", in: "--version", want: "--version"},
+		{name: "unknown command untouched", in: "nosuch x --y", want: "nosuch x --y"},
+		{name: "stdin dash is an argument", in: "config check - --x", want: "config check --x -"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := interspersed(a, append([]string{"spraynic"}, strings.Fields(tc.in)...))
+			require.Equal(t, "spraynic "+tc.want, strings.Join(got, " "))
+		})
+	}
+}
+
+// TestFlagsAfterArguments: every command accepts its flags after its arguments.
+func TestFlagsAfterArguments(t *testing.T) {
+	checkCases(t, []cliCase{
+		{name: "config params", args: []string{"config", "params", "default", "--top", "retx", "--format", "yosys"},
+			stdout: "-set CONNS 16 -set WINDOW 64 -set PATHS 8 -set SACK_BITS 64 -set PSN_WIDTH 24", code: 0},
+		{name: "unknown flag after argument", args: []string{"config", "show", "default", "--top", "retx"}, code: 2,
+			stderr: "spraynic: unknown flag --top; see 'spraynic config show --help'"},
+		{name: "after double dash an argument", args: []string{"config", "check", "--", "--x.json"}, code: 1,
+			stderr: "spraynic: config file: open --x.json: no such file or directory"},
+	})
+}

@@ -298,10 +298,7 @@ func covCheckAction(c *cli.Context) error {
 }
 
 func covMergeAction(c *cli.Context) error {
-	dirs, err := trailingFlags(c, []string{"out", "exclusions"})
-	if err != nil {
-		return err
-	}
+	dirs := c.Args().Slice()
 	if len(dirs) == 0 {
 		return usageErr("cov merge takes one or more directories of 'cov run --out', got none")
 	}

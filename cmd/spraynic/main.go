@@ -27,14 +27,14 @@ func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
-// run runs the application on args and returns the exit status; Ctrl-C and SIGTERM cancel the context of the
+// run runs the application on args (flags may follow arguments) and returns the exit status; Ctrl-C and SIGTERM cancel the context of the
 // running command, which then removes its unfinished output files and returns.
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	a := app()
 	a.Writer, a.ErrWriter = stdout, stderr
-	return exitStatus(ctx, a.RunContext(ctx, args), stderr)
+	return exitStatus(ctx, a.RunContext(ctx, interspersed(a, args)), stderr)
 }
 
 // exitStatus prints err (if any) to stderr and maps it to the exit status: 2 for a usage error, 128+N after
