@@ -18,6 +18,19 @@ import (
 //   - a usage error (unknown command or flag, a malformed or out-of-range flag value, a wrong number of
 //     arguments) is one line naming the input, what is wrong and what is allowed, then "see 'spraynic CMD --help'",
 //     and exit status 2; any other error is a failure, exit status 1;
+//   - flags may follow the arguments ("config params default --top retx"), except after "--";
+//   - every flag NAME can also be set by the environment variable SPRAYNIC_NAME (upper case, "-" as "_"); --seed
+//     also by SEED. The command line wins over the environment.
+
+// flagEnv lists the environment variables of flag name: SPRAYNIC_ and the name in upper case with "-" as "_"
+// (SPRAYNIC_DURATION_US for --duration-us); --seed also reads SEED, as make does.
+func flagEnv(name string) []string {
+	env := []string{"SPRAYNIC_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))}
+	if name == "seed" {
+		env = append(env, "SEED")
+	}
+	return env
+}
 
 // usageError is a mistake on the command line. main prints it with a pointer to the command's help and exits 2.
 type usageError struct {
@@ -143,6 +156,7 @@ func commandConventions(cmd *cli.Command) {
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
 		v := reflect.ValueOf(f).Elem()
+		v.FieldByName("EnvVars").Set(reflect.ValueOf(flagEnv(name)))
 		if r := v.FieldByName("Required"); r.IsValid() && r.Bool() {
 			// checked by the action below, so that a missing flag is one line, not the help text
 			r.SetBool(false)
@@ -221,6 +235,7 @@ var (
 	reUnknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
 	reBadValue    = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): `)
 	reNoValue     = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	reBadEnv      = regexp.MustCompile(`^could not parse "(.*)" as .* from environment variable "([^"]+)" for flag ([^:]+):`)
 )
 
 // onUsageError turns a flag parsing error into one usage line naming the flag, what is wrong and what is allowed.
@@ -234,6 +249,10 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	}
 	if m := reNoValue.FindStringSubmatch(msg); m != nil {
 		return usagef(c, "--%s needs a value: %s", m[1], flagUsage(c.Command, m[1]))
+	}
+	if m := reBadEnv.FindStringSubmatch(msg); m != nil {
+		return usagef(c, "environment %s=%q (for --%s): not %s", m[2], m[1], m[3],
+			valueKind(findFlag(c.Command.Flags, m[3])))
 	}
 	return usagef(c, "%s", msg)
 }

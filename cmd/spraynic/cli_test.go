@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
 )
 
 // cliCase is one command line and what it must print and return.
@@ -216,5 +218,53 @@ func TestFlagsAfterArguments(t *testing.T) {
 			stderr: "spraynic: unknown flag --top; see 'spraynic config show --help'"},
 		{name: "after double dash an argument", args: []string{"config", "check", "--", "--x.json"}, code: 1,
 			stderr: "spraynic: config file: open --x.json: no such file or directory"},
+	})
+}
+
+// TestEveryFlagHasItsVariable: every flag of every command reads SPRAYNIC_<NAME> (and --seed SEED too).
+func TestEveryFlagHasItsVariable(t *testing.T) {
+	var walk func(path string, cmds []*cli.Command)
+	n := 0
+	walk = func(path string, cmds []*cli.Command) {
+		for _, cmd := range cmds {
+			for _, f := range cmd.Flags {
+				name := f.Names()[0]
+				want := []string{"SPRAYNIC_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))}
+				if name == "seed" {
+					want = append(want, "SEED")
+				}
+				got := reflect.ValueOf(f).Elem().FieldByName("EnvVars").Interface()
+				require.Equal(t, want, got, "%s%s --%s", path, cmd.Name, name)
+				n++
+			}
+			walk(path+cmd.Name+" ", cmd.Subcommands)
+		}
+	}
+	walk("", app().Commands)
+	require.Greater(t, n, 150, "flags seen")
+}
+
+// TestEnvironment: a variable sets its flag on every command, the command line wins, a bad value is a usage error.
+func TestEnvironment(t *testing.T) {
+	checkCases(t, []cliCase{
+		{name: "config params from the environment", args: []string{"config", "params", "default"},
+			env:    map[string]string{"SPRAYNIC_TOP": "retx", "SPRAYNIC_FORMAT": "yosys"},
+			stdout: "-set CONNS 16 -set WINDOW 64 -set PATHS 8 -set SACK_BITS 64 -set PSN_WIDTH 24", code: 0},
+		{name: "command line wins", args: []string{"config", "params", "--format", "verilator", "default"},
+			env: map[string]string{"SPRAYNIC_FORMAT": "yosys"}, stdout: "-GCONNS=16", code: 0},
+		{name: "sim config from the environment", args: []string{"sim", "--duration-us", "5", "--quiet"},
+			env: map[string]string{"SPRAYNIC_CONFIG": "ice40"}, stdout: "paths (conn / fabric)              4 / 4",
+			code: 0},
+		{name: "SEED alias", args: []string{"sim", "--duration-us", "5", "--quiet"},
+			env: map[string]string{"SEED": "5"}, stdout: "seed 5 (--seed N or SEED=N to reproduce)", code: 0},
+		{name: "bad integer", args: []string{"regress", "--golden"}, env: map[string]string{"SPRAYNIC_JOBS": "two"},
+			code: 2, stderr: `spraynic: environment SPRAYNIC_JOBS="two" (for --jobs): not an integer; ` +
+				`see 'spraynic regress --help'`},
+		{name: "bad number", args: []string{"sim"}, env: map[string]string{"SPRAYNIC_DURATION_US": "1e"},
+			code: 2, stderr: `spraynic: environment SPRAYNIC_DURATION_US="1e" (for --duration-us): not a number; ` +
+				`see 'spraynic sim --help'`},
+		{name: "bad bool", args: []string{"sim"}, env: map[string]string{"SPRAYNIC_QUIET": "yes"},
+			code: 2, stderr: `spraynic: environment SPRAYNIC_QUIET="yes" (for --quiet): not true or false; ` +
+				`see 'spraynic sim --help'`},
 	})
 }

@@ -32,9 +32,8 @@ func covRunFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(regress.SuiteNames(), ", ")},
 		&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs of the suite (repeatable)"},
-		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
-		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed",
-			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)"},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed"},
 		&cli.StringFlag{Name: "out", Value: "build/coverage",
 			Usage: "output directory: dat/, merged/, info/, html/, coverage.json"},
 		&cli.StringSliceFlag{Name: "test",
@@ -44,8 +43,7 @@ func covRunFlags() []cli.Flag {
 			Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
 		exclusionsFlag(),
 		&cli.StringFlag{Name: "shard",
-			Usage:   "run only shard i/n of the suite (1 <= i <= n); 'cov merge' combines the shards' --out directories",
-			EnvVars: []string{"SPRAYNIC_SHARD"}},
+			Usage: "run only shard i/n of the suite (1 <= i <= n); 'cov merge' combines the shards' --out directories"},
 	}
 }
 

@@ -17,8 +17,7 @@ func measureCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "test", Required: true, Usage: "test name"},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
-			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed",
-				EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed"},
 			&cli.Int64Flag{Name: "cycles", Usage: "cycles (0: the test's default length)"},
 		},
 		Action: func(c *cli.Context) error {

@@ -62,8 +62,7 @@ func simFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "duration-us", Value: 500, Usage: "measured simulated time, us"},
 		&cli.Float64Flag{Name: "drain-us", Value: 5000, Usage: "longest drain after it, us"},
 		&cli.Float64Flag{Name: "bin-us", Value: 10, Usage: "goodput time series bin, us"},
-		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of every random choice",
-			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of every random choice"},
 		&cli.BoolFlag{Name: "quiet", Usage: "no progress line on a terminal"},
 	}
 }

@@ -14,9 +14,9 @@ import (
 // synthFlags are the flags synth and fpga-baseline share.
 func synthFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "top", EnvVars: []string{"SPRAYNIC_TOP"},
+		&cli.StringSliceFlag{Name: "top",
 			Usage: "only these tops of rtl/manifest.json (default: every top)"},
-		&cli.IntFlag{Name: "jobs", Value: 1, EnvVars: []string{"SPRAYNIC_JOBS"},
+		&cli.IntFlag{Name: "jobs", Value: 1,
 			Usage: "(board, top) runs in parallel; 0 is one per CPU"},
 		&cli.BoolFlag{Name: "force", Usage: "run the tools even when a report with the same inputs exists"},
 		&cli.StringFlag{Name: "out", Value: filepath.Join("build", "fpga"),
@@ -37,10 +37,10 @@ func synthCommand() *cli.Command {
 		) + ".\n" +
 			"--check runs the baseline boards and compares with " + fpga.BaselineFile + " (fails on > 5% growth or Fmax drop).",
 		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "board", EnvVars: []string{"SPRAYNIC_BOARD"},
+			&cli.StringSliceFlag{Name: "board",
 				Usage: "board(s): " + strings.Join(fpga.BoardNames(), ", ")},
 			&cli.BoolFlag{Name: "all", Usage: "every board"},
-			&cli.StringFlag{Name: "config", EnvVars: []string{"SPRAYNIC_CONFIG"},
+			&cli.StringFlag{Name: "config",
 				Usage: "preset name or config file instead of each board's preset (not with --check)"},
 			&cli.BoolFlag{Name: "check", Usage: "compare with " + fpga.BaselineFile + " (default boards: the baseline's)"},
 			&cli.BoolFlag{Name: "vivado-only", Usage: "only write and tclsh-check the Vivado scripts (boards: " +
