@@ -37,6 +37,9 @@ func benchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkOutputs(c, "json"); err != nil {
+				return err
+			}
 			jobs := c.Int("jobs")
 			if jobs <= 0 {
 				jobs = runtime.NumCPU()

@@ -176,7 +176,7 @@ func commandConventions(cmd *cli.Command) {
 				return usagef(c, "--%s is required: %s", name, flagUsage(cmd, name))
 			}
 		}
-		err := act(c)
+		err := interruptible(c.Context, func() error { return act(c) })
 		var ue *usageError
 		if errors.As(err, &ue) && ue.cmd == "" {
 			ue.cmd = commandPath(c)

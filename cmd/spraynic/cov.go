@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spraynic/spraynic/coverage"
+	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/regress"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
@@ -143,6 +144,9 @@ func covBaselineAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := outfile.Check(inRepo(root, c.String("file"))); err != nil {
+		return fmt.Errorf("--file %s: cannot be written: %w", c.String("file"), err)
+	}
 	if c.Bool("run") {
 		if err := covRunAction(c); err != nil {
 			return err
@@ -174,6 +178,9 @@ func covRunAction(c *cli.Context) error {
 	}
 	out, err := filepath.Abs(c.String("out"))
 	if err != nil {
+		return err
+	}
+	if err := checkOutDir("out", out); err != nil {
 		return err
 	}
 	ex, err := loadExclusions(c, root)
@@ -310,6 +317,9 @@ func covMergeAction(c *cli.Context) error {
 	}
 	out, err := filepath.Abs(c.String("out"))
 	if err != nil {
+		return err
+	}
+	if err := checkOutDir("out", out); err != nil {
 		return err
 	}
 	rep, err := coverage.Merge(coverage.Options{Root: root, Out: out, Exclusions: ex, Log: os.Stderr}, dirs)

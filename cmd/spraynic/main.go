@@ -45,7 +45,7 @@ func exitStatus(ctx context.Context, err error, stderr io.Writer) int {
 	}
 	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		if c := context.Cause(ctx); c != nil && c.Error() == s.String()+" signal received" {
-			fmt.Fprintf(stderr, "spraynic: stopped by %s; no output file was left half-written\n", s)
+			fmt.Fprintf(stderr, "spraynic: stopped by %s\n", s)
 			return 128 + int(s)
 		}
 	}

@@ -23,6 +23,9 @@ func mergeCommand() *cli.Command {
 			if len(files) == 0 {
 				return usageErr("merge takes one or more results files (regress --json), got none")
 			}
+			if err := checkOutputs(c, "json", "junit"); err != nil {
+				return err
+			}
 			var parts []regress.Results
 			for _, f := range files {
 				rs, err := regress.ReadResults(f)

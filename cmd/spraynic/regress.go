@@ -77,6 +77,9 @@ func regressAction(c *cli.Context) error {
 			return usageErr("--shard: %v", err)
 		}
 	}
+	if err := checkOutputs(c, "json", "junit"); err != nil {
+		return err
+	}
 	root, err := tops.Root()
 	if err != nil {
 		return err

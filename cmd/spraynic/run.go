@@ -43,8 +43,18 @@ func runCommand() *cli.Command {
 			if req.Cycles < 0 {
 				return usageErr("--cycles %d: out of range (allowed: 0 for the test's default, or more)", req.Cycles)
 			}
+			if err := checkOutputs(c, "waves", "coverage"); err != nil {
+				return err
+			}
+			finish, err := waveform(&req)
+			if err != nil {
+				return err
+			}
 			fmt.Fprintf(c.App.Writer, "run %s config=%s seed=%d\n", req.Test, req.Config.Name, req.Seed)
 			res, err := cosim.Run(req)
+			if ferr := finish(); err == nil {
+				err = ferr
+			}
 			if err != nil {
 				return err
 			}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,6 +38,12 @@ func sweepAction(c *cli.Context) error {
 	}
 	grid, err := sweepGrid(c)
 	if err != nil {
+		return err
+	}
+	if p := c.String("plot"); p != "" && !slices.Contains([]string{".svg", ".png"}, strings.ToLower(filepath.Ext(p))) {
+		return usageErr("--plot %s: unknown chart format %q (allowed: .svg, .png)", p, filepath.Ext(p))
+	}
+	if err := checkOutputs(c, "csv", "plot", "json"); err != nil {
 		return err
 	}
 	runs, err := grid.Runs(base)

@@ -55,6 +55,9 @@ func synthAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutDir("out", outDir(c, p)); err != nil {
+		return err
+	}
 	boards, err := synthBoards(c)
 	if err != nil {
 		return err
