@@ -235,7 +235,8 @@ var (
 	reUnknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
 	reBadValue    = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): `)
 	reNoValue     = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-	reBadEnv      = regexp.MustCompile(`^could not parse "(.*)" as .* from environment variable "([^"]+)" for flag ([^:]+):`)
+	reBadEnv      = regexp.MustCompile(
+		`^could not parse "(.*)" as .* from environment variable "([^"]+)" for flag ([^:]+):`)
 )
 
 // onUsageError turns a flag parsing error into one usage line naming the flag, what is wrong and what is allowed.

@@ -132,7 +132,8 @@ func covBaselineCommand() *cli.Command {
 			&cli.StringFlag{
 				Name:  "file",
 				Value: baselineFile,
-				Usage: "the baseline to write, relative to the repository (`make cov-baseline CONFIG=ice40` writes coverage/baseline-ice40.json)",
+				Usage: "the baseline to write, relative to the repository (`make cov-baseline CONFIG=ice40` writes " +
+					"coverage/baseline-ice40.json)",
 			},
 		),
 		Action: covBaselineAction,
@@ -160,7 +161,7 @@ func covBaselineAction(c *cli.Context) error {
 	if err := rep.WriteBaseline(dst); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s (%d entries)\n", dst, len(rep.Entries))
+	fmt.Fprintf(c.App.Writer, "wrote %s (%s)\n", dst, plural(len(rep.Entries), "entry"))
 	return nil
 }
 
@@ -209,7 +210,7 @@ func covRunAction(c *cli.Context) error {
 			filepath.Join(out, "info"), filepath.Join(out, "html"), time.Since(start).Round(time.Second))
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d runs failed (their coverage is included when written):\n  %s", len(failed),
+		return fmt.Errorf("%s failed (their coverage is included when written):\n  %s", plural(len(failed), "run"),
 			strings.Join(failed, "\n  "))
 	}
 	return nil
@@ -297,7 +298,7 @@ func covCheckAction(c *cli.Context) error {
 	ss := coverage.Check(rep, t, plan)
 	coverage.PrintCheck(c.App.Writer, rep, t, ss)
 	if len(ss) > 0 {
-		return fmt.Errorf("%s: %d coverage targets missed (see above)", c.Args().Get(0), len(ss))
+		return fmt.Errorf("%s: %s missed (see above)", c.Args().Get(0), plural(len(ss), "coverage target"))
 	}
 	return nil
 }
@@ -327,6 +328,6 @@ func covMergeAction(c *cli.Context) error {
 		return err
 	}
 	rep.PrintSummary(c.App.Writer, 10)
-	fmt.Fprintf(c.App.Writer, "merged %d directories into %s\n", len(dirs), filepath.Join(out, "coverage.json"))
+	fmt.Fprintf(c.App.Writer, "merged %s into %s\n", plural(len(dirs), "directory"), filepath.Join(out, "coverage.json"))
 	return nil
 }

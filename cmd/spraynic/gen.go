@@ -49,8 +49,8 @@ func genAction(c *cli.Context) error {
 	if err := f.Commit(); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s: %d data packets arrived at B (%d sent, %d retransmitted)\n",
-		c.String("out"), r.DataPackets-sum(r.PathDrops), r.DataPackets, r.Retransmissions)
+	fmt.Fprintf(c.App.Writer, "wrote %s: %s arrived at B (%d sent, %d retransmitted)\n",
+		c.String("out"), plural(int(r.DataPackets-sum(r.PathDrops)), "data packet"), r.DataPackets, r.Retransmissions)
 	return nil
 }
 

@@ -27,8 +27,8 @@ func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
-// run runs the application on args (flags may follow arguments) and returns the exit status; Ctrl-C and SIGTERM cancel the context of the
-// running command, which then removes its unfinished output files and returns.
+// run runs the application on args (flags may follow arguments) and returns the exit status; Ctrl-C and SIGTERM
+// cancel the context of the running command, which then removes its unfinished output files and returns.
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

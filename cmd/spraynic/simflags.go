@@ -6,6 +6,7 @@ import (
 
 	"github.com/spraynic/spraynic/system"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 // simFlags are the options of one end-to-end run (docs/e2e.md), shared by sim, sim sweep and gen.
@@ -105,7 +106,7 @@ func progressTo(w *os.File, quiet bool, clockMHz int) func(system.Progress) {
 	if quiet {
 		return nil
 	}
-	if st, err := w.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if !term.IsTerminal(int(w.Fd())) {
 		return nil
 	}
 	return func(p system.Progress) {

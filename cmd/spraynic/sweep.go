@@ -54,7 +54,7 @@ func sweepAction(c *cli.Context) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	fmt.Fprintf(c.App.Writer, "seed %d, %d runs on %d jobs\n", base.Seed, len(runs), jobs)
+	fmt.Fprintf(c.App.Writer, "seed %d, %s on %s\n", base.Seed, plural(len(runs), "run"), plural(jobs, "job"))
 	results, err := sweep.Run(runs, jobs, c.App.ErrWriter, c.Bool("quiet"))
 	if err != nil {
 		return err
@@ -66,7 +66,10 @@ func sweepAction(c *cli.Context) error {
 	if err := sweep.Write(files, results); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s %s %s\n", files.CSV, files.Chart, files.JSON)
+	wrote := slices.DeleteFunc([]string{files.CSV, files.Chart, files.JSON}, func(s string) bool { return s == "" })
+	if len(wrote) > 0 {
+		fmt.Fprintf(c.App.Writer, "wrote %s\n", strings.Join(wrote, " "))
+	}
 	return nil
 }
 

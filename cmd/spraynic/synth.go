@@ -28,7 +28,8 @@ func synthCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "synth",
 		Category: catFPGA,
-		Usage:    "FPGA synthesis (yosys; nextpnr-ice40 + icepack on iCE40) of every top, with reports and the baseline check",
+		Usage: "FPGA synthesis (yosys; nextpnr-ice40 + icepack on iCE40) of every top, with reports and the " +
+			"baseline check",
 		Description: "Each (board, top) runs verilator --lint-only -Wall, then yosys, then on iCE40 nextpnr-ice40 and " +
 			"icepack,\n" +
 			"and writes build/fpga/<board>/<top>/report.json. Boards: " + strings.Join(
@@ -145,7 +146,7 @@ func fpgaBaselineCommand() *cli.Command {
 			if err := p.WriteBaseline(results); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, "wrote %s (%d entries) and %s: commit them\n", fpga.BaselineFile, len(results),
+			fmt.Fprintf(c.App.Writer, "wrote %s (%s) and %s: commit them\n", fpga.BaselineFile, plural(len(results), "entry"),
 				fpga.CoreFile)
 			return nil
 		},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"text/tabwriter"
 
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/urfave/cli/v2"
@@ -19,10 +20,12 @@ func testsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+			fmt.Fprintf(tw, "test\tblock\tcycles (%s)\twhat it does\n", cfg.Name)
 			for _, t := range cosim.Tests() {
-				fmt.Fprintf(c.App.Writer, "%-22s %-12s %7d  %s\n", t.Name, t.Block, t.Scaled(cfg, 1), t.Doc)
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", t.Name, t.Block, t.Scaled(cfg, 1), t.Doc)
 			}
-			return nil
+			return tw.Flush()
 		},
 	}
 }
