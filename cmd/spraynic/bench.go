@@ -41,7 +41,10 @@ func benchCommand() *cli.Command {
 				return err
 			}
 			jobs := c.Int("jobs")
-			if jobs <= 0 {
+			if jobs < 0 {
+				return usageErr("--jobs %d: out of range (allowed: 0 for one per core, or more)", jobs)
+			}
+			if jobs == 0 {
 				jobs = runtime.NumCPU()
 			}
 			rep, err := bench.Run(c.App.Writer, bench.Options{Req: req, BlockCycles: c.Int64("block-cycles"),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -32,6 +33,12 @@ func simSweepCommand() *cli.Command {
 }
 
 func sweepAction(c *cli.Context) error {
+	if err := sweepOverrides(c); err != nil {
+		return err
+	}
+	if c.Int("jobs") < 0 {
+		return usageErr("--jobs %d: out of range (allowed: 0 for one per core, or more)", c.Int("jobs"))
+	}
 	base, err := simOptions(c)
 	if err != nil {
 		return err
@@ -69,6 +76,28 @@ func sweepAction(c *cli.Context) error {
 	wrote := slices.DeleteFunc([]string{files.CSV, files.Chart, files.JSON}, func(s string) bool { return s == "" })
 	if len(wrote) > 0 {
 		fmt.Fprintf(c.App.Writer, "wrote %s\n", strings.Join(wrote, " "))
+	}
+	return nil
+}
+
+// sweepOverrides refuses the flags of one run that a sweep sets itself at every point, pointing to the sweep's own
+// flag.
+func sweepOverrides(c *cli.Context) error {
+	for _, o := range []struct{ flag, axis, what string }{
+		{flag: "mode", axis: "modes", what: "each mode"},
+		{flag: "loss", axis: "losses", what: "each loss rate"},
+		{flag: "paths", axis: "path-counts", what: "each path count"},
+		{flag: "net-paths", axis: "path-counts", what: "the fabric paths of each path count"},
+	} {
+		if !c.IsSet(o.flag) {
+			continue
+		}
+		v := fmt.Sprint(c.Value(o.flag))
+		from := ""
+		if env := flagEnv(o.flag)[0]; os.Getenv(env) != "" {
+			from = " (from " + env + ")"
+		}
+		return usageErr("--%s %s%s: sim sweep runs %s of --%s; use --%s %s", o.flag, v, from, o.what, o.axis, o.axis, v)
 	}
 	return nil
 }
