@@ -47,7 +47,7 @@ func configCheckCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usageErr("config check takes one FILE, got %d arguments", c.NArg())
+				return usageErr("config check takes one FILE, got %s", plural(c.NArg(), "argument"))
 			}
 			cfg, err := config.Load(c.Args().First())
 			if err != nil {
@@ -111,7 +111,8 @@ func configListCommand() *cli.Command {
 
 func oneConfigArg(c *cli.Context) (config.Config, error) {
 	if c.NArg() != 1 {
-		return config.Config{}, usageErr("config %s takes one NAME or FILE, got %d arguments", c.Command.Name, c.NArg())
+		return config.Config{}, usageErr("config %s takes one NAME or FILE, got %s", c.Command.Name,
+			plural(c.NArg(), "argument"))
 	}
 	return configFlag("", c.Args().First())
 }

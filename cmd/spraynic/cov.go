@@ -218,7 +218,7 @@ func covRunAction(c *cli.Context) error {
 
 func covDiffAction(c *cli.Context) error {
 	if c.NArg() != 2 {
-		return usageErr("cov diff takes two files, BASE.json NEW.json, got %d arguments", c.NArg())
+		return usageErr("cov diff takes two files, BASE.json NEW.json, got %s", plural(c.NArg(), "argument"))
 	}
 	tol := c.Float64("tolerance")
 	if tol < 0 {
@@ -277,7 +277,7 @@ func inRepo(root, f string) string {
 
 func covCheckAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return usageErr("cov check takes one file, REPORT.json, got %d arguments", c.NArg())
+		return usageErr("cov check takes one file, REPORT.json, got %s", plural(c.NArg(), "argument"))
 	}
 	t := coverage.Targets{Line: c.Float64("line"), ToggleNet: c.Float64("toggle"), Bins: c.Float64("bins")}
 	if err := t.Validate(); err != nil {

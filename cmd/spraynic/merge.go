@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/spraynic/spraynic/regress"
 	"github.com/urfave/cli/v2"
@@ -22,6 +23,11 @@ func mergeCommand() *cli.Command {
 			files := c.Args().Slice()
 			if len(files) == 0 {
 				return usageErr("merge takes one or more results files (regress --json), got none")
+			}
+			for i, f := range files {
+				if slices.Contains(files[:i], f) {
+					return usageErr("merge: %s given twice (allowed: each shard's results once)", f)
+				}
 			}
 			if err := checkOutputs(c, "json", "junit"); err != nil {
 				return err

@@ -68,9 +68,13 @@ func regressAction(c *cli.Context) error {
 	if c.Duration("timeout") < 0 {
 		return usageErr("--timeout %s: out of range (allowed: 0 for none, or more)", c.Duration("timeout"))
 	}
-	if s := c.String("suite"); c.String("suite-file") == "" && !slices.Contains(regress.SuiteNames(), s) {
-		return usageErr("--suite %q: unknown%s (suites: %s; more with --suite-file)", s, closest(s, regress.SuiteNames()),
-			strings.Join(regress.SuiteNames(), ", "))
+	if err := checkSuite(c); err != nil {
+		return err
+	}
+	for _, v := range c.StringSlice("config") {
+		if _, err := configFlag("config", v); err != nil {
+			return err
+		}
 	}
 	if sh := c.String("shard"); sh != "" {
 		if _, _, err := regress.ParseShard(sh); err != nil {
@@ -102,6 +106,31 @@ func regressAction(c *cli.Context) error {
 		return err
 	}
 	return regress.Report(c.App.Writer, rs, c.String("json"), c.String("junit"))
+}
+
+// checkSuite refuses an unknown --suite before any work; a suite file that cannot be read is a failure.
+func checkSuite(c *cli.Context) error {
+	if c.String("rerun-failed") != "" {
+		return nil
+	}
+	names := regress.SuiteNames()
+	if f := c.String("suite-file"); f != "" {
+		user, err := regress.LoadSuites(f)
+		if err != nil {
+			return err
+		}
+		if !c.IsSet("suite") && len(user) == 1 {
+			return nil
+		}
+		for _, u := range user {
+			names = append(names, u.Name)
+		}
+	}
+	if s := c.String("suite"); !slices.Contains(names, s) {
+		return usageErr("--suite %q: unknown%s (suites: %s; more with --suite-file)", s, closest(s, names),
+			strings.Join(names, ", "))
+	}
+	return nil
 }
 
 // regressSlurm runs the suite as a Slurm job array whose tasks run this binary with the same selection.
