@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/system/roce"
 	"github.com/spraynic/spraynic/tops"
@@ -15,9 +14,10 @@ import (
 
 func replayCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "replay",
-		Category:  catCosim,
-		Usage:     "feed a pcap (spraynic gen, a simulation, or a Wireshark capture of our format) into one nic_transport RTL endpoint's network input, in lockstep with its golden twin",
+		Name:     "replay",
+		Category: catCosim,
+		Usage: "feed a pcap (spraynic gen, a simulation, or a Wireshark capture of our format) into one " +
+			"nic_transport RTL endpoint's network input, in lockstep with its golden twin",
 		ArgsUsage: "FILE.pcap",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
@@ -26,10 +26,10 @@ func replayCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return fmt.Errorf("replay: want one FILE.pcap argument, got %d", c.NArg())
+				return usageErr("replay: want one FILE.pcap argument, got %d", c.NArg())
 			}
 			path := c.Args().First()
-			cfg, err := config.Resolve(c.String("config"))
+			cfg, err := configFlag("config", c.String("config"))
 			if err != nil {
 				return err
 			}
@@ -39,7 +39,7 @@ func replayCommand() *cli.Command {
 			case "gbn":
 				cfg.GBN = 1
 			default:
-				return fmt.Errorf("--mode %q: allowed spray, gbn", c.String("mode"))
+				return usageErr("--mode %q: allowed spray, gbn", c.String("mode"))
 			}
 			f, err := os.Open(path)
 			if err != nil {
