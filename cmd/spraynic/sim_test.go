@@ -93,21 +93,34 @@ func TestSimCommands(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"sim", "--loss", "0.9"}, "option loss: value 0.9 out of range (allowed 0..0.5)"},
-		{[]string{"sim", "--fail", "1@x"}, `--fail "1@x": want PATH@AT_US`},
-		{[]string{"sim", "--reconnect", "1"}, `--reconnect "1": want CONN@AT_US`},
-		{[]string{"sim", "--reconnect", "9@10"}, "option reconnect[0]: connection 9 out of range (allowed 0..7, the active " +
-			"connections)"},
-		{[]string{"sim", "--cpl-stall", "1"}, "option cpl-stall: value 1 out of range (allowed 0..0.9)"},
-		{[]string{"sim", "--host-lag-us", "3", "--quiet-us", "1"}, "option host-lag-us: value 3 out of range (allowed 0 <= " +
-			"LAG < the quiet time 1 us)"},
-		{[]string{"sim", "--all-failed-reconnect-us", "-1"}, "option all-failed-reconnect-us: value -1 out of range"},
-		{[]string{"sim", "--paths", "6"}, `--paths 6: config default: key "paths": value 6 is not a power of two`},
-		{[]string{"sim", "sweep", "--losses", "0,abc"}, `--losses: value "abc"`},
-		{[]string{"sim", "sweep", "--path-counts", "4,5", "--duration-us", "5"}, `sweep point mode spray, 5 paths`},
-		{[]string{"replay"}, "replay: want one FILE.pcap argument, got 0"},
-		{[]string{"replay", filepath.Join(dir, "missing.pcap")}, "no such file"},
-		{[]string{"replay", "--mode", "x", rp}, `--mode "x": allowed spray, gbn`},
+		{args: []string{"sim", "--loss", "0.9"},
+			want: "option loss: value 0.9 out of range (allowed 0..0.5)"},
+		{args: []string{"sim", "--fail", "1@x"},
+			want: `--fail "1@x": want PATH@AT_US`},
+		{args: []string{"sim", "--reconnect", "1"},
+			want: `--reconnect "1": want CONN@AT_US`},
+		{args: []string{"sim", "--reconnect", "9@10"},
+			want: "option reconnect[0]: connection 9 out of range (allowed 0..7, the active " +
+				"connections)"},
+		{args: []string{"sim", "--cpl-stall", "1"},
+			want: "option cpl-stall: value 1 out of range (allowed 0..0.9)"},
+		{args: []string{"sim", "--host-lag-us", "3", "--quiet-us", "1"},
+			want: "option host-lag-us: value 3 out of range (allowed 0 <= " +
+				"LAG < the quiet time 1 us)"},
+		{args: []string{"sim", "--all-failed-reconnect-us", "-1"},
+			want: "option all-failed-reconnect-us: value -1 out of range"},
+		{args: []string{"sim", "--paths", "6"},
+			want: `--paths 6: config default: key "paths": value 6 is not a power of two`},
+		{args: []string{"sim", "sweep", "--losses", "0,abc"},
+			want: `--losses: value "abc"`},
+		{args: []string{"sim", "sweep", "--path-counts", "4,5", "--duration-us", "5"},
+			want: `sweep point mode spray, 5 paths`},
+		{args: []string{"replay"},
+			want: "replay: want one FILE.pcap argument, got 0"},
+		{args: []string{"replay", filepath.Join(dir, "missing.pcap")},
+			want: "no such file"},
+		{args: []string{"replay", "--mode", "x", rp},
+			want: `--mode "x": allowed spray, gbn`},
 	} {
 		_, err := runApp(t, tc.args...)
 		require.ErrorContains(t, err, tc.want)
