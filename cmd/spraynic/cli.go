@@ -77,9 +77,10 @@ func configFlag(flag, v string) (config.Config, error) {
 	return cfg, err
 }
 
-// closest names the candidate closest to an unknown name, when one is close: " (did you mean X?)".
+// closest names the candidate closest to an unknown name, when one is close (a typo: one edit in up to 5
+// characters, one more per 6 further, or a prefix): " (did you mean X?)".
 func closest(name string, candidates []string) string {
-	best, bestD := "", 3
+	best, bestD := "", 2+len(name)/6
 	for _, n := range candidates {
 		if d := editDistance(name, n); d < bestD || (best == "" && strings.HasPrefix(n, name)) {
 			best, bestD = n, min(d, bestD)
@@ -279,11 +280,9 @@ func valueKind(f cli.Flag) string {
 func suggestFlag(flags []cli.Flag, name string) string {
 	var names []string
 	for _, f := range flags {
-		for _, n := range f.Names() {
-			names = append(names, "--"+n)
-		}
+		names = append(names, f.Names()...)
 	}
-	return closest("--"+name, names)
+	return strings.Replace(closest(name, names), "mean ", "mean --", 1)
 }
 
 // editDistance is the Levenshtein distance of a and b.

@@ -67,6 +67,8 @@ func TestUsageErrors(t *testing.T) {
 			stderr: `spraynic: unknown command "shw" (commands: show, check, params, list); see 'spraynic config --help'`},
 		{name: "unknown flag", args: []string{"sim", "--los", "0.1"}, code: 2,
 			stderr: `spraynic: unknown flag --los (did you mean --loss?); see 'spraynic sim --help'`},
+		{name: "unknown flag, nothing close", args: []string{"sim", "--jobs", "1"}, code: 2,
+			stderr: `spraynic: unknown flag --jobs; see 'spraynic sim --help'`},
 		{name: "malformed number", args: []string{"sim", "--duration-us", "x"}, code: 2,
 			stderr: `spraynic: --duration-us "x": not a number; see 'spraynic sim --help'`},
 		{name: "malformed duration", args: []string{"regress", "--timeout", "5x"}, code: 2,
