@@ -135,12 +135,25 @@ func TestVersionMatchesChangelog(t *testing.T) {
 	require.Equal(t, string(m[1]), version, "version is CHANGELOG.md's latest release")
 }
 
+// binaryDir holds the binary built for the tests, removed when they end.
+var binaryDir string
+
+// TestMain removes the test binary after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binaryDir != "" {
+		os.RemoveAll(binaryDir)
+	}
+	os.Exit(code)
+}
+
 // binary builds the CLI once for the tests that need a real process (exit statuses, signals).
 var binary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "spraynic-cli-test")
 	if err != nil {
 		return "", err
 	}
+	binaryDir = dir
 	bin := filepath.Join(dir, "spraynic")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
