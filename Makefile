@@ -15,7 +15,7 @@ RTL := $(wildcard rtl/*.v)
 DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov tshark:tshark
 DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 
-.PHONY: help deps lint build test regress bench clean cov cov-check cov-nightly cov-baseline slurm-up slurm-test sim sweep
+.PHONY: help deps lint build models test regress bench clean cov cov-check cov-nightly cov-baseline slurm-up slurm-test sim sweep
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -42,9 +42,11 @@ deps: ## install missing tools (apt-get as root), else name the packages to inst
 
 $(BIN): $(shell find cmd bench config cosim coverage fpga golden regress scoreboard stimulus system tops -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
 	@mkdir -p $(dir $@)
-	$(GO) build -o $@ ./cmd/spraynic
+	$(GO) build -buildvcs=auto -o $@ ./cmd/spraynic
 
-build: deps $(BIN) ## build the CLI and the Verilator models of every preset (cached by hash)
+build: $(BIN) ## build the CLI, build/bin/spraynic (Go only: sim, gen and config need nothing else)
+
+models: deps $(BIN) ## build (or find in the cache) the Verilator model of every top and preset
 	@for c in $$($(SPRAYNIC) config list); do $(SPRAYNIC) build-models --config $$c || exit 1; done
 
 lint: deps $(BIN) ## verilator -Wall per top and preset, iverilog -g2005, go vet, gofmt

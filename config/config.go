@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -262,31 +263,136 @@ func Resolve(nameOrPath string) (Config, error) {
 	return Preset(nameOrPath)
 }
 
+// decode reads a configuration object: every key of Keys exactly once, each an integer, nothing else. An error
+// names the key, its value or what is wrong with it, where it is (line), and what is allowed.
 func decode(name string, r io.Reader) (Config, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return Config{}, fmt.Errorf("config %s: %w", name, err)
 	}
-	var present map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &present); err != nil {
-		return Config{}, fmt.Errorf("config %s: not a JSON object: %w", name, err)
+	c := Config{Name: name}
+	seen := map[string]string{} // key -> position of its first occurrence
+	err = objectKeys(raw, func(k string, line, col int, v json.RawMessage) error {
+		at := fmt.Sprintf("line %d column %d", line, col)
+		if first, ok := seen[k]; ok {
+			return fmt.Errorf("key %q: given twice, at %s and at %s (allowed: once)", k, first, at)
+		}
+		seen[k] = at
+		for _, key := range Keys {
+			if key.JSON == k {
+				if err := decodeInt(key, v, key.field(&c)); err != nil {
+					return fmt.Errorf("line %d: %w", line, err)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("line %d: unknown field %q (allowed keys: %s)", line, k, keyNames())
+	})
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", name, err)
 	}
 	var missing []string
 	for _, k := range Keys {
-		if _, ok := present[k.JSON]; !ok {
+		if _, ok := seen[k.JSON]; !ok {
 			missing = append(missing, k.JSON)
 		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	c := Config{Name: name}
-	if err := dec.Decode(&c); err != nil {
-		return Config{}, fmt.Errorf("config %s: %s", name, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if len(missing) > 0 {
 		return Config{}, fmt.Errorf("config %s: missing key(s) %s", name, strings.Join(missing, ", "))
 	}
 	return c, c.Validate()
+}
+
+// objectKeys calls each for every key of the JSON object in raw, in order, with the line and column after the
+// key and its raw value; it reports malformed JSON with its line and column.
+func objectKeys(raw []byte, each func(key string, line, col int, v json.RawMessage) error) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	syntax := func(err error) error {
+		var se *json.SyntaxError
+		off := dec.InputOffset()
+		if errors.As(err, &se) {
+			off = se.Offset
+		}
+		line, col := position(raw, off)
+		return fmt.Errorf("not a JSON object: %s (line %d, column %d)", strings.TrimPrefix(err.Error(), "json: "), line, col)
+	}
+	if t, err := dec.Token(); err == io.EOF {
+		return errors.New("not a JSON object: empty (allowed: {\"conns\": ..., ...})")
+	} else if err != nil {
+		return syntax(err)
+	} else if t != json.Delim('{') {
+		return fmt.Errorf("not a JSON object: it starts with %v (allowed: {\"conns\": ..., ...})", t)
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return syntax(err)
+		}
+		line, col := position(raw, dec.InputOffset())
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return syntax(err)
+		}
+		if err := each(t.(string), line, col, v); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return syntax(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, _ := position(raw, dec.InputOffset())
+		return fmt.Errorf("not a JSON object: more after its closing brace, on line %d (allowed: one object)", line)
+	}
+	return nil
+}
+
+// position is the line and column (from 1) of byte offset off in raw.
+func position(raw []byte, off int64) (int, int) {
+	off = min(max(off, 0), int64(len(raw)))
+	before := raw[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	return line, int(off) - bytes.LastIndexByte(before, '\n')
+}
+
+// decodeInt reads the value v of key k into dst: it must be a JSON integer.
+func decodeInt(k Key, v json.RawMessage, dst *int) error {
+	var x any
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	if err := d.Decode(&x); err != nil {
+		return err
+	}
+	what := ""
+	switch x := x.(type) {
+	case json.Number:
+		n, err := strconv.Atoi(x.String())
+		if err == nil {
+			*dst = n
+			return nil
+		}
+		what = "is not an integer"
+	case nil:
+		what = "is not an integer"
+	case string:
+		what = "is a string"
+	case bool:
+		what = "is a boolean"
+	case []any:
+		what = "is an array"
+	default:
+		what = "is an object"
+	}
+	return fmt.Errorf("key %q: value %s %s (allowed: an integer, %s)", k.JSON, v, what, k.allowed())
+}
+
+// keyNames lists the keys of Keys.
+func keyNames() string {
+	names := make([]string, len(Keys))
+	for i, k := range Keys {
+		names[i] = k.JSON
+	}
+	return strings.Join(names, ", ")
 }
 
 // FormatParams renders parameters as a tool takes them: "verilator" (-GNAME=V) or "yosys" (-set NAME V, the

@@ -4,8 +4,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/spraynic/spraynic/outfile"
 )
 
 // The JUnit XML elements CI systems read (Jenkins, GitLab, GitHub test reporters).
@@ -78,13 +79,5 @@ func WriteJUnit(w io.Writer, rs Results) error {
 
 // WriteJUnitFile writes rs as JUnit XML to file.
 func WriteJUnitFile(file string, rs Results) error {
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	if err := WriteJUnit(f, rs); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return outfile.WriteWith(file, func(w io.Writer) error { return WriteJUnit(w, rs) })
 }

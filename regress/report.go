@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"text/tabwriter"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // Report prints the failures and the table of rs to w, writes rs as JSON to jsonFile and as JUnit XML to
@@ -30,9 +34,76 @@ func Report(w io.Writer, rs Results, jsonFile, junitFile string) error {
 		fmt.Fprintf(w, "junit: %s\n", junitFile)
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d of %d runs failed", failed, len(rs.Runs))
+		return fmt.Errorf("%d of %s failed", failed, plural(len(rs.Runs), "run"))
 	}
 	return nil
+}
+
+// plural is n and the noun, with an s unless n is 1: "1 run", "2 runs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// tableRow is one (test, config) of the regression table.
+type tableRow struct {
+	// test and cfg name the row; seeds runs of them, pass of which passed, timeouts of which timed out.
+	test, cfg             string
+	seeds, pass, timeouts int
+	// cycles and packets add up the runs' cycles and transactions.
+	cycles, packets int64
+}
+
+// result is the row's verdict: PASS, or FAIL (failed/seeds) with the timeouts among them.
+func (r tableRow) result() string {
+	if r.pass == r.seeds {
+		return "PASS"
+	}
+	res := fmt.Sprintf("FAIL (%d/%d)", r.seeds-r.pass, r.seeds)
+	if r.timeouts > 0 {
+		res += fmt.Sprintf(" incl. %d TIMEOUT", r.timeouts)
+	}
+	return res
+}
+
+// Table summarises outcomes per (test, config), in the order first seen: seeds, cycles, transactions, result;
+// then the pass/fail total. It returns the table and the number of failed runs.
+func Table(outs []Outcome) (string, int) {
+	var rows []*tableRow
+	index := map[string]*tableRow{}
+	failed := 0
+	for _, o := range outs {
+		k := o.Req.Test + "\x00" + o.Req.Config.Name
+		r, ok := index[k]
+		if !ok {
+			r = &tableRow{test: o.Req.Test, cfg: o.Req.Config.Name}
+			index[k] = r
+			rows = append(rows, r)
+		}
+		r.seeds++
+		r.cycles += o.Res.Cycles
+		r.packets += o.Res.Packets
+		switch o.Verdict() {
+		case StatusPass:
+			r.pass++
+		case StatusTimeout:
+			r.timeouts++
+			failed++
+		default:
+			failed++
+		}
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "test\tconfig\tseeds\tcycles\ttransactions\tresult")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", r.test, r.cfg, r.seeds, r.cycles, r.packets, r.result())
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "%d passed, %d failed\n", len(outs)-failed, failed)
+	return b.String(), failed
 }
 
 // Progress shows regression progress: on a terminal one rewritten line (done/total, failures, ETA); otherwise (or
@@ -51,9 +122,7 @@ type Progress struct {
 func NewProgress(w io.Writer, total int) *Progress {
 	live := false
 	if f, ok := w.(*os.File); ok && os.Getenv("CI") != "true" && os.Getenv("TERM") != "dumb" {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			live = true
-		}
+		live = term.IsTerminal(int(f.Fd()))
 	}
 	return &Progress{w: w, live: live, total: total, start: time.Now()}
 }

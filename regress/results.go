@@ -10,6 +10,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/outfile"
 )
 
 // Record is one run in a results file (--json): everything needed to judge, report and reproduce it.
@@ -98,7 +99,7 @@ func WriteResults(file string, rs Results) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, append(b, '\n'), 0o644)
+	return outfile.WriteFile(file, append(b, '\n'))
 }
 
 var statuses = map[Status]bool{StatusPass: true, StatusFail: true, StatusPanic: true, StatusTimeout: true}

@@ -22,16 +22,13 @@ func benchCommand() *cli.Command {
 			&cli.StringFlag{Name: "test", Value: "rx_inorder",
 				Usage: "rx_reorder test whose stimulus the rx modes section uses"},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
-			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed",
-				EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed"},
 			&cli.Int64Flag{Name: "cycles", Value: 400000, Usage: "cycles per mode (rx modes section)"},
 			&cli.Int64Flag{Name: "block-cycles", Value: 200000,
 				Usage: "cycles per mode and block (block table, Icarus included)"},
 			&cli.Int64Flag{Name: "icarus-cycles", Value: 10000,
-				Usage: "cycles Icarus runs: the first ones of the same recording " +
-					"(0: --block-cycles; Icarus is ~1000x slower)"},
-			&cli.IntFlag{Name: "jobs", Usage: "workers for the seeds-per-minute run (0: one per core)",
-				EnvVars: []string{"SPRAYNIC_JOBS"}},
+				Usage: "cycles Icarus runs: the first ones of the same recording (0: --block-cycles; Icarus is ~1000x slower)"},
+			&cli.IntFlag{Name: "jobs", Usage: "workers for the seeds-per-minute run (0: one per core)"},
 			&cli.StringFlag{Name: "json", Usage: "also write every figure as JSON here"},
 			&cli.BoolFlag{Name: "quick", Usage: "skip the seeds-per-minute run and the rx sections"},
 		},
@@ -40,8 +37,14 @@ func benchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkOutputs(c, "json"); err != nil {
+				return err
+			}
 			jobs := c.Int("jobs")
-			if jobs <= 0 {
+			if jobs < 0 {
+				return usageErr("--jobs %d: out of range (allowed: 0 for one per core, or more)", jobs)
+			}
+			if jobs == 0 {
 				jobs = runtime.NumCPU()
 			}
 			rep, err := bench.Run(c.App.Writer, bench.Options{Req: req, BlockCycles: c.Int64("block-cycles"),

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/tops"
@@ -45,7 +47,7 @@ func configCheckCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return fmt.Errorf("config check takes one FILE, got %d arguments", c.NArg())
+				return usageErr("config check takes one FILE, got %s", plural(c.NArg(), "argument"))
 			}
 			cfg, err := config.Load(c.Args().First())
 			if err != nil {
@@ -72,9 +74,13 @@ func configParamsCommand() *cli.Command {
 			}
 			params := cfg.Params()
 			if top := c.String("top"); top != "" {
-				root, err := tops.Root()
+				root, m, err := repoManifest()
 				if err != nil {
 					return err
+				}
+				if !slices.Contains(m.Names(), top) {
+					return usageErr("--top %q: not a top of rtl/manifest.json%s (tops: %s)", top, closest(top, m.Names()),
+						strings.Join(m.Names(), ", "))
 				}
 				if params, err = tops.Params(root, top, cfg); err != nil {
 					return err
@@ -82,7 +88,7 @@ func configParamsCommand() *cli.Command {
 			}
 			line, err := config.FormatParams(params, c.String("format"))
 			if err != nil {
-				return err
+				return asUsage(err)
 			}
 			fmt.Fprintln(c.App.Writer, line)
 			return nil
@@ -105,7 +111,8 @@ func configListCommand() *cli.Command {
 
 func oneConfigArg(c *cli.Context) (config.Config, error) {
 	if c.NArg() != 1 {
-		return config.Config{}, fmt.Errorf("%s takes one NAME or FILE, got %d arguments", c.Command.Name, c.NArg())
+		return config.Config{}, usageErr("config %s takes one NAME or FILE, got %s", c.Command.Name,
+			plural(c.NArg(), "argument"))
 	}
-	return config.Resolve(c.Args().First())
+	return configFlag("", c.Args().First())
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spraynic/spraynic/coverage"
+	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/regress"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
@@ -32,9 +33,8 @@ func covRunFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "suite", Value: "smoke", Usage: "suite: " + strings.Join(regress.SuiteNames(), ", ")},
 		&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs of the suite (repeatable)"},
-		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
-		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed",
-			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)"},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed"},
 		&cli.StringFlag{Name: "out", Value: "build/coverage",
 			Usage: "output directory: dat/, merged/, info/, html/, coverage.json"},
 		&cli.StringSliceFlag{Name: "test",
@@ -45,9 +45,7 @@ func covRunFlags() []cli.Flag {
 			Usage: "golden models and scoreboards only, no RTL: functional coverage alone (seconds, no Verilator)"},
 		exclusionsFlag(),
 		&cli.StringFlag{Name: "shard",
-			Usage: "run only shard i/n of the suite (1 <= i <= n); " +
-				"'cov merge' combines the shards' --out directories",
-			EnvVars: []string{"SPRAYNIC_SHARD"}},
+			Usage: "run only shard i/n of the suite (1 <= i <= n); 'cov merge' combines the shards' --out directories"},
 	}
 }
 
@@ -136,8 +134,8 @@ func covBaselineCommand() *cli.Command {
 			&cli.StringFlag{
 				Name:  "file",
 				Value: baselineFile,
-				Usage: "the baseline to write, relative to the repository " +
-					"(`make cov-baseline CONFIG=ice40` writes coverage/baseline-ice40.json)",
+				Usage: "the baseline to write, relative to the repository (`make cov-baseline CONFIG=ice40` writes " +
+					"coverage/baseline-ice40.json)",
 			},
 		),
 		Action: covBaselineAction,
@@ -148,6 +146,9 @@ func covBaselineAction(c *cli.Context) error {
 	root, err := tops.Root()
 	if err != nil {
 		return err
+	}
+	if err := outfile.Check(inRepo(root, c.String("file"))); err != nil {
+		return fmt.Errorf("--file %s: cannot be written: %w", c.String("file"), err)
 	}
 	if c.Bool("run") {
 		if err := covRunAction(c); err != nil {
@@ -162,13 +163,13 @@ func covBaselineAction(c *cli.Context) error {
 	if err := rep.WriteBaseline(dst); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s (%d entries)\n", dst, len(rep.Entries))
+	fmt.Fprintf(c.App.Writer, "wrote %s (%s)\n", dst, plural(len(rep.Entries), "entry"))
 	return nil
 }
 
 func covRunAction(c *cli.Context) error {
 	if c.Int("jobs") < 0 {
-		return fmt.Errorf("--jobs %d: must be >= 0", c.Int("jobs"))
+		return usageErr("--jobs %d: out of range (allowed: 0 for one per core, or more)", c.Int("jobs"))
 	}
 	root, err := tops.Root()
 	if err != nil {
@@ -176,11 +177,13 @@ func covRunAction(c *cli.Context) error {
 	}
 	s, ok := regress.Suites[c.String("suite")]
 	if !ok {
-		return fmt.Errorf("--suite %q: unknown (suites: %s)", c.String("suite"),
-			strings.Join(regress.SuiteNames(), ", "))
+		return usageErr("--suite %q: unknown (suites: %s)", c.String("suite"), strings.Join(regress.SuiteNames(), ", "))
 	}
 	out, err := filepath.Abs(c.String("out"))
 	if err != nil {
+		return err
+	}
+	if err := checkOutDir("out", out); err != nil {
 		return err
 	}
 	ex, err := loadExclusions(c, root)
@@ -190,7 +193,7 @@ func covRunAction(c *cli.Context) error {
 	var shard, shards int
 	if sh := c.String("shard"); sh != "" {
 		if shard, shards, err = regress.ParseShard(sh); err != nil {
-			return fmt.Errorf("--shard: %w", err)
+			return usageErr("--shard: %v", err)
 		}
 	}
 	start := time.Now()
@@ -209,7 +212,7 @@ func covRunAction(c *cli.Context) error {
 			filepath.Join(out, "info"), filepath.Join(out, "html"), time.Since(start).Round(time.Second))
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d runs failed (their coverage is included when written):\n  %s", len(failed),
+		return fmt.Errorf("%s failed (their coverage is included when written):\n  %s", plural(len(failed), "run"),
 			strings.Join(failed, "\n  "))
 	}
 	return nil
@@ -217,11 +220,11 @@ func covRunAction(c *cli.Context) error {
 
 func covDiffAction(c *cli.Context) error {
 	if c.NArg() != 2 {
-		return fmt.Errorf("cov diff takes two files, BASE.json NEW.json (got %d arguments)", c.NArg())
+		return usageErr("cov diff takes two files, BASE.json NEW.json, got %s", plural(c.NArg(), "argument"))
 	}
 	tol := c.Float64("tolerance")
 	if tol < 0 {
-		return fmt.Errorf("--tolerance %g: must be >= 0", tol)
+		return usageErr("--tolerance %g: out of range (allowed: 0 or more percentage points)", tol)
 	}
 	base, err := coverage.LoadReport(c.Args().Get(0))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -276,11 +279,11 @@ func inRepo(root, f string) string {
 
 func covCheckAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return fmt.Errorf("cov check takes one file, REPORT.json (got %d arguments)", c.NArg())
+		return usageErr("cov check takes one file, REPORT.json, got %s", plural(c.NArg(), "argument"))
 	}
 	t := coverage.Targets{Line: c.Float64("line"), ToggleNet: c.Float64("toggle"), Bins: c.Float64("bins")}
 	if err := t.Validate(); err != nil {
-		return err
+		return asUsage(err)
 	}
 	root, err := tops.Root()
 	if err != nil {
@@ -297,18 +300,15 @@ func covCheckAction(c *cli.Context) error {
 	ss := coverage.Check(rep, t, plan)
 	coverage.PrintCheck(c.App.Writer, rep, t, ss)
 	if len(ss) > 0 {
-		return fmt.Errorf("%s: %d coverage targets missed (see above)", c.Args().Get(0), len(ss))
+		return fmt.Errorf("%s: %s missed (see above)", c.Args().Get(0), plural(len(ss), "coverage target"))
 	}
 	return nil
 }
 
 func covMergeAction(c *cli.Context) error {
-	dirs, err := trailingFlags(c, []string{"out", "exclusions"})
-	if err != nil {
-		return err
-	}
+	dirs := c.Args().Slice()
 	if len(dirs) == 0 {
-		return fmt.Errorf("cov merge: no directories given (usage: spraynic cov merge DIR DIR ... [--out DIR])")
+		return usageErr("cov merge takes one or more directories of 'cov run --out', got none")
 	}
 	root, err := tops.Root()
 	if err != nil {
@@ -322,11 +322,14 @@ func covMergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutDir("out", out); err != nil {
+		return err
+	}
 	rep, err := coverage.Merge(coverage.Options{Root: root, Out: out, Exclusions: ex, Log: os.Stderr}, dirs)
 	if err != nil {
 		return err
 	}
 	rep.PrintSummary(c.App.Writer, 10)
-	fmt.Fprintf(c.App.Writer, "merged %d directories into %s\n", len(dirs), filepath.Join(out, "coverage.json"))
+	fmt.Fprintf(c.App.Writer, "merged %s into %s\n", plural(len(dirs), "directory"), filepath.Join(out, "coverage.json"))
 	return nil
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 
+	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/system"
 	"github.com/urfave/cli/v2"
 )
@@ -32,22 +32,25 @@ func genAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(c.String("out"))
+	if err := checkOutputs(c, "out"); err != nil {
+		return err
+	}
+	f, err := outfile.Create(c.String("out"))
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	o.Arrivals = f
 	fmt.Fprintf(c.App.Writer, "seed %d\n", o.Seed)
 	r, err := system.Run(o)
 	if err != nil {
-		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("--out: %w", err)
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s: %d data packets arrived at B (%d sent, %d retransmitted)\n",
-		c.String("out"), r.DataPackets-sum(r.PathDrops), r.DataPackets, r.Retransmissions)
+	fmt.Fprintf(c.App.Writer, "wrote %s: %s arrived at B (%d sent, %d retransmitted)\n",
+		c.String("out"), plural(int(r.DataPackets-sum(r.PathDrops)), "data packet"), r.DataPackets, r.Retransmissions)
 	return nil
 }
 

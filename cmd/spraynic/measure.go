@@ -17,8 +17,7 @@ func measureCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "test", Required: true, Usage: "test name"},
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
-			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed",
-				EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+			&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "stimulus seed"},
 			&cli.Int64Flag{Name: "cycles", Usage: "cycles (0: the test's default length)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -35,7 +34,7 @@ func measureCommand() *cli.Command {
 			case t == "path_congested":
 				fig, err = bench.MeasurePathSel(req)
 			default:
-				return fmt.Errorf("--test %s: no figures for it (rx_<profile>, retx_<profile>, path_congested)", t)
+				return usageErr("--test %s: no figures for it (allowed: rx_<profile>, retx_<profile>, path_congested)", t)
 			}
 			if err != nil {
 				return err

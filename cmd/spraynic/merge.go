@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/spraynic/spraynic/regress"
 	"github.com/urfave/cli/v2"
@@ -20,13 +20,17 @@ func mergeCommand() *cli.Command {
 			&cli.StringFlag{Name: "json", Usage: "write the merged results here"},
 		},
 		Action: func(c *cli.Context) error {
-			files, err := trailingFlags(c, []string{"junit", "json"})
-			if err != nil {
-				return err
-			}
+			files := c.Args().Slice()
 			if len(files) == 0 {
-				return fmt.Errorf("merge: no results files given " +
-					"(usage: spraynic merge A.json B.json ... [--junit F] [--json F])")
+				return usageErr("merge takes one or more results files (regress --json), got none")
+			}
+			for i, f := range files {
+				if slices.Contains(files[:i], f) {
+					return usageErr("merge: %s given twice (allowed: each shard's results once)", f)
+				}
+			}
+			if err := checkOutputs(c, "json", "junit"); err != nil {
+				return err
 			}
 			var parts []regress.Results
 			for _, f := range files {
@@ -49,37 +53,4 @@ func mergeCommand() *cli.Command {
 			return regress.Report(c.App.Writer, rs, c.String("json"), c.String("junit"))
 		},
 	}
-}
-
-// trailingFlags accepts the named string flags after the file arguments too (urfave/cli stops parsing flags at the
-// first argument): "merge A.json B.json --junit F" sets --junit. It returns the remaining arguments.
-func trailingFlags(c *cli.Context, names []string) ([]string, error) {
-	args := c.Args().Slice()
-	var rest []string
-	for k := 0; k < len(args); k++ {
-		a := args[k]
-		matched := false
-		for _, n := range names {
-			switch {
-			case a == "--"+n || a == "-"+n:
-				if k+1 >= len(args) {
-					return nil, fmt.Errorf("%s: needs a file name", a)
-				}
-				if err := c.Set(n, args[k+1]); err != nil {
-					return nil, err
-				}
-				k++
-				matched = true
-			case strings.HasPrefix(a, "--"+n+"="):
-				if err := c.Set(n, strings.TrimPrefix(a, "--"+n+"=")); err != nil {
-					return nil, err
-				}
-				matched = true
-			}
-		}
-		if !matched {
-			rest = append(rest, a)
-		}
-	}
-	return rest, nil
 }

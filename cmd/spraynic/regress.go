@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,31 +34,27 @@ func regressCommand() *cli.Command {
 // regressFlags are the flags of regress.
 func regressFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "suite", Value: "smoke", EnvVars: []string{"SPRAYNIC_SUITE"},
+		&cli.StringFlag{Name: "suite", Value: "smoke",
 			Usage: "suite: " + strings.Join(regress.SuiteNames(), ", ") + ", or one from --suite-file"},
-		&cli.StringFlag{Name: "suite-file", EnvVars: []string{"SPRAYNIC_SUITE_FILE"},
-			Usage: "JSON file of user suites: " +
-				"{\"suites\": [{\"name\", \"configs\", \"seeds\", \"cycle_scale\", \"tests\"}]}"},
-		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)", EnvVars: []string{"SPRAYNIC_JOBS"}},
-		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed",
-			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.StringFlag{Name: "suite-file",
+			Usage: "JSON file of user suites: {\"suites\": [{\"name\", \"configs\", \"seeds\", \"cycle_scale\", \"tests\"}]}"},
+		&cli.IntFlag{Name: "jobs", Usage: "parallel runs (0: one per core)"},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "first seed"},
 		&cli.StringSliceFlag{Name: "config", Usage: "restrict to these configs (repeatable)"},
-		&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, EnvVars: []string{"SPRAYNIC_TIMEOUT"},
+		&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute,
 			Usage: "wall-clock budget per run (0: none); over it the run is reported as TIMEOUT"},
 		&cli.BoolFlag{Name: "stop-on-failure", Usage: "start no further runs after the first failure"},
 		&cli.BoolFlag{Name: "golden", Usage: "golden models and scoreboards only, no RTL (no Verilator needed)"},
-		&cli.StringFlag{Name: "junit", Usage: "write JUnit XML here (one testcase per run)",
-			EnvVars: []string{"SPRAYNIC_JUNIT"}},
-		&cli.StringFlag{Name: "json", Usage: "write every outcome as JSON here", EnvVars: []string{"SPRAYNIC_JSON"}},
+		&cli.StringFlag{Name: "junit", Usage: "write JUnit XML here (one testcase per run)"},
+		&cli.StringFlag{Name: "json", Usage: "write every outcome as JSON here"},
 		&cli.StringFlag{Name: "rerun-failed", Usage: "re-run only the failed runs of an earlier --json file"},
-		&cli.StringFlag{Name: "shard", Usage: "run only shard i/n of the suite (1 <= i <= n)",
-			EnvVars: []string{"SPRAYNIC_SHARD"}},
+		&cli.StringFlag{Name: "shard", Usage: "run only shard i/n of the suite (1 <= i <= n)"},
 		&cli.BoolFlag{Name: "slurm", Usage: "run the suite as a Slurm job array (one task per shard), wait, merge"},
-		&cli.StringFlag{Name: "partition", Usage: "Slurm partition (--slurm)", EnvVars: []string{"SPRAYNIC_PARTITION"}},
-		&cli.StringFlag{Name: "account", Usage: "Slurm account (--slurm)", EnvVars: []string{"SPRAYNIC_ACCOUNT"}},
+		&cli.StringFlag{Name: "partition", Usage: "Slurm partition (--slurm)"},
+		&cli.StringFlag{Name: "account", Usage: "Slurm account (--slurm)"},
 		&cli.StringFlag{Name: "time", Value: "01:00:00", Usage: "Slurm time limit per task (--slurm)"},
 		&cli.IntFlag{Name: "shards", Value: 4, Usage: "array tasks (--slurm)"},
-		&cli.StringFlag{Name: "shared-dir", EnvVars: []string{"SPRAYNIC_SHARED_DIR"},
+		&cli.StringFlag{Name: "shared-dir",
 			Usage: "directory every node sees, for the script, logs and shard results (--slurm; default build/slurm)"},
 		&cli.DurationFlag{Name: "slurm-wait", Value: 24 * time.Hour,
 			Usage: "give up waiting for the job after this long (--slurm)"},
@@ -66,10 +63,26 @@ func regressFlags() []cli.Flag {
 
 func regressAction(c *cli.Context) error {
 	if c.Int("jobs") < 0 {
-		return fmt.Errorf("--jobs %d: must be >= 0", c.Int("jobs"))
+		return usageErr("--jobs %d: out of range (allowed: 0 for one per core, or more)", c.Int("jobs"))
 	}
 	if c.Duration("timeout") < 0 {
-		return fmt.Errorf("--timeout %s: must be >= 0", c.Duration("timeout"))
+		return usageErr("--timeout %s: out of range (allowed: 0 for none, or more)", c.Duration("timeout"))
+	}
+	if err := checkSuite(c); err != nil {
+		return err
+	}
+	for _, v := range c.StringSlice("config") {
+		if _, err := configFlag("config", v); err != nil {
+			return err
+		}
+	}
+	if sh := c.String("shard"); sh != "" {
+		if _, _, err := regress.ParseShard(sh); err != nil {
+			return usageErr("--shard: %v", err)
+		}
+	}
+	if err := checkOutputs(c, "json", "junit"); err != nil {
+		return err
 	}
 	root, err := tops.Root()
 	if err != nil {
@@ -95,10 +108,35 @@ func regressAction(c *cli.Context) error {
 	return regress.Report(c.App.Writer, rs, c.String("json"), c.String("junit"))
 }
 
+// checkSuite refuses an unknown --suite before any work; a suite file that cannot be read is a failure.
+func checkSuite(c *cli.Context) error {
+	if c.String("rerun-failed") != "" {
+		return nil
+	}
+	names := regress.SuiteNames()
+	if f := c.String("suite-file"); f != "" {
+		user, err := regress.LoadSuites(f)
+		if err != nil {
+			return err
+		}
+		if !c.IsSet("suite") && len(user) == 1 {
+			return nil
+		}
+		for _, u := range user {
+			names = append(names, u.Name)
+		}
+	}
+	if s := c.String("suite"); !slices.Contains(names, s) {
+		return usageErr("--suite %q: unknown%s (suites: %s; more with --suite-file)", s, closest(s, names),
+			strings.Join(names, ", "))
+	}
+	return nil
+}
+
 // regressSlurm runs the suite as a Slurm job array whose tasks run this binary with the same selection.
 func regressSlurm(c *cli.Context, root string, s regress.Suite, reqs []cosim.Request) (regress.Results, error) {
 	if c.String("shard") != "" || c.String("rerun-failed") != "" {
-		return regress.Results{}, fmt.Errorf("--slurm: cannot be combined with --shard or --rerun-failed")
+		return regress.Results{}, usageErr("--slurm: cannot be combined with --shard or --rerun-failed")
 	}
 	bin, err := os.Executable()
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/system/roce"
 	"github.com/spraynic/spraynic/tops"
@@ -38,10 +37,10 @@ func replayCommand() *cli.Command {
 
 func replayAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return fmt.Errorf("replay: want one FILE argument (pcap or pcapng), got %d", c.NArg())
+		return usageErr("replay: want one FILE argument (pcap or pcapng), got %d", c.NArg())
 	}
 	path := c.Args().First()
-	cfg, err := config.Resolve(c.String("config"))
+	cfg, err := configFlag("config", c.String("config"))
 	if err != nil {
 		return err
 	}
@@ -51,10 +50,10 @@ func replayAction(c *cli.Context) error {
 	case "gbn":
 		cfg.GBN = 1
 	default:
-		return fmt.Errorf("--mode %q: allowed spray, gbn", c.String("mode"))
+		return usageErr("--mode %q: allowed spray, gbn", c.String("mode"))
 	}
 	if mtu := c.Int("mtu"); mtu < 1 {
-		return fmt.Errorf("--mtu %d: allowed 1 or more bytes", mtu)
+		return usageErr("--mtu %d: allowed 1 or more bytes", mtu)
 	}
 	capt, err := readCapture(path)
 	if err != nil {

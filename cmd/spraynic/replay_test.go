@@ -49,8 +49,8 @@ func replayEdited(t *testing.T, f []byte, edit func(f []byte)) []byte {
 	return f
 }
 
-// writeFile writes b to dir/name and returns the path.
-func writeFile(t *testing.T, dir, name string, b []byte) string {
+// writeBytes writes b to dir/name and returns the path.
+func writeBytes(t *testing.T, dir, name string, b []byte) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(p, b, 0o644))
@@ -153,7 +153,7 @@ func TestReplayHostile(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := writeFile(t, dir, "hostile.pcap", tc.file)
+			p := writeBytes(t, dir, "hostile.pcap", tc.file)
 			_, err := runApp(t, append(append([]string{"replay"}, tc.args...), p)...)
 			require.Error(t, err)
 			want := "replay: " + p + ": " + tc.want
@@ -163,8 +163,8 @@ func TestReplayHostile(t *testing.T) {
 			require.EqualError(t, err, want)
 		})
 	}
-	_, err := runApp(t, "replay", "--mtu", "0", writeFile(t, dir, "x.pcap", pcapOf(t, replayData(t, 0, nil))))
-	require.EqualError(t, err, "--mtu 0: allowed 1 or more bytes")
+	_, err := runApp(t, "replay", "--mtu", "0", writeBytes(t, dir, "x.pcap", pcapOf(t, replayData(t, 0, nil))))
+	require.EqualError(t, err, "--mtu 0: allowed 1 or more bytes; see 'spraynic replay --help'")
 }
 
 // TestReplayCaptures: replay reads pcapng, replays the complete frames of a cut capture and fails on the cut
@@ -172,7 +172,7 @@ func TestReplayHostile(t *testing.T) {
 func TestReplayCaptures(t *testing.T) {
 	dir := t.TempDir()
 	frames := [][]byte{replayData(t, 0, nil), replayData(t, 1, nil), replayData(t, 2, nil), replayData(t, 3, nil)}
-	ng := writeFile(t, dir, "ok.pcapng", pcapngOf(t, layers.LinkTypeEthernet, frames...))
+	ng := writeBytes(t, dir, "ok.pcapng", pcapngOf(t, layers.LinkTypeEthernet, frames...))
 	out, err := runApp(t, "replay", ng)
 	require.NoError(t, err)
 	require.Contains(t, out, ng+": 4 frames: 4 data and 0 ACK packets fed")
@@ -180,7 +180,7 @@ func TestReplayCaptures(t *testing.T) {
 	require.Contains(t, out, "RTL and golden model equal on every output port")
 
 	whole := pcapOf(t, frames...)
-	cut := writeFile(t, dir, "cut.pcap", whole[:len(whole)-30])
+	cut := writeBytes(t, dir, "cut.pcap", whole[:len(whole)-30])
 	out, err = runApp(t, "replay", cut)
 	require.EqualError(t, err, "replay: "+cut+": frame 4 is cut: 68 of its 98 bytes present (file offset 318); "+
 		"the 3 frames before it are complete; they were replayed (--allow-cut accepts a cut capture)")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
@@ -49,10 +48,20 @@ func runCommand() *cli.Command {
 			req.Coverage = c.String("coverage")
 			req.ClockMHz = c.Int("clock-mhz")
 			if req.Cycles < 0 {
-				return fmt.Errorf("--cycles %d: must be >= 0", req.Cycles)
+				return usageErr("--cycles %d: out of range (allowed: 0 for the test's default, or more)", req.Cycles)
+			}
+			if err := checkOutputs(c, "waves", "coverage"); err != nil {
+				return err
+			}
+			finish, err := waveform(&req)
+			if err != nil {
+				return err
 			}
 			fmt.Fprintf(c.App.Writer, "run %s config=%s seed=%d\n", req.Test, req.Config.Name, req.Seed)
 			res, err := cosim.Run(req)
+			if ferr := finish(); err == nil {
+				err = ferr
+			}
 			if err != nil {
 				return err
 			}
@@ -64,11 +73,11 @@ func runCommand() *cli.Command {
 }
 
 func request(test, cfgName string, seed uint64, cycles int64) (cosim.Request, error) {
-	cfg, err := config.Resolve(cfgName)
+	cfg, err := configFlag("config", cfgName)
 	if err != nil {
 		return cosim.Request{}, err
 	}
-	if _, err := cosim.Lookup(test); err != nil {
+	if err := testFlag(test); err != nil {
 		return cosim.Request{}, err
 	}
 	root, err := tops.Root()

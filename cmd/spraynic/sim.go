@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/system"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
@@ -36,12 +36,15 @@ func simAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var capture *os.File
+	if err := checkOutputs(c, "json", "pcap"); err != nil {
+		return err
+	}
+	var capture *outfile.File
 	if p := c.String("pcap"); p != "" {
-		if capture, err = os.Create(p); err != nil {
+		if capture, err = outfile.Create(p); err != nil {
 			return err
 		}
-		defer capture.Close()
+		defer capture.Abort()
 		o.Capture = capture
 	}
 	o.Progress = progressTo(os.Stderr, c.Bool("quiet"), o.ClockMHz)
@@ -56,13 +59,13 @@ func simAction(c *cli.Context) error {
 		}
 		if p := c.String("json"); p != "" {
 			if err := writeJSON(p, r); err != nil {
-				return err
+				return fmt.Errorf("--json: %w", err)
 			}
 		}
 	}
 	if capture != nil && runErr == nil {
-		if err := capture.Close(); err != nil {
-			return err
+		if err := capture.Commit(); err != nil {
+			return fmt.Errorf("--pcap: %w", err)
 		}
 	}
 	return runErr
@@ -86,13 +89,4 @@ func simRun(c *cli.Context, o system.Options) (*system.Result, error) {
 		fmt.Fprintln(c.App.Writer, "the figures below are the RTL's")
 	}
 	return r, err
-}
-
-// writeJSON writes v to path as indented JSON.
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
 }

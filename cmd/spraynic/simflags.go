@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/system"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 // simFlags are the options of one end-to-end run (docs/e2e.md), shared by sim, sim sweep and gen.
@@ -25,19 +25,18 @@ func simFlags() []cli.Flag {
 		&cli.IntFlag{Name: "port-gbps", Value: 400, Usage: "endpoint port rate, Gb/s"},
 		&cli.IntFlag{Name: "path-gbps", Usage: "fabric path rate, Gb/s (0: the port rate)"},
 		&cli.IntFlag{Name: "clock-mhz", Value: 250, Usage: "NIC clock, MHz (one cycle of the models)"},
-		&cli.Float64Flag{Name: "delay-ns", Value: 1000, Usage: "one-way propagation delay of path 0, ns"},
-		&cli.Float64Flag{Name: "skew-ns", Value: 100, Usage: "extra delay per path index, ns"},
+		&cli.Float64Flag{Name: "delay-ns", Value: 1000, Usage: "one-way propagation delay of path 0, ns (above 0)"},
+		&cli.Float64Flag{Name: "skew-ns", Value: 100, Usage: "extra delay per path index, ns (above 0)"},
 		&cli.Float64Flag{Name: "jitter-ns", Value: 200,
-			Usage: "uniform jitter per packet, ns (never reorders within a path)"},
+			Usage: "uniform jitter per packet, ns, above 0 (never reorders within a path)"},
 		&cli.Float64Flag{Name: "loss", Usage: "random loss per data packet, 0..0.5"},
 		&cli.StringFlag{Name: "loss-model", Value: "bernoulli", Usage: "bernoulli or gilbert (bursty)"},
 		&cli.Float64Flag{Name: "burst", Value: 4, Usage: "mean loss burst length of the gilbert model, packets"},
 		&cli.Float64Flag{Name: "ack-loss", Usage: "random loss per ACK packet, 0..0.5"},
 		&cli.BoolFlag{Name: "bidir", Usage: "endpoint B sends the same traffic to A (both directions then use --loss)"},
 		&cli.IntFlag{Name: "queue-kb", Value: 1024, Usage: "path queue capacity, KiB (tail drop beyond)"},
-		&cli.IntFlag{Name: "ecn-kb", Value: 128, Usage: "ECN marking threshold, KiB"},
-		&cli.StringSliceFlag{Name: "fail",
-			Usage: "path failure PATH@AT_US[-UNTIL_US] (repeatable; no UNTIL: stays down)"},
+		&cli.IntFlag{Name: "ecn-kb", Value: 128, Usage: "ECN marking threshold, KiB (above 0)"},
+		&cli.StringSliceFlag{Name: "fail", Usage: "path failure PATH@AT_US[-UNTIL_US] (repeatable; no UNTIL: stays down)"},
 		&cli.StringSliceFlag{Name: "slow",
 			Usage: "slow fabric path PATH:GBPS, both directions (repeatable): congestion and ECN marks on it"},
 		&cli.StringSliceFlag{Name: "reset",
@@ -65,22 +64,21 @@ func simFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "duration-us", Value: 500, Usage: "measured simulated time, us"},
 		&cli.Float64Flag{Name: "drain-us", Value: 5000, Usage: "longest drain after it, us"},
 		&cli.Float64Flag{Name: "bin-us", Value: 10, Usage: "goodput time series bin, us"},
-		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of every random choice",
-			EnvVars: []string{"SPRAYNIC_SEED", "SEED"}},
+		&cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of every random choice"},
 		&cli.BoolFlag{Name: "quiet", Usage: "no progress line on a terminal"},
 	}
 }
 
 // simOptions reads the flags of simFlags.
 func simOptions(c *cli.Context) (system.Options, error) {
-	cfg, err := config.Resolve(c.String("config"))
+	cfg, err := configFlag("config", c.String("config"))
 	if err != nil {
 		return system.Options{}, err
 	}
 	if p := c.Int("paths"); p != 0 {
 		cfg.Paths = p
 		if err := cfg.Validate(); err != nil {
-			return system.Options{}, fmt.Errorf("--paths %d: %w", p, err)
+			return system.Options{}, usageErr("--paths %d: %v", p, err)
 		}
 	}
 	o := system.Options{
@@ -98,10 +96,45 @@ func simOptions(c *cli.Context) (system.Options, error) {
 	sched := system.Schedule{Failures: c.StringSlice("fail"), Reconnects: c.StringSlice("reconnect"),
 		Slow: c.StringSlice("slow"), Resets: c.StringSlice("reset")}
 	if err := sched.Apply(&o); err != nil {
+		return system.Options{}, asUsage(err)
+	}
+	d := o.Defaults()
+	if err := explicitZeros(o, d); err != nil {
 		return system.Options{}, err
 	}
-	o = o.Defaults()
-	return o, o.Validate()
+	return d, asUsage(d.Validate())
+}
+
+// explicitZeros refuses the zero (or empty) values that system.Options.Defaults would silently replace by a
+// default (o as the flags gave it, d after Defaults): out of range ones with the option's range, in-range ones
+// (delays, jitter, the ECN threshold) saying that 0 cannot be simulated. The zeros whose meaning the flags
+// document (--paths, --net-paths, --conns, --path-gbps) pass.
+func explicitZeros(o, d system.Options) error {
+	v := d
+	v.Mode, v.Msg, v.LossModel = o.Mode, o.Msg, o.LossModel
+	v.Backlog, v.MTU, v.ClockMHz, v.PortGbps, v.QueueKB = o.Backlog, o.MTU, o.ClockMHz, o.PortGbps, o.QueueKB
+	v.Burst, v.DurationUS, v.DrainUS, v.BinUS = o.Burst, o.DurationUS, o.DrainUS, o.BinUS
+	if err := v.Validate(); err != nil {
+		return asUsage(err)
+	}
+	for _, z := range []struct {
+		name     string
+		set, def float64
+		unit     string
+		instead  string
+	}{
+		{name: "delay-ns", set: o.DelayNS, def: d.DelayNS, unit: "ns", instead: "0.001 for almost none"},
+		{name: "skew-ns", set: o.SkewNS, def: d.SkewNS, unit: "ns", instead: "0.001 for almost none"},
+		{name: "jitter-ns", set: o.JitterNS, def: d.JitterNS, unit: "ns", instead: "0.001 for almost none"},
+		{name: "ecn-kb", set: float64(o.ECNKB), def: float64(d.ECNKB), unit: "KiB",
+			instead: "1 to mark nearly every packet"},
+	} {
+		if z.set == 0 {
+			return usageErr("option %s: value 0 not supported: the simulator reads 0 as its default %g %s "+
+				"(allowed: above 0; %s)", z.name, z.def, z.unit, z.instead)
+		}
+	}
+	return nil
 }
 
 // progressTo returns a progress printer for w when it is a terminal and not quiet, else nil.
@@ -109,7 +142,7 @@ func progressTo(w *os.File, quiet bool, clockMHz int) func(system.Progress) {
 	if quiet {
 		return nil
 	}
-	if st, err := w.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if !term.IsTerminal(int(w.Fd())) {
 		return nil
 	}
 	return func(p system.Progress) {

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +33,12 @@ func simSweepCommand() *cli.Command {
 }
 
 func sweepAction(c *cli.Context) error {
+	if err := sweepOverrides(c); err != nil {
+		return err
+	}
+	if c.Int("jobs") < 0 {
+		return usageErr("--jobs %d: out of range (allowed: 0 for one per core, or more)", c.Int("jobs"))
+	}
 	base, err := simOptions(c)
 	if err != nil {
 		return err
@@ -38,15 +47,21 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if p := c.String("plot"); p != "" && !slices.Contains([]string{".svg", ".png"}, strings.ToLower(filepath.Ext(p))) {
+		return usageErr("--plot %s: unknown chart format %q (allowed: .svg, .png)", p, filepath.Ext(p))
+	}
+	if err := checkOutputs(c, "csv", "plot", "json"); err != nil {
+		return err
+	}
 	runs, err := grid.Runs(base)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	jobs := c.Int("jobs")
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	fmt.Fprintf(c.App.Writer, "seed %d, %d runs on %d jobs\n", base.Seed, len(runs), jobs)
+	fmt.Fprintf(c.App.Writer, "seed %d, %s on %s\n", base.Seed, plural(len(runs), "run"), plural(jobs, "job"))
 	results, err := sweep.Run(runs, jobs, c.App.ErrWriter, c.Bool("quiet"))
 	if err != nil {
 		return err
@@ -58,23 +73,48 @@ func sweepAction(c *cli.Context) error {
 	if err := sweep.Write(files, results); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s %s %s\n", files.CSV, files.Chart, files.JSON)
+	wrote := slices.DeleteFunc([]string{files.CSV, files.Chart, files.JSON}, func(s string) bool { return s == "" })
+	if len(wrote) > 0 {
+		fmt.Fprintf(c.App.Writer, "wrote %s\n", strings.Join(wrote, " "))
+	}
+	return nil
+}
+
+// sweepOverrides refuses the flags of one run that a sweep sets itself at every point, pointing to the sweep's own
+// flag.
+func sweepOverrides(c *cli.Context) error {
+	for _, o := range []struct{ flag, axis, what string }{
+		{flag: "mode", axis: "modes", what: "each mode"},
+		{flag: "loss", axis: "losses", what: "each loss rate"},
+		{flag: "paths", axis: "path-counts", what: "each path count"},
+		{flag: "net-paths", axis: "path-counts", what: "the fabric paths of each path count"},
+	} {
+		if !c.IsSet(o.flag) {
+			continue
+		}
+		v := fmt.Sprint(c.Value(o.flag))
+		from := ""
+		if env := flagEnv(o.flag)[0]; os.Getenv(env) != "" {
+			from = " (from " + env + ")"
+		}
+		return usageErr("--%s %s%s: sim sweep runs %s of --%s; use --%s %s", o.flag, v, from, o.what, o.axis, o.axis, v)
+	}
 	return nil
 }
 
 // sweepGrid reads the axes of a sweep from --modes, --path-counts and --losses.
 func sweepGrid(c *cli.Context) (sweep.Grid, error) {
-	losses, err := parseList("losses", c.String("losses"), func(s string) (float64, error) {
+	losses, err := parseList("losses", "a number", c.String("losses"), func(s string) (float64, error) {
 		return strconv.ParseFloat(s, 64)
 	})
 	if err != nil {
 		return sweep.Grid{}, err
 	}
-	counts, err := parseList("path-counts", c.String("path-counts"), strconv.Atoi)
+	counts, err := parseList("path-counts", "an integer", c.String("path-counts"), strconv.Atoi)
 	if err != nil {
 		return sweep.Grid{}, err
 	}
-	modes, err := parseList("modes", c.String("modes"),
+	modes, err := parseList("modes", "a mode", c.String("modes"),
 		func(s string) (system.Mode, error) { return system.Mode(s), nil })
 	if err != nil {
 		return sweep.Grid{}, err
@@ -82,13 +122,14 @@ func sweepGrid(c *cli.Context) (sweep.Grid, error) {
 	return sweep.Grid{Modes: modes, Paths: counts, Losses: losses}, nil
 }
 
-// parseList parses a comma-separated list with parse, naming the flag on error.
-func parseList[T any](flag, s string, parse func(string) (T, error)) ([]T, error) {
+// parseList parses a comma-separated list with parse, naming the flag and what each value must be (kind) on
+// error.
+func parseList[T any](flag, kind, s string, parse func(string) (T, error)) ([]T, error) {
 	var out []T
 	for _, f := range strings.Split(s, ",") {
 		v, err := parse(strings.TrimSpace(f))
 		if err != nil {
-			return nil, fmt.Errorf("--%s: value %q in %q: %w", flag, f, s, err)
+			return nil, usageErr("--%s: value %q in %q is not %s (allowed: a comma-separated list)", flag, f, s, kind)
 		}
 		out = append(out, v)
 	}

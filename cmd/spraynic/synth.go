@@ -14,9 +14,9 @@ import (
 // synthFlags are the flags synth and fpga-baseline share.
 func synthFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "top", EnvVars: []string{"SPRAYNIC_TOP"},
+		&cli.StringSliceFlag{Name: "top",
 			Usage: "only these tops of rtl/manifest.json (default: every top)"},
-		&cli.IntFlag{Name: "jobs", Value: 1, EnvVars: []string{"SPRAYNIC_JOBS"},
+		&cli.IntFlag{Name: "jobs", Value: 1,
 			Usage: "(board, top) runs in parallel; 0 is one per CPU"},
 		&cli.BoolFlag{Name: "force", Usage: "run the tools even when a report with the same inputs exists"},
 		&cli.StringFlag{Name: "out", Value: filepath.Join("build", "fpga"),
@@ -28,10 +28,10 @@ func synthCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "synth",
 		Category: catFPGA,
-		Usage: "FPGA synthesis (yosys; nextpnr-ice40 + icepack on iCE40) of every top, " +
-			"with reports and the baseline check",
-		Description: "Each (board, top) runs verilator --lint-only -Wall, then yosys, then on iCE40 " +
-			"nextpnr-ice40 and icepack,\n" +
+		Usage: "FPGA synthesis (yosys; nextpnr-ice40 + icepack on iCE40) of every top, with reports and the " +
+			"baseline check",
+		Description: "Each (board, top) runs verilator --lint-only -Wall, then yosys, then on iCE40 nextpnr-ice40 and " +
+			"icepack,\n" +
 			"and writes build/fpga/<board>/<top>/report.json. Boards: " + strings.Join(
 			fpga.BoardNames(),
 			", ",
@@ -39,10 +39,10 @@ func synthCommand() *cli.Command {
 			"--check runs the baseline boards and compares with " + fpga.BaselineFile +
 			" (fails on > 5% growth or Fmax drop).",
 		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "board", EnvVars: []string{"SPRAYNIC_BOARD"},
+			&cli.StringSliceFlag{Name: "board",
 				Usage: "board(s): " + strings.Join(fpga.BoardNames(), ", ")},
 			&cli.BoolFlag{Name: "all", Usage: "every board"},
-			&cli.StringFlag{Name: "config", EnvVars: []string{"SPRAYNIC_CONFIG"},
+			&cli.StringFlag{Name: "config",
 				Usage: "preset name or config file instead of each board's preset (not with --check)"},
 			&cli.BoolFlag{Name: "check",
 				Usage: "compare with " + fpga.BaselineFile + " (default boards: the baseline's)"},
@@ -56,6 +56,9 @@ func synthCommand() *cli.Command {
 func synthAction(c *cli.Context) error {
 	p, err := newProject(c)
 	if err != nil {
+		return err
+	}
+	if err := checkOutDir("out", outDir(c, p)); err != nil {
 		return err
 	}
 	boards, err := synthBoards(c)
@@ -90,7 +93,7 @@ func synthBoards(c *cli.Context) ([]fpga.Board, error) {
 		for _, n := range c.StringSlice("board") {
 			b, err := fpga.LookupBoard(n)
 			if err != nil {
-				return nil, err
+				return nil, usageErr("--board: %v", err)
 			}
 			boards = append(boards, b)
 		}
@@ -99,18 +102,18 @@ func synthBoards(c *cli.Context) ([]fpga.Board, error) {
 	case c.Bool("vivado-only"):
 		boards = fpga.VivadoBoards(fpga.Boards)
 	default:
-		return nil, fmt.Errorf("synth: name a board with --board (allowed: %s), or --all, or --check",
+		return nil, usageErr("synth: name a board with --board (allowed: %s), or --all, or --check",
 			strings.Join(fpga.BoardNames(), ", "))
 	}
 	if c.Bool("check") && c.String("config") != "" {
-		return nil, fmt.Errorf("synth --check compares each board's own preset with the baseline: drop --config")
+		return nil, usageErr("synth --check compares each board's own preset with the baseline: drop --config")
 	}
 	if c.Bool("vivado-only") {
 		if c.Bool("check") {
-			return nil, fmt.Errorf("synth: --vivado-only and --check do not go together")
+			return nil, usageErr("synth: --vivado-only and --check do not go together")
 		}
 		if len(fpga.VivadoBoards(boards)) == 0 {
-			return nil, fmt.Errorf("synth --vivado-only: no Vivado scripts for %s (only for %s)",
+			return nil, usageErr("synth --vivado-only: no Vivado scripts for %s (only for %s)",
 				strings.Join(fpga.Names(boards), ", "), strings.Join(fpga.Names(fpga.VivadoBoards(fpga.Boards)), ", "))
 		}
 	}
@@ -130,7 +133,7 @@ func fpgaBaselineCommand() *cli.Command {
 		Flags: synthFlags(),
 		Action: func(c *cli.Context) error {
 			if len(c.StringSlice("top")) > 0 {
-				return fmt.Errorf("fpga-baseline records every top of rtl/manifest.json: drop --top")
+				return usageErr("fpga-baseline records every top of rtl/manifest.json: drop --top")
 			}
 			p, err := newProject(c)
 			if err != nil {
@@ -146,7 +149,7 @@ func fpgaBaselineCommand() *cli.Command {
 			if err := p.WriteBaseline(results); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, "wrote %s (%d entries) and %s: commit them\n", fpga.BaselineFile, len(results),
+			fmt.Fprintf(c.App.Writer, "wrote %s (%s) and %s: commit them\n", fpga.BaselineFile, plural(len(results), "entry"),
 				fpga.CoreFile)
 			return nil
 		},

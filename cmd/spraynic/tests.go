@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"text/tabwriter"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/urfave/cli/v2"
 )
@@ -16,14 +16,16 @@ func testsCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "config whose default run lengths are shown"}},
 		Action: func(c *cli.Context) error {
-			cfg, err := config.Resolve(c.String("config"))
+			cfg, err := configFlag("config", c.String("config"))
 			if err != nil {
 				return err
 			}
+			tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+			fmt.Fprintf(tw, "test\tblock\tcycles (%s)\twhat it does\n", cfg.Name)
 			for _, t := range cosim.Tests() {
-				fmt.Fprintf(c.App.Writer, "%-22s %-12s %7d  %s\n", t.Name, t.Block, t.Scaled(cfg, 1), t.Doc)
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", t.Name, t.Block, t.Scaled(cfg, 1), t.Doc)
 			}
-			return nil
+			return tw.Flush()
 		},
 	}
 }

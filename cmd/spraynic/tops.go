@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/tops"
@@ -15,10 +14,9 @@ import (
 
 func topsCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "tops",
-		Category:  catDesign,
-		Usage:     "list the synthesizable tops of rtl/manifest.json, or one top's source files",
-		ArgsUsage: "[--files TOP]",
+		Name:     "tops",
+		Category: catDesign,
+		Usage:    "list the synthesizable tops of rtl/manifest.json, or one top's source files",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "files",
 				Usage: "print the source files of this top (paths relative to the repository)"}},
@@ -58,7 +56,7 @@ func buildModelsCommand() *cli.Command {
 		Usage:    "build (or find in the cache) the Verilator model of every top for a config",
 		Flags:    []cli.Flag{&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"}},
 		Action: func(c *cli.Context) error {
-			cfg, err := config.Resolve(c.String("config"))
+			cfg, err := configFlag("config", c.String("config"))
 			if err != nil {
 				return err
 			}

@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sync"
 
+	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/system"
 )
 
@@ -104,42 +103,49 @@ type Files struct {
 	CSV, Chart, JSON string
 }
 
-// Write writes the CSV, chart and JSON of a sweep, creating their directories.
+// Write writes the CSV, chart and JSON of a sweep, creating their directories. Each is written to a temporary file
+// beside it and all are renamed into place once every one is complete; on an error none is changed.
 func Write(f Files, results []*system.Result) error {
-	for _, p := range []string{f.CSV, f.Chart, f.JSON} {
-		if p == "" {
+	pts := Points(results)
+	var outs []*outfile.File
+	defer func() {
+		for _, o := range outs {
+			o.Abort()
+		}
+	}()
+	for _, w := range []struct {
+		path  string
+		write func(o *outfile.File) error
+	}{
+		{path: f.CSV, write: func(o *outfile.File) error { return WriteCSV(o, pts) }},
+		{path: f.Chart, write: func(o *outfile.File) error {
+			return WriteChart(o.Name(), Chart{Title: "spraynic: goodput versus random loss",
+				Caption: Caption(results), Points: pts})
+		}},
+		{path: f.JSON, write: func(o *outfile.File) error {
+			b, err := json.MarshalIndent(results, "", "  ")
+			if err == nil {
+				_, err = o.Write(append(b, '\n'))
+			}
+			return err
+		}},
+	} {
+		if w.path == "" {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-	}
-	pts := Points(results)
-	if f.CSV != "" {
-		w, err := os.Create(f.CSV)
+		o, err := outfile.Create(w.path)
 		if err != nil {
 			return err
 		}
-		if err := WriteCSV(w, pts); err != nil {
-			w.Close()
-			return err
-		}
-		if err := w.Close(); err != nil {
+		outs = append(outs, o)
+		if err := w.write(o); err != nil {
 			return err
 		}
 	}
-	if f.Chart != "" {
-		ch := Chart{Title: "spraynic: goodput versus random loss", Caption: Caption(results), Points: pts}
-		if err := WriteChart(f.Chart, ch); err != nil {
+	for _, o := range outs {
+		if err := o.Commit(); err != nil {
 			return err
 		}
-	}
-	if f.JSON != "" {
-		b, err := json.MarshalIndent(results, "", "  ")
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(f.JSON, append(b, '\n'), 0o644)
 	}
 	return nil
 }
