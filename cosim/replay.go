@@ -8,6 +8,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
+	"github.com/spraynic/spraynic/english"
 	"github.com/spraynic/spraynic/golden/nictransport"
 	"github.com/spraynic/spraynic/golden/wide"
 	"github.com/spraynic/spraynic/system/roce"
@@ -192,8 +193,8 @@ func newReplayDriver(cfg config.Config, lim roce.Limits, frames []roce.CapturedF
 // and, when ok, that RTL and golden model agreed.
 func (r *ReplayResult) Print(w io.Writer, path, cfgName, mode string, show int, ok bool) {
 	o := &r.Out
-	fmt.Fprintf(w, "%s: %d frames: %d data and %d ACK packets fed to one nic_transport (config %s, %s), %d rejected\n",
-		path, r.Frames, r.Data, r.Acks, cfgName, mode, len(r.Rejected))
+	fmt.Fprintf(w, "%s: %s: %d data and %d ACK packets fed to one nic_transport (config %s, %s), %d rejected\n",
+		path, english.Plural(r.Frames, "frame"), r.Data, r.Acks, cfgName, mode, len(r.Rejected))
 	if r.Data+r.Acks > 0 { // else the endpoint never ran
 		fmt.Fprintf(w, "completions %d, ACKs sent %d (NAKs %d); data accepted %d, duplicate %d, out of window %d, "+
 			"closed %d, go-back-N dropped %d; ACKs ignored %d\n", r.Completions, r.AcksSent, o.CntNaks,

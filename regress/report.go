@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spraynic/spraynic/english"
 	"golang.org/x/term"
 )
 
@@ -34,17 +35,9 @@ func Report(w io.Writer, rs Results, jsonFile, junitFile string) error {
 		fmt.Fprintf(w, "junit: %s\n", junitFile)
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d of %s failed", failed, plural(len(rs.Runs), "run"))
+		return fmt.Errorf("%d of %s failed", failed, english.Plural(len(rs.Runs), "run"))
 	}
 	return nil
-}
-
-// plural is n and the noun, with an s unless n is 1: "1 run", "2 runs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // tableRow is one (test, config) of the regression table.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/english"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
 )
@@ -47,7 +48,7 @@ func configCheckCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usageErr("config check takes one FILE, got %s", plural(c.NArg(), "argument"))
+				return usageErr("config check takes one FILE, got %s", english.Plural(c.NArg(), "argument"))
 			}
 			cfg, err := config.Load(c.Args().First())
 			if err != nil {
@@ -112,7 +113,7 @@ func configListCommand() *cli.Command {
 func oneConfigArg(c *cli.Context) (config.Config, error) {
 	if c.NArg() != 1 {
 		return config.Config{}, usageErr("config %s takes one NAME or FILE, got %s", c.Command.Name,
-			plural(c.NArg(), "argument"))
+			english.Plural(c.NArg(), "argument"))
 	}
 	return configFlag("", c.Args().First())
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spraynic/spraynic/coverage"
+	"github.com/spraynic/spraynic/english"
 	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/regress"
 	"github.com/spraynic/spraynic/tops"
@@ -163,7 +164,7 @@ func covBaselineAction(c *cli.Context) error {
 	if err := rep.WriteBaseline(dst); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s (%s)\n", dst, plural(len(rep.Entries), "entry"))
+	fmt.Fprintf(c.App.Writer, "wrote %s (%s)\n", dst, english.Plural(len(rep.Entries), "entry"))
 	return nil
 }
 
@@ -212,7 +213,7 @@ func covRunAction(c *cli.Context) error {
 			filepath.Join(out, "info"), filepath.Join(out, "html"), time.Since(start).Round(time.Second))
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%s failed (their coverage is included when written):\n  %s", plural(len(failed), "run"),
+		return fmt.Errorf("%s failed (their coverage is included when written):\n  %s", english.Plural(len(failed), "run"),
 			strings.Join(failed, "\n  "))
 	}
 	return nil
@@ -220,7 +221,7 @@ func covRunAction(c *cli.Context) error {
 
 func covDiffAction(c *cli.Context) error {
 	if c.NArg() != 2 {
-		return usageErr("cov diff takes two files, BASE.json NEW.json, got %s", plural(c.NArg(), "argument"))
+		return usageErr("cov diff takes two files, BASE.json NEW.json, got %s", english.Plural(c.NArg(), "argument"))
 	}
 	tol := c.Float64("tolerance")
 	if tol < 0 {
@@ -279,7 +280,7 @@ func inRepo(root, f string) string {
 
 func covCheckAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return usageErr("cov check takes one file, REPORT.json, got %s", plural(c.NArg(), "argument"))
+		return usageErr("cov check takes one file, REPORT.json, got %s", english.Plural(c.NArg(), "argument"))
 	}
 	t := coverage.Targets{Line: c.Float64("line"), ToggleNet: c.Float64("toggle"), Bins: c.Float64("bins")}
 	if err := t.Validate(); err != nil {
@@ -300,7 +301,7 @@ func covCheckAction(c *cli.Context) error {
 	ss := coverage.Check(rep, t, plan)
 	coverage.PrintCheck(c.App.Writer, rep, t, ss)
 	if len(ss) > 0 {
-		return fmt.Errorf("%s: %s missed (see above)", c.Args().Get(0), plural(len(ss), "coverage target"))
+		return fmt.Errorf("%s: %s missed (see above)", c.Args().Get(0), english.Plural(len(ss), "coverage target"))
 	}
 	return nil
 }
@@ -330,6 +331,6 @@ func covMergeAction(c *cli.Context) error {
 		return err
 	}
 	rep.PrintSummary(c.App.Writer, 10)
-	fmt.Fprintf(c.App.Writer, "merged %s into %s\n", plural(len(dirs), "directory"), filepath.Join(out, "coverage.json"))
+	fmt.Fprintf(c.App.Writer, "merged %s into %s\n", english.Plural(len(dirs), "directory"), filepath.Join(out, "coverage.json"))
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/spraynic/spraynic/english"
 	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/system"
 	"github.com/urfave/cli/v2"
@@ -50,7 +51,7 @@ func genAction(c *cli.Context) error {
 		return fmt.Errorf("--out: %w", err)
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s: %s arrived at B (%d sent, %d retransmitted)\n",
-		c.String("out"), plural(int(r.DataPackets-sum(r.PathDrops)), "data packet"), r.DataPackets, r.Retransmissions)
+		c.String("out"), english.Plural(int(r.DataPackets-sum(r.PathDrops)), "data packet"), r.DataPackets, r.Retransmissions)
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spraynic/spraynic/cosim"
@@ -99,16 +98,4 @@ func interruptible(ctx context.Context, work func() error) error {
 	}
 	outfile.AbortAll()
 	return context.Cause(ctx)
-}
-
-// plural is n and the noun, with the plural ending unless n is 1: "1 job", "2 jobs", "3 entries".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	switch {
-	case strings.HasSuffix(noun, "y"):
-		noun = strings.TrimSuffix(noun, "y") + "ie"
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

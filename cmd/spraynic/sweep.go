@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spraynic/spraynic/english"
 	"github.com/spraynic/spraynic/system"
 	"github.com/spraynic/spraynic/system/sweep"
 	"github.com/urfave/cli/v2"
@@ -61,7 +62,7 @@ func sweepAction(c *cli.Context) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	fmt.Fprintf(c.App.Writer, "seed %d, %s on %s\n", base.Seed, plural(len(runs), "run"), plural(jobs, "job"))
+	fmt.Fprintf(c.App.Writer, "seed %d, %s on %s\n", base.Seed, english.Plural(len(runs), "run"), english.Plural(jobs, "job"))
 	results, err := sweep.Run(runs, jobs, c.App.ErrWriter, c.Bool("quiet"))
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spraynic/spraynic/english"
 	"github.com/spraynic/spraynic/fpga"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
@@ -149,7 +150,7 @@ func fpgaBaselineCommand() *cli.Command {
 			if err := p.WriteBaseline(results); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, "wrote %s (%s) and %s: commit them\n", fpga.BaselineFile, plural(len(results), "entry"),
+			fmt.Fprintf(c.App.Writer, "wrote %s (%s) and %s: commit them\n", fpga.BaselineFile, english.Plural(len(results), "entry"),
 				fpga.CoreFile)
 			return nil
 		},

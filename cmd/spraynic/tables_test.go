@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spraynic/spraynic/english"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,10 +27,10 @@ func TestTestsTable(t *testing.T) {
 // TestPlural: counts agree with their nouns.
 func TestPlural(t *testing.T) {
 	for n, want := range map[int]string{0: "0 jobs", 1: "1 job", 2: "2 jobs"} {
-		require.Equal(t, want, plural(n, "job"))
+		require.Equal(t, want, english.Plural(n, "job"))
 	}
-	require.Equal(t, "3 entries", plural(3, "entry"))
-	require.Equal(t, "1 directory", plural(1, "directory"))
+	require.Equal(t, "3 entries", english.Plural(3, "entry"))
+	require.Equal(t, "1 directory", english.Plural(1, "directory"))
 }
 
 // TestProgressNotOnDevNull: sim's progress line goes to terminals only; /dev/null is a character device, not one.
