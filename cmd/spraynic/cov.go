@@ -331,6 +331,7 @@ func covMergeAction(c *cli.Context) error {
 		return err
 	}
 	rep.PrintSummary(c.App.Writer, 10)
-	fmt.Fprintf(c.App.Writer, "merged %s into %s\n", english.Plural(len(dirs), "directory"), filepath.Join(out, "coverage.json"))
+	fmt.Fprintf(c.App.Writer, "merged %s into %s\n", english.Plural(len(dirs), "directory"),
+		filepath.Join(out, "coverage.json"))
 	return nil
 }

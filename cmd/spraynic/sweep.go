@@ -62,7 +62,8 @@ func sweepAction(c *cli.Context) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	fmt.Fprintf(c.App.Writer, "seed %d, %s on %s\n", base.Seed, english.Plural(len(runs), "run"), english.Plural(jobs, "job"))
+	fmt.Fprintf(c.App.Writer, "seed %d, %s on %s\n", base.Seed, english.Plural(len(runs), "run"),
+		english.Plural(jobs, "job"))
 	results, err := sweep.Run(runs, jobs, c.App.ErrWriter, c.Bool("quiet"))
 	if err != nil {
 		return err

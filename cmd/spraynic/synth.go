@@ -150,7 +150,8 @@ func fpgaBaselineCommand() *cli.Command {
 			if err := p.WriteBaseline(results); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, "wrote %s (%s) and %s: commit them\n", fpga.BaselineFile, english.Plural(len(results), "entry"),
+			fmt.Fprintf(c.App.Writer, "wrote %s (%s) and %s: commit them\n", fpga.BaselineFile,
+				english.Plural(len(results), "entry"),
 				fpga.CoreFile)
 			return nil
 		},
