@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ func TestDecodeMessages(t *testing.T) {
 	preset, err := config.Preset("default")
 	require.NoError(t, err)
 	good := strings.TrimSpace(preset.JSON()) // one key per line: "window" is on line 3
+	after := strings.Count(good, "\n") + 2   // the line after the closing brace
 	tests := []struct {
 		name, body, want string
 	}{
@@ -37,7 +39,8 @@ func TestDecodeMessages(t *testing.T) {
 		{name: "syntax", body: replace(good, `"window": 64,`, `"window": 64`),
 			want: `not a JSON object: invalid character '"' after object key:value pair (line 4, column 3)`},
 		{name: "array at the top", body: "[" + good + "]", want: `not a JSON object: it starts with [`},
-		{name: "two objects", body: good + "\n{}", want: "not a JSON object: more after its closing brace, on line 22"},
+		{name: "two objects", body: good + "\n{}",
+			want: fmt.Sprintf("not a JSON object: more after its closing brace, on line %d (allowed: one object)", after)},
 		{name: "empty", body: "", want: `not a JSON object: empty`},
 	}
 	dir := t.TempDir()
