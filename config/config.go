@@ -62,6 +62,12 @@ type Config struct {
 	GBN int `json:"gbn"`
 	// QPNBase is the RoCEv2 queue pair number of connection 0: connection c is QP QPNBase+c on the wire.
 	QPNBase int `json:"qpn_base"`
+	// AckReqTicks bounds the time between ACK requests of a busy connection: a new packet asks for an ACK when the
+	// connection has sent none that asked for one for this many timer ticks (0: by count and window only).
+	AckReqTicks int `json:"ack_req_ticks"`
+	// EarlyCycles is the early loss detection age, in cycles: a duplicate ACK marks the oldest outstanding packet
+	// lost when nothing was sent on its path for this long (0: off; losses without a later SACK wait for the RTO).
+	EarlyCycles int `json:"early_cycles"`
 }
 
 // Key describes one configuration key: its JSON name, its Verilog parameter and its allowed range.
@@ -100,6 +106,8 @@ var Keys = []Key{
 	key("max_retries", "MAX_RETRIES", 1, 15, plain, func(c *Config) *int { return &c.MaxRetries }),
 	key("gbn", "GBN", 0, 1, plain, func(c *Config) *int { return &c.GBN }),
 	key("qpn_base", "QPN_BASE", 2, 1<<24-3, plain, func(c *Config) *int { return &c.QPNBase }),
+	key("ack_req_ticks", "ACK_REQ_TICKS", 0, 15, plain, func(c *Config) *int { return &c.AckReqTicks }),
+	key("early_cycles", "EARLY_CYCLES", 0, 32767, plain, func(c *Config) *int { return &c.EarlyCycles }),
 }
 
 // pow2 and plain say whether a key's value must be a power of two.
