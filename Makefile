@@ -74,7 +74,7 @@ bench: deps $(BIN) ## per block and nic_transport: raw Verilator, lockstep, Icar
 sim: $(BIN) ## one end-to-end run of the golden transport over the network model (ARGS="--loss 0.01 ...")
 	$(SPRAYNIC) sim --seed $(SEED) $(ARGS)
 
-sweep: $(BIN) ## end-to-end goodput vs loss, spray and go-back-N, 2/4/8 paths: table + build/sweep/{csv,svg,json}
+sweep: $(BIN) ## end-to-end goodput and p99 vs loss, spray and go-back-N, 2/4/8 paths: table + build/sweep/
 	$(SPRAYNIC) sim sweep --seed $(SEED) --duration-us 2000 --path-counts 2,4,8 $(ARGS)
 
 # Coverage of one preset (CONFIG, default `default`: the one CI compares) has its own committed baseline and

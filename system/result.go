@@ -323,20 +323,3 @@ func WriteTable(w io.Writer, rs []*Result) error {
 	}
 	return nil
 }
-
-// WriteRows prints one line per run: the compact table of a sweep.
-func WriteRows(w io.Writer, rs []*Result) error {
-	if _, err := fmt.Fprintf(w, "%-6s %5s %7s %8s %9s %9s %8s %8s %8s %6s %6s\n",
-		"mode", "paths", "loss%", "goodput%", "MCTp50us", "MCTp99us", "retx", "spurious", "timeouts", "errors",
-		"lost"); err != nil {
-		return err
-	}
-	for _, r := range rs {
-		if _, err := fmt.Fprintf(w, "%-6s %5d %7.2f %8.2f %9.1f %9.1f %8d %8d %8d %6d %6d\n",
-			r.Mode, r.Paths, 100*r.Loss, 100*r.Goodput, r.MCTP50US, r.MCTP99US, r.Retransmissions, r.Spurious,
-			r.Timeouts, r.Errors, r.Aborted); err != nil {
-			return err
-		}
-	}
-	return nil
-}

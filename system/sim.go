@@ -27,6 +27,14 @@ const (
 	ackOverhead  = wireOverhead + roce.AETHLen + roce.SACKHeaderLen
 )
 
+// MaxGoodput is the best goodput at payload size mtu: the share of a data frame's wire bytes that is payload
+// (4096 / 4194 = 97.66% at MTU 4096), the goodput of a port that sends nothing but full data frames. A loss
+// rate L costs at least the lost packets again: (1 - L) x MaxGoodput is the best goodput at L.
+func MaxGoodput(mtu int) float64 {
+	pad := (4 - mtu%4) % 4
+	return float64(mtu) / float64(dataOverhead+mtu+pad)
+}
+
 // resetCycles is the reset at the start of a run.
 const resetCycles = 2
 

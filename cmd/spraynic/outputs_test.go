@@ -55,12 +55,12 @@ func TestOutputsCheckedFirst(t *testing.T) {
 	require.Len(t, entries, 2, "only afile and res.json: nothing written")
 }
 
-// TestOutputsWhole: a finished sweep renames its three files into place; no temporary file stays.
+// TestOutputsWhole: a finished sweep renames its files into place; no temporary file stays.
 func TestOutputsWhole(t *testing.T) {
 	dir := t.TempDir()
 	out, errs, code := runCLI(t, nil, "sim", "sweep", "--duration-us", "5", "--losses", "0", "--path-counts", "4",
-		"--quiet", "--csv", filepath.Join(dir, "s.csv"), "--plot", filepath.Join(dir, "c.png"), "--json",
-		filepath.Join(dir, "s.json"))
+		"--quiet", "--csv", filepath.Join(dir, "s.csv"), "--plot", filepath.Join(dir, "c.png"), "--tail-plot",
+		filepath.Join(dir, "t.svg"), "--conns-plot", filepath.Join(dir, "n.svg"), "--json", filepath.Join(dir, "s.json"))
 	require.Equal(t, 0, code, errs)
 	require.Contains(t, out, "seed 1, 2 runs on")
 	var names []string
@@ -69,7 +69,7 @@ func TestOutputsWhole(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	require.Equal(t, []string{"c.png", "s.csv", "s.json"}, names)
+	require.Equal(t, []string{"c.png", "s.csv", "s.json", "t.svg"}, names, "no conns chart of a single count")
 }
 
 // TestSignalLeavesNoFile: SIGINT or SIGTERM during 'sim --pcap' removes the unfinished capture, leaves an earlier

@@ -44,7 +44,7 @@ func TestProgressNotOnDevNull(t *testing.T) {
 // TestSweepJobsSingular: "1 job", not "1 jobs".
 func TestSweepJobsSingular(t *testing.T) {
 	out, errs, code := runCLI(t, nil, "sim", "sweep", "--duration-us", "5", "--losses", "0", "--path-counts", "4",
-		"--modes", "spray", "--jobs", "1", "--quiet", "--csv", "", "--plot", "", "--json", "")
+		"--modes", "spray", "--jobs", "1", "--quiet", "--csv", "", "--plot", "", "--tail-plot", "", "--json", "")
 	require.Equal(t, 0, code, errs)
 	require.Contains(t, out, "seed 1, 1 run on 1 job\n")
 }

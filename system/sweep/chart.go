@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	xfont "golang.org/x/image/font"
@@ -24,6 +25,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/spraynic/spraynic/english"
 	"github.com/spraynic/spraynic/system"
 )
 
@@ -51,35 +53,91 @@ var targets = []target{
 	{label: "target ≥ 80% at 10%", lossPct: 10, goodput: 80},
 }
 
-// seriesKey identifies one line of the chart.
+// seriesKey identifies one line of a chart: a mode and path count, and where the chart has more than one of
+// them, a connection count and a loss rate.
 type seriesKey struct {
 	// mode is Point.Mode.
 	mode string
 	// paths is Point.Paths.
 	paths int
+	// conns is Point.Conns, or 0 when the line is not one connection count's.
+	conns int
+	// loss is Point.Loss when byLoss: the line is one loss rate's.
+	loss   float64
+	byLoss bool
 }
 
-// String is the legend label, e.g. "spray, 8 paths".
+// String is the legend label, e.g. "spray, 8 paths" or "gbn, 1 path, 64 conns, loss 1%".
 func (k seriesKey) String() string {
-	if k.paths == 1 {
-		return fmt.Sprintf("%s, 1 path", k.mode)
+	s := k.mode + ", " + english.Plural(k.paths, "path")
+	if k.conns > 0 {
+		s += ", " + english.Plural(k.conns, "conn")
 	}
-	return fmt.Sprintf("%s, %d paths", k.mode, k.paths)
+	if k.byLoss {
+		s += fmt.Sprintf(", loss %g%%", k.loss*100)
+	}
+	return s
 }
 
-// Chart is what WriteChart draws.
+// compare orders keys by mode, paths, connections and loss, so every chart of a sweep gives a line the same
+// colour and mark.
+func (k seriesKey) compare(o seriesKey) int {
+	return cmp.Or(cmp.Compare(k.mode, o.mode), cmp.Compare(k.paths, o.paths), cmp.Compare(k.conns, o.conns),
+		cmp.Compare(k.loss, o.loss))
+}
+
+// Chart is what WriteChart, WriteTailChart and WriteConnsChart draw.
 type Chart struct {
 	// Title is the heading (empty: none); Caption the lines under the chart naming the conditions every point
 	// shares (Caption gives them for a sweep's results; empty: none).
 	Title, Caption string
-	// Points are the runs, one line per (mode, paths).
+	// MTU is the payload bytes per packet of the runs: WriteChart draws the lossless line, (1 - loss) x
+	// system.MaxGoodput(MTU), the best goodput when every lost packet is sent once more (0: no line).
+	MTU int
+	// Points are the runs.
 	Points []Point
 }
 
-// WriteChart draws goodput (% of link capacity) against random loss (%) with one line per (mode, paths), sorted by
-// loss, plus a mark per spray target at its loss rate. The format follows the extension of path: .png or .svg.
-// Empty or invalid points are an error naming the point index and field, and then no file is created.
+// Chart sizes: a loss chart fits a slide or a page column; the connection chart has two panels, one above the
+// other. PNGs are drawn at pngDPI so the text stays sharp.
+var (
+	lossChartSize  = vg.Point{X: chartWidth, Y: chartHeight}
+	connsChartSize = vg.Point{X: chartWidth, Y: 14 * vg.Centimeter}
+)
+
+// WriteChart draws goodput (% of link capacity) against random loss (%) with one line per (mode, paths), and per
+// connection count when the points have several, sorted by loss, plus a mark per spray target at its loss rate and
+// the lossless line (Chart.MTU). The format follows the extension of path: .png or .svg. Empty or invalid points
+// are an error naming the point index and field, and then no file is created.
 func WriteChart(path string, ch Chart) error {
+	return writeImage(path, lossChartSize, ch, func() ([]*plot.Plot, plot.Legend, error) {
+		p, legend, err := newPlot(ch)
+		return []*plot.Plot{p}, legend, err
+	})
+}
+
+// WriteTailChart draws the p99 message completion time (microseconds, log scale) against random loss with the
+// lines of WriteChart; a point with no completed message (p99 0) is left out of its line.
+func WriteTailChart(path string, ch Chart) error {
+	return writeImage(path, lossChartSize, ch, func() ([]*plot.Plot, plot.Legend, error) {
+		p, legend, err := newTailPlot(ch)
+		return []*plot.Plot{p}, legend, err
+	})
+}
+
+// WriteConnsChart draws goodput (upper panel) and the p99 message completion time (lower panel) against the
+// number of active connections, one line per (mode, paths), and per loss rate when the points have several; in
+// the goodput panel a mark at each connection count for the lossless goal (goodput >= 95% with no loss), when
+// the points have loss 0.
+func WriteConnsChart(path string, ch Chart) error {
+	return writeImage(path, connsChartSize, ch, func() ([]*plot.Plot, plot.Legend, error) {
+		return newConnsPlots(ch)
+	})
+}
+
+// writeImage checks ch's points, builds its panels with build and draws them, the legend and ch.Caption on an
+// image of size in the format of path's extension; on an error no file is left.
+func writeImage(path string, size vg.Point, ch Chart, build func() ([]*plot.Plot, plot.Legend, error)) error {
 	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	if format != "png" && format != "svg" {
 		return fmt.Errorf("chart %q: unknown extension, want .png or .svg", path)
@@ -90,18 +148,18 @@ func WriteChart(path string, ch Chart) error {
 	if err := validate(ch.Points); err != nil {
 		return fmt.Errorf("chart: %w", err)
 	}
-	p, legend, err := newPlot(ch.Title, ch.Points)
+	plots, legend, err := build()
 	if err != nil {
 		return fmt.Errorf("chart %q: %w", path, err)
 	}
 	var wt io.WriterTo
 	if format == "png" {
-		c := vgimg.NewWith(vgimg.UseWH(chartWidth, chartHeight), vgimg.UseDPI(pngDPI))
-		drawChart(draw.New(c), p, legend, ch.Caption)
+		c := vgimg.NewWith(vgimg.UseWH(size.X, size.Y), vgimg.UseDPI(pngDPI))
+		drawChart(draw.New(c), plots, legend, ch.Caption)
 		wt = vgimg.PngCanvas{Canvas: c}
 	} else {
-		c := vgsvg.New(chartWidth, chartHeight)
-		drawChart(draw.New(outlineCanvas{c}), p, legend, ch.Caption)
+		c := vgsvg.New(size.X, size.Y)
+		drawChart(draw.New(outlineCanvas{c}), plots, legend, ch.Caption)
 		wt = c
 	}
 	f, err := os.Create(path)
@@ -184,25 +242,37 @@ const (
 	boxPad    = 1.5 * vg.Millimeter
 )
 
-// drawChart draws p on an opaque white background, with the legend in a boxed column to its right where it can
-// hide no data, and the caption (if any) along the bottom.
-func drawChart(c draw.Canvas, p *plot.Plot, legend plot.Legend, caption string) {
+// drawChart draws plots, one above the other with their axes aligned, on an opaque white background, with the
+// legend in a boxed column to their right where it can hide no data, and the caption (if any) along the bottom.
+func drawChart(c draw.Canvas, plots []*plot.Plot, legend plot.Legend, caption string) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
 	bottom := vg.Length(0)
 	if caption != "" {
-		sty := captionStyle(p)
+		sty := captionStyle(plots[0])
 		bottom = sty.Height(caption) + 2*legendGap
 		sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
 		c.FillText(sty, vg.Point{X: c.Min.X + legendGap, Y: c.Min.Y + legendGap}, caption)
 	}
 	r := legend.Rectangle(c)
 	width := r.Max.X - r.Min.X + 2*boxPad
-	p.Draw(draw.Crop(c, 0, -(width + 2*legendGap), bottom, 0))
+	area := draw.Crop(c, 0, -(width + 2*legendGap), bottom, 0)
+	if len(plots) == 1 {
+		plots[0].Draw(area)
+	} else {
+		rows := make([][]*plot.Plot, len(plots))
+		for i, p := range plots {
+			rows[i] = []*plot.Plot{p}
+		}
+		tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: legendGap}
+		for i, cs := range plot.Align(rows, tiles, area) {
+			plots[i].Draw(cs[0])
+		}
+	}
 	// Level with the top of the data area: below the title, if any.
 	top := legendGap
-	if p.Title.Text != "" {
-		top += p.Title.TextStyle.Rectangle(p.Title.Text).Max.Y + p.Title.Padding
+	if t := plots[0].Title; t.Text != "" {
+		top += t.TextStyle.Rectangle(t.Text).Max.Y + t.Padding
 	}
 	box := vg.Rectangle{Max: vg.Point{X: c.Max.X - legendGap, Y: c.Max.Y - top}}
 	box.Min = vg.Point{X: box.Max.X - width, Y: box.Max.Y - (r.Max.Y - r.Min.Y) - 2*boxPad}
@@ -222,29 +292,124 @@ func captionStyle(p *plot.Plot) draw.TextStyle {
 	return sty
 }
 
-// newPlot builds the chart of valid, non-empty pts and its legend, which the plot does not draw.
-func newPlot(title string, pts []Point) (*plot.Plot, plot.Legend, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "random loss per packet (%, log scale)"
-	p.Y.Label.Text = "goodput (% of link capacity)"
-	p.Add(plotter.NewGrid())
+// newLegend is an empty legend in the chart's style.
+func newLegend() plot.Legend {
 	legend := plot.NewLegend()
 	legend.Top = true
 	legend.Left = true
 	legend.TextStyle.Font.Size = vg.Points(10)
 	legend.Padding = vg.Points(3)
-	ax := newLossAxis(pts)
-	if err := addSeries(p, &legend, ax, pts); err != nil {
+	return legend
+}
+
+// newLossPlot is a plot with the title, a grid and the loss axis label, for the charts against loss.
+func newLossPlot(title string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "random loss per packet (%, log scale)"
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// newPlot builds the goodput chart of ch's valid, non-empty points and its legend, which the plot does not draw.
+func newPlot(ch Chart) (*plot.Plot, plot.Legend, error) {
+	p := newLossPlot(ch.Title)
+	p.Y.Label.Text = "goodput (% of link capacity)"
+	legend := newLegend()
+	ax := newLossAxis(ch.Points)
+	err := addLines(p, &legend, lossSeries(ch.Points), func(pt Point) (plotter.XY, bool) {
+		return plotter.XY{X: ax.x(pt.Loss * 100), Y: pt.Goodput * 100}, true
+	})
+	if err != nil {
+		return nil, plot.Legend{}, err
+	}
+	if err := addLossless(p, &legend, ax, ch.MTU); err != nil {
 		return nil, plot.Legend{}, err
 	}
 	if err := addTargets(p, &legend, ax); err != nil {
 		return nil, plot.Legend{}, err
 	}
 	ax.apply(p)
+	goodputAxis(p)
 	setFonts(p, &legend)
 	return p, legend, nil
 }
+
+// newTailPlot builds the p99 chart of ch's valid, non-empty points and its legend.
+func newTailPlot(ch Chart) (*plot.Plot, plot.Legend, error) {
+	p := newLossPlot(ch.Title)
+	p.Y.Label.Text = "p99 MCT (us, log scale)"
+	legend := newLegend()
+	ax := newLossAxis(ch.Points)
+	err := addLines(p, &legend, lossSeries(ch.Points), func(pt Point) (plotter.XY, bool) {
+		return plotter.XY{X: ax.x(pt.Loss * 100), Y: pt.P99US}, pt.P99US > 0
+	})
+	if err != nil {
+		return nil, plot.Legend{}, err
+	}
+	ax.apply(p)
+	var p99s []float64
+	for _, pt := range ch.Points {
+		p99s = append(p99s, pt.P99US)
+	}
+	logAxis(&p.Y, p99s)
+	setFonts(p, &legend)
+	return p, legend, nil
+}
+
+// newConnsPlots builds the two panels of the connection chart of ch's valid, non-empty points, goodput above and
+// p99 below, and their common legend.
+func newConnsPlots(ch Chart) ([]*plot.Plot, plot.Legend, error) {
+	legend := newLegend()
+	ax := newConnsAxis(ch.Points)
+	series := connsSeries(ch.Points)
+	good := plot.New()
+	good.Title.Text = ch.Title
+	good.Y.Label.Text = "goodput (% of link capacity)"
+	good.Add(plotter.NewGrid())
+	err := addLines(good, &legend, series, func(pt Point) (plotter.XY, bool) {
+		return plotter.XY{X: ax.x(pt.Conns), Y: pt.Goodput * 100}, true
+	})
+	if err != nil {
+		return nil, plot.Legend{}, err
+	}
+	if slices.ContainsFunc(ch.Points, func(pt Point) bool { return pt.Loss == 0 }) {
+		var xys plotter.XYs
+		for _, n := range ax.counts {
+			xys = append(xys, plotter.XY{X: ax.x(n), Y: connsTarget})
+		}
+		s, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, plot.Legend{}, fmt.Errorf("target: %w", err)
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: targetRadius, Shape: atLeastGlyph{}}
+		good.Add(s)
+		legend.Add(fmt.Sprintf("target ≥ %g%% at no loss", connsTarget), s)
+	}
+	tail := plot.New()
+	tail.X.Label.Text = "active connections (log scale)"
+	tail.Y.Label.Text = "p99 MCT (us)"
+	tail.Add(plotter.NewGrid())
+	// The same lines again, without legend entries of their own.
+	var discard plot.Legend
+	err = addLines(tail, &discard, series, func(pt Point) (plotter.XY, bool) {
+		return plotter.XY{X: ax.x(pt.Conns), Y: pt.P99US}, true
+	})
+	if err != nil {
+		return nil, plot.Legend{}, err
+	}
+	for _, p := range []*plot.Plot{good, tail} {
+		ax.apply(p)
+		setFonts(p, &legend)
+	}
+	goodputAxis(good)
+	tail.Y.Min = 0
+	tail.Y.Max = math.Max(1, tail.Y.Max*1.1)
+	return []*plot.Plot{good, tail}, legend, nil
+}
+
+// connsTarget is the scale goal (docs/e2e.md, "Scenarios"): goodput >= 95% at every connection count, no loss.
+const connsTarget = 95.0
 
 // setFonts gives every text of p and legend the chart's typeface, keeping their sizes.
 func setFonts(p *plot.Plot, legend *plot.Legend) {
@@ -254,41 +419,121 @@ func setFonts(p *plot.Plot, legend *plot.Legend) {
 	}
 }
 
-// addSeries adds one line with marks per (mode, paths) of pts, sorted by mode then paths, each sorted by loss.
-func addSeries(p *plot.Plot, legend *plot.Legend, ax lossAxis, pts []Point) error {
+// series is one line of a chart: its key and points, in the order the line joins them.
+type series struct {
+	// key names the line; pts are its points.
+	key seriesKey
+	pts []Point
+}
+
+// groupSeries groups pts into lines by key, sorted by key, each line's points sorted by along.
+func groupSeries(pts []Point, key func(Point) seriesKey, along func(a, b Point) int) []series {
 	groups := map[seriesKey][]Point{}
 	for _, pt := range pts {
-		k := seriesKey{mode: pt.Mode, paths: pt.Paths}
+		k := key(pt)
 		groups[k] = append(groups[k], pt)
 	}
-	keys := make([]seriesKey, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
+	var out []series
+	for k, g := range groups {
+		slices.SortStableFunc(g, along)
+		out = append(out, series{key: k, pts: g})
 	}
-	slices.SortFunc(keys, func(a, b seriesKey) int {
-		return cmp.Or(cmp.Compare(a.mode, b.mode), cmp.Compare(a.paths, b.paths))
-	})
-	colors := plotutil.DarkColors
-	for i, k := range keys {
-		g := groups[k]
-		slices.SortStableFunc(g, func(a, b Point) int { return cmp.Compare(a.Loss, b.Loss) })
-		xys := make(plotter.XYs, len(g))
-		for j, pt := range g {
-			xys[j] = plotter.XY{X: ax.x(pt.Loss * 100), Y: pt.Goodput * 100}
+	slices.SortFunc(out, func(a, b series) int { return a.key.compare(b.key) })
+	return out
+}
+
+// lossSeries are the lines of a chart against loss: one per (mode, paths), and per connection count when pts have
+// several.
+func lossSeries(pts []Point) []series {
+	several := len(distinct(pts, func(pt Point) int { return pt.Conns })) > 1
+	return groupSeries(pts, func(pt Point) seriesKey {
+		k := seriesKey{mode: pt.Mode, paths: pt.Paths}
+		if several {
+			k.conns = pt.Conns
+		}
+		return k
+	}, func(a, b Point) int { return cmp.Compare(a.Loss, b.Loss) })
+}
+
+// connsSeries are the lines of a chart against connections: one per (mode, paths), and per loss rate when pts
+// have several.
+func connsSeries(pts []Point) []series {
+	several := len(distinct(pts, func(pt Point) float64 { return pt.Loss })) > 1
+	return groupSeries(pts, func(pt Point) seriesKey {
+		k := seriesKey{mode: pt.Mode, paths: pt.Paths}
+		if several {
+			k.loss, k.byLoss = pt.Loss, true
+		}
+		return k
+	}, func(a, b Point) int { return cmp.Compare(a.Conns, b.Conns) })
+}
+
+// distinct is the distinct values of f over pts, ascending.
+func distinct[T cmp.Ordered](pts []Point, f func(Point) T) []T {
+	var vs []T
+	for _, pt := range pts {
+		if v := f(pt); !slices.Contains(vs, v) {
+			vs = append(vs, v)
+		}
+	}
+	slices.Sort(vs)
+	return vs
+}
+
+// addLines adds one line with marks per series, the i-th in the i-th colour and mark shape, with a legend entry;
+// a point xy refuses is left out of its line.
+func addLines(p *plot.Plot, legend *plot.Legend, ss []series, xy func(Point) (plotter.XY, bool)) error {
+	for i, s := range ss {
+		var xys plotter.XYs
+		for _, pt := range s.pts {
+			if v, ok := xy(pt); ok {
+				xys = append(xys, v)
+			}
+		}
+		c := colors[i%len(colors)]
+		if len(xys) == 0 {
+			continue
 		}
 		line, points, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return fmt.Errorf("series %s: %w", k, err)
+			return fmt.Errorf("series %s: %w", s.key, err)
 		}
-		c := colors[i%len(colors)]
 		line.Color = c
 		line.Width = vg.Points(1.5)
 		points.Color = c
 		points.Shape = plotutil.Shape(i)
 		points.Radius = vg.Points(2.5)
 		p.Add(line, points)
-		legend.Add(k.String(), line, points)
+		legend.Add(s.key.String(), line, points)
 	}
+	return nil
+}
+
+// colors are the colours of the lines, in turn: gonum's dark palette, then three more so that eight lines (two
+// modes by four connection counts) differ in colour as well as in mark.
+var colors = append(slices.Clone(plotutil.DarkColors), color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
+	color.RGBA{R: 0x17, G: 0xa2, B: 0xb8, A: 0xff}, color.RGBA{R: 0x80, G: 0x80, B: 0x00, A: 0xff})
+
+// addLossless draws the lossless line (1 - loss) x system.MaxGoodput(mtu) over the swept loss rates, dashed grey
+// (mtu 0 or a single rate: none).
+func addLossless(p *plot.Plot, legend *plot.Legend, ax lossAxis, mtu int) error {
+	if mtu <= 0 || len(ax.rates) < 2 {
+		return nil
+	}
+	best := system.MaxGoodput(mtu)
+	var xys plotter.XYs
+	for _, v := range ax.rates {
+		xys = append(xys, plotter.XY{X: ax.x(v), Y: (1 - v/100) * best * 100})
+	}
+	line, err := plotter.NewLine(xys)
+	if err != nil {
+		return fmt.Errorf("lossless line: %w", err)
+	}
+	line.Color = color.Gray{Y: 110}
+	line.Width = vg.Points(1)
+	line.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+	p.Add(line)
+	legend.Add(fmt.Sprintf("(1 − loss) × %.2f%%", best*100), line)
 	return nil
 }
 
@@ -372,8 +617,7 @@ func (ax lossAxis) covers(v float64) bool {
 	return ax.least > 0 && v >= ax.least && v <= ax.rates[len(ax.rates)-1]
 }
 
-// apply sets p's axes: one labelled x tick per swept rate, a margin around them; goodput 0..100 with a tick
-// every 5 and a label every 10, so charts compare at a glance.
+// apply sets p's x axis: one labelled tick per swept rate, a margin around them.
 func (ax lossAxis) apply(p *plot.Plot) {
 	var xt plot.ConstantTicks
 	for _, v := range ax.rates {
@@ -381,6 +625,11 @@ func (ax lossAxis) apply(p *plot.Plot) {
 	}
 	p.X.Tick.Marker = xt
 	p.X.Min, p.X.Max = ax.x(ax.rates[0])-0.25, ax.x(ax.rates[len(ax.rates)-1])+0.25
+}
+
+// goodputAxis sets p's y axis to goodput 0..100 with a tick every 5 and a label every 10, so charts compare at a
+// glance.
+func goodputAxis(p *plot.Plot) {
 	p.Y.Min, p.Y.Max = 0, 100
 	var yt plot.ConstantTicks
 	for v := 0; v <= 100; v += 5 {
@@ -393,8 +642,73 @@ func (ax lossAxis) apply(p *plot.Plot) {
 	p.Y.Tick.Marker = yt
 }
 
+// connsAxis places connection counts on the x axis by their logarithm, so 8, 16, 32 and 64 stand equally apart.
+type connsAxis struct {
+	// counts are the distinct connection counts of the points, ascending.
+	counts []int
+}
+
+// newConnsAxis is the axis of the connection counts of pts.
+func newConnsAxis(pts []Point) connsAxis {
+	return connsAxis{counts: distinct(pts, func(pt Point) int { return pt.Conns })}
+}
+
+// x is the axis position of n connections: log2(n).
+func (ax connsAxis) x(n int) float64 {
+	return math.Log2(float64(n))
+}
+
+// apply sets p's x axis: one labelled tick per swept count, a margin around them.
+func (ax connsAxis) apply(p *plot.Plot) {
+	var xt plot.ConstantTicks
+	for _, n := range ax.counts {
+		xt = append(xt, plot.Tick{Value: ax.x(n), Label: fmt.Sprint(n)})
+	}
+	p.X.Tick.Marker = xt
+	p.X.Min, p.X.Max = ax.x(ax.counts[0])-0.3, ax.x(ax.counts[len(ax.counts)-1])+0.3
+}
+
+// logAxis makes a a log scale over the positive values of vs, with a margin and a tick at every whole multiple of
+// a power of ten in between, labelled at 1, 2 and 5 times one (at every one when that labels fewer than two);
+// 1..10 when no value is positive.
+func logAxis(a *plot.Axis, vs []float64) {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range vs {
+		if v > 0 {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if hi == 0 {
+		lo, hi = 1, 10
+	}
+	a.Scale = plot.LogScale{}
+	a.Min, a.Max = lo/1.25, hi*1.25
+	var ticks plot.ConstantTicks
+	labelled := 0
+	for e := math.Floor(math.Log10(a.Min)); e <= math.Ceil(math.Log10(a.Max)); e++ {
+		for m := 1.0; m <= 9; m++ {
+			v := m * math.Pow(10, e)
+			if v < a.Min || v > a.Max {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'g', 4, 64)
+				labelled++
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	if labelled < 2 {
+		for i := range ticks {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 4, 64)
+		}
+	}
+	a.Tick.Marker = ticks
+}
+
 // Caption is the chart caption of a sweep's results: the conditions every point shares, as the first run
-// repeats them (the points differ only in mode, paths and loss).
+// repeats them (the points differ only in mode, paths, connections and loss), and the connection counts swept.
 func Caption(results []*system.Result) string {
 	if len(results) == 0 {
 		return ""
@@ -402,7 +716,15 @@ func Caption(results []*system.Result) string {
 	r := results[0]
 	first := fmt.Sprintf("preset %s, seed %d, %g us measured per point, MTU %d", r.Config, r.Seed, r.DurationUS,
 		r.MTU)
-	second := fmt.Sprintf("%d connections, messages %s, port %d Gb/s, NIC clock %d MHz", r.Conns, r.Msg, r.PortGbps,
+	var conns []string
+	for _, c := range distinct(Points(results), func(pt Point) int { return pt.Conns }) {
+		conns = append(conns, strconv.Itoa(c))
+	}
+	n := conns[len(conns)-1]
+	if k := len(conns); k > 1 {
+		n = strings.Join(conns[:k-1], ", ") + " and " + n
+	}
+	second := fmt.Sprintf("%s connections, messages %s, port %d Gb/s, NIC clock %d MHz", n, r.Msg, r.PortGbps,
 		r.ClockMHz)
 	if r.AckLoss > 0 {
 		second += fmt.Sprintf(", ACK loss %g%%", r.AckLoss*100)

@@ -21,7 +21,7 @@ func sweepOf(losses ...float64) []Point {
 	for _, mode := range []string{"spray", "gbn"} {
 		for _, paths := range []int{2, 8} {
 			for _, l := range losses {
-				pts = append(pts, Point{Mode: mode, Paths: paths, Loss: l, Goodput: 0.97 - 3*l})
+				pts = append(pts, Point{Mode: mode, Paths: paths, Conns: 8, Loss: l, Goodput: 0.97 - 3*l})
 			}
 		}
 	}
@@ -63,7 +63,7 @@ func TestTargetMarks(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pts := sweepOf(tc.losses...)
-			p, _, err := newPlot("", pts)
+			p, _, err := newPlot(Chart{Points: pts})
 			require.NoError(t, err)
 			ax := newLossAxis(pts)
 			var got [][2]float64
@@ -79,18 +79,68 @@ func TestTargetMarks(t *testing.T) {
 	}
 }
 
-// TestChartLayout: drawn on a canvas of the chart's size, the chart has an opaque white background, the legend
+// connsSweep is a sweep's points over connection counts for spray and gbn on 8 paths at losses (fractions).
+func connsSweep(losses ...float64) []Point {
+	var pts []Point
+	for _, mode := range []string{"spray", "gbn"} {
+		for _, n := range []int{8, 16, 32, 64} {
+			for _, l := range losses {
+				p99 := 12 + float64(n)*(1+10*l)
+				pts = append(pts, Point{Mode: mode, Paths: 8, Conns: n, Loss: l, Goodput: 0.97 - 3*l,
+					P50US: p99 / 2, P99US: p99, P999US: p99 * 1.1})
+			}
+		}
+	}
+	return pts
+}
+
+// TestChartLayout: drawn on a canvas of the chart's size, each chart has an opaque white background, the legend
 // sits in an opaque box with a border, and every legend and caption line lies inside its box and the canvas,
 // measured with the font the SVG outlines (so no viewer can clip it).
 func TestChartLayout(t *testing.T) {
-	p, legend, err := newPlot("spraynic: goodput versus random loss", sweepOf(0, 0.001, 0.01, 0.02, 0.05, 0.1))
-	require.NoError(t, err)
 	caption := "preset default, seed 1, 200 us measured per point, MTU 4096\n" +
-		"8 connections, messages fixed:65536, port 400 Gb/s, NIC clock 250 MHz"
-	rec := &recorder.Canvas{}
-	drawChart(draw.NewCanvas(rec, chartWidth, chartHeight), p, legend, caption)
+		"8, 16, 32 and 64 connections, messages fixed:65536, port 400 Gb/s, NIC clock 250 MHz"
+	one := func(p *plot.Plot, l plot.Legend, err error) ([]*plot.Plot, plot.Legend, error) {
+		return []*plot.Plot{p}, l, err
+	}
+	for _, tc := range []struct {
+		name   string
+		build  func() ([]*plot.Plot, plot.Legend, error)
+		size   vg.Point
+		panels int
+		// legend is the number of legend lines: series, lossless line and targets.
+		legend int
+	}{
+		{name: "goodput", size: lossChartSize, panels: 1, legend: 7, build: func() ([]*plot.Plot, plot.Legend, error) {
+			return one(newPlot(Chart{Title: goodputTitle, MTU: 4096, Points: sweepOf(0, 0.001, 0.01, 0.02, 0.05, 0.1)}))
+		}},
+		{name: "goodput, four connection counts", size: lossChartSize, panels: 1, legend: 11,
+			build: func() ([]*plot.Plot, plot.Legend, error) {
+				return one(newPlot(Chart{Title: goodputTitle, MTU: 4096, Points: connsSweep(0, 0.01, 0.1)}))
+			}},
+		{name: "tail", size: lossChartSize, panels: 1, legend: 8, build: func() ([]*plot.Plot, plot.Legend, error) {
+			return one(newTailPlot(Chart{Title: tailTitle, Points: connsSweep(0, 0.01, 0.1)}))
+		}},
+		{name: "conns", size: connsChartSize, panels: 2, legend: 7, build: func() ([]*plot.Plot, plot.Legend, error) {
+			return newConnsPlots(Chart{Title: connsTitle, Points: connsSweep(0, 0.01, 0.1)})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plots, legend, err := tc.build()
+			require.NoError(t, err)
+			require.Len(t, plots, tc.panels, "panels of the chart")
+			rec := &recorder.Canvas{}
+			drawChart(draw.NewCanvas(rec, tc.size.X, tc.size.Y), plots, legend, caption)
+			checkLayout(t, rec, tc.size, caption, tc.legend)
+		})
+	}
+}
 
-	full := vg.Rectangle{Max: vg.Point{X: chartWidth, Y: chartHeight}}
+// checkLayout checks the drawing rec of a chart of size: an opaque white background, an opaque white legend box
+// with a border in the right half holding legend lines, and the caption's lines inside the chart.
+func checkLayout(t *testing.T, rec *recorder.Canvas, size vg.Point, caption string, legend int) {
+	t.Helper()
+	full := vg.Rectangle{Max: size}
 	var fills []vg.Rectangle
 	var strokes []vg.Rectangle
 	var texts []*recorder.FillString
@@ -116,7 +166,7 @@ func TestChartLayout(t *testing.T) {
 	var box vg.Rectangle
 	for _, f := range fills[1:] {
 		for _, s := range strokes {
-			if f == s && f.Min.X > chartWidth/2 {
+			if f == s && f.Min.X > size.X/2 {
 				box = f
 			}
 		}
@@ -135,15 +185,19 @@ func TestChartLayout(t *testing.T) {
 		case slices.Contains(strings.Split(caption, "\n"), s.String):
 			captionLines++
 			require.True(t, inside(r, full), "caption line %q %v inside the chart", s.String, r)
+		case strings.HasPrefix(s.String, "spraynic:"):
+			require.True(t, r.Min.X >= 0 && r.Max.X <= size.X, "title %q %v within the chart's width", s.String, r)
 		}
 	}
-	require.Equal(t, 6, legendLines, "4 series and 2 targets in the legend")
+	require.Equal(t, legend, legendLines, "lines of the legend")
 	require.Equal(t, 2, captionLines, "the caption's two lines")
 }
 
-// isLegendLabel reports whether s is a label of the legend of sweepOf's chart.
+// isLegendLabel reports whether s is a label of the legend of a test chart: a series, the lossless line or a
+// target.
 func isLegendLabel(s string) bool {
-	return strings.HasSuffix(s, " paths") || strings.HasPrefix(s, "target ")
+	return strings.HasSuffix(s, " paths") || strings.HasSuffix(s, " conns") || strings.HasSuffix(s, "%") ||
+		strings.HasPrefix(s, "target ")
 }
 
 // rectOf returns the rectangle a path of a move and four lines (or three and a close) outlines, if it is one.

@@ -9,8 +9,9 @@ import (
 	"strings"
 )
 
-// columns is the CSV header, in column order.
-var columns = []string{"mode", "paths", "loss", "goodput", "p99_us", "retx"}
+// columns is the CSV header, in column order (docs/e2e.md, "Sweep"): the point's axes (mode, paths, conns, loss),
+// then its figures.
+var columns = []string{"mode", "paths", "conns", "loss", "goodput", "p50_us", "p99_us", "p999_us", "retx", "spurious"}
 
 // WriteCSV writes a header and one row per point, in the given order. Floats use the shortest form that parses back
 // to the same value, so ReadCSV returns exactly pts. An invalid point is an error naming its index and field, and
@@ -27,10 +28,14 @@ func WriteCSV(w io.Writer, pts []Point) error {
 		row := []string{
 			p.Mode,
 			strconv.Itoa(p.Paths),
+			strconv.Itoa(p.Conns),
 			formatFloat(p.Loss),
 			formatFloat(p.Goodput),
+			formatFloat(p.P50US),
 			formatFloat(p.P99US),
+			formatFloat(p.P999US),
 			strconv.FormatInt(p.Retx, 10),
+			strconv.FormatInt(p.Spurious, 10),
 		}
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("write sweep csv: %w", err)
@@ -90,22 +95,23 @@ func ReadCSV(r io.Reader) ([]Point, error) {
 // parseRow turns one data record of len(columns) fields into a checked point.
 func parseRow(rec []string) (Point, error) {
 	p := Point{Mode: rec[0]}
-	paths, err := parseInt(rec, 1, strconv.IntSize)
-	if err != nil {
-		return Point{}, err
+	var err error
+	for i, v := range []*int{&p.Paths, &p.Conns} {
+		n, err := parseInt(rec, 1+i, strconv.IntSize)
+		if err != nil {
+			return Point{}, err
+		}
+		*v = int(n)
 	}
-	p.Paths = int(paths)
-	if p.Loss, err = parseFloat(rec, 2); err != nil {
-		return Point{}, err
+	for i, v := range []*float64{&p.Loss, &p.Goodput, &p.P50US, &p.P99US, &p.P999US} {
+		if *v, err = parseFloat(rec, 3+i); err != nil {
+			return Point{}, err
+		}
 	}
-	if p.Goodput, err = parseFloat(rec, 3); err != nil {
-		return Point{}, err
-	}
-	if p.P99US, err = parseFloat(rec, 4); err != nil {
-		return Point{}, err
-	}
-	if p.Retx, err = parseInt(rec, 5, 64); err != nil {
-		return Point{}, err
+	for i, v := range []*int64{&p.Retx, &p.Spurious} {
+		if *v, err = parseInt(rec, 8+i, 64); err != nil {
+			return Point{}, err
+		}
 	}
 	if fe := p.check(); fe != nil {
 		col := 0
