@@ -252,7 +252,7 @@ assign m_icrc = m_icrc_reg;
 assign m_icrc_rx = m_icrc_rx_reg;
 assign m_icrc_ok = m_icrc_ok_reg;
 
-integer i;
+integer i, b, q;
 
 // masking, byte count, received ICRC, CRC start
 always @* begin
@@ -275,11 +275,15 @@ always @* begin
         beat_masked[8*i +: 8] = lane;
     end
 
-    // bytes in the beat: one past the highest tkeep bit set (tkeep is contiguous)
+    // bytes in the beat, n, from tkeep read as a thermometer code (tkeep[m-1] is n >= m): bit b
+    // of n is set when n lies in [q*2^(b+1) + 2^b, (q+1)*2^(b+1)) for some q (no priority chain)
     last_cnt = {KEEP_LOG+1{1'b0}};
-    for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
-        if (s_axis_tkeep[i]) begin
-            last_cnt = i[KEEP_LOG:0] + {{KEEP_LOG{1'b0}}, 1'b1};
+    last_cnt[KEEP_LOG] = s_axis_tkeep[KEEP_WIDTH-1];
+    for (b = 0; b < KEEP_LOG; b = b + 1) begin
+        for (q = 0; q < (KEEP_WIDTH >> (b + 1)); q = q + 1) begin
+            if (s_axis_tkeep[q*(2 << b) + (1 << b) - 1] && !s_axis_tkeep[(q+1)*(2 << b) - 1]) begin
+                last_cnt[b] = 1'b1;
+            end
         end
     end
 

@@ -81,7 +81,8 @@ integer ready_errors = 0;
 reg [LATENCY-1:0] last_hist = {LATENCY{1'b0}};
 
 initial begin
-    if (!$value$plusargs("beats=%s", beats_file) || !$value$plusargs("expect=%s", expect_file)) begin
+    if (!$value$plusargs("beats=%s", beats_file) ||
+            !$value$plusargs("expect=%s", expect_file)) begin
         $display("roce_icrc_tb: want +beats=FILE +expect=FILE");
         $finish;
     end
@@ -89,7 +90,7 @@ initial begin
     $readmemh(expect_file, expects);
 end
 
-always #5 clk = ~clk;
+always #5 clk <= ~clk;
 
 // drive on the falling edge: cycle c (after 4 reset cycles) presents beat line c
 always @(negedge clk) begin
