@@ -241,6 +241,7 @@ reg [DATA_WIDTH-1:0] beat_masked;
 reg [KEEP_LOG:0] last_cnt;
 reg [31:0] crc_in;
 reg [31:0] rx_cur;
+reg rx_end;
 wire [DATA_WIDTH+23:0] rx_window = {s_axis_tdata, prev_reg};
 wire [31:0] crc_full;
 wire [31:0] crc_undo;
@@ -287,8 +288,17 @@ always @* begin
         end
     end
 
-    // the last 4 bytes of the frame, from this beat and the 3 bytes before it
-    rx_cur = rx_window[8*(last_cnt - 1'b1) +: 32];
+    // the last 4 bytes of the frame, from this beat and the 3 bytes before it: an AND-OR over the
+    // one-hot end position (byte m is the last one when tkeep[m] is set and tkeep[m+1] is not)
+    rx_cur = 32'd0;
+    for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
+        if (i == KEEP_WIDTH - 1) begin
+            rx_end = s_axis_tkeep[i];
+        end else begin
+            rx_end = s_axis_tkeep[i] && !s_axis_tkeep[i+1];
+        end
+        rx_cur = rx_cur | ({32{rx_end}} & rx_window[8*i +: 32]);
+    end
 
     crc_in = frame_beat_reg == {BEAT_W{1'b0}} ? CRC_START : crc_reg;
 end
