@@ -241,7 +241,9 @@ reg [DATA_WIDTH-1:0] beat_masked;
 reg [KEEP_LOG:0] last_cnt;
 reg [31:0] crc_in;
 reg [31:0] rx_cur;
-reg rx_end;
+reg [KEEP_WIDTH-1:0] rx_end;
+reg [KEEP_WIDTH-1:0] rx_col;
+reg [KEEP_WIDTH/2-1:0] cnt_terms;
 wire [DATA_WIDTH+23:0] rx_window = {s_axis_tdata, prev_reg};
 wire [31:0] crc_full;
 wire [31:0] crc_undo;
@@ -281,23 +283,23 @@ always @* begin
     last_cnt = {KEEP_LOG+1{1'b0}};
     last_cnt[KEEP_LOG] = s_axis_tkeep[KEEP_WIDTH-1];
     for (b = 0; b < KEEP_LOG; b = b + 1) begin
+        cnt_terms = {KEEP_WIDTH/2{1'b0}};
         for (q = 0; q < (KEEP_WIDTH >> (b + 1)); q = q + 1) begin
-            if (s_axis_tkeep[q*(2 << b) + (1 << b) - 1] && !s_axis_tkeep[(q+1)*(2 << b) - 1]) begin
-                last_cnt[b] = 1'b1;
-            end
+            cnt_terms[q] = s_axis_tkeep[q*(2 << b) + (1 << b) - 1] &&
+                           !s_axis_tkeep[(q+1)*(2 << b) - 1];
         end
+        last_cnt[b] = |cnt_terms;
     end
 
     // the last 4 bytes of the frame, from this beat and the 3 bytes before it: an AND-OR over the
-    // one-hot end position (byte m is the last one when tkeep[m] is set and tkeep[m+1] is not)
-    rx_cur = 32'd0;
-    for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
-        if (i == KEEP_WIDTH - 1) begin
-            rx_end = s_axis_tkeep[i];
-        end else begin
-            rx_end = s_axis_tkeep[i] && !s_axis_tkeep[i+1];
+    // one-hot end position (byte m is the last one when tkeep[m] is set and tkeep[m+1] is not);
+    // reduction operators, so that synthesis builds trees, not chains
+    rx_end = {1'b0, s_axis_tkeep[KEEP_WIDTH-1:1]} ^ s_axis_tkeep;
+    for (b = 0; b < 32; b = b + 1) begin
+        for (q = 0; q < KEEP_WIDTH; q = q + 1) begin
+            rx_col[q] = rx_window[8*q + b];
         end
-        rx_cur = rx_cur | ({32{rx_end}} & rx_window[8*i +: 32]);
+        rx_cur[b] = |(rx_end & rx_col);
     end
 
     crc_in = frame_beat_reg == {BEAT_W{1'b0}} ? CRC_START : crc_reg;
