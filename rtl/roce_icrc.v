@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * roce_icrc: RoCEv2 invariant CRC (ICRC) engine over an Ethernet frame on AXI-Stream.
+ *
+ * Computes the IBTA ICRC of every frame that arrives on s_axis (one beat per cycle, tready always
+ * high, frames back to back) and reports it with the ICRC the frame carries and whether the two
+ * match. The frame starts with the Ethernet header in byte 0 of its first beat and ends with the
+ * 4-byte ICRC (no Ethernet padding, no FCS); byte i of a beat is tdata[8*i+7:8*i].
+ *
+ * What the CRC covers (docs/protocol.md "ICRC", Go reference system/roce ICRC), frame offsets:
+ *
+ *   bytes          field                         in the CRC as
+ *   -              LRH stand-in, 8 bytes         0xFF x 8 (folded into the start value)
+ *   0..13          Ethernet header               not covered
+ *   15             IPv4 TOS (DSCP, ECN)          0xFF
+ *   22             IPv4 TTL                      0xFF
+ *   24..25         IPv4 header checksum          0xFF 0xFF
+ *   14+4*IHL+6..7  UDP checksum                  0xFF 0xFF
+ *   14+4*IHL+12    BTH byte 4 (FECN, BECN, resv) 0xFF
+ *   other bytes    up to the last 4 (the ICRC)   as received
+ *
+ * IHL (5..15) is read from frame byte 14, so the UDP and BTH fields move with IPv4 options.
+ *
+ * Technique: a parallel CRC over the whole beat (an XOR matrix generated at elaboration by
+ * crc_matrix); the engine runs every byte of the frame through it, ICRC bytes included, with the
+ * Ethernet bytes forced to zero (the start value is chosen so that 14 zero bytes bring it to the
+ * state after the 8 bytes of ones). The ragged last beat goes down a pipeline of log2(KEEP_WIDTH)
+ * steps of KEEP_WIDTH/2, ..., 2, 1 bytes, each taken when its bit of the byte count is set. A last
+ * linear map (crc_undo_matrix) steps the CRC back over the 4 ICRC bytes; the ICRC matches when the
+ * state after them equals the CRC-32 residue.
+ *
+ * Interfaces: s_axis (frames in), m_icrc_* (one result per frame, no backpressure): m_icrc_valid
+ * is high log2(DATA_WIDTH/8)+2 cycles after the cycle of the frame's tlast transfer.
+ *
+ * Contract: docs/roce_rtl.md (ports, latency, throughput, masking, the tkeep rule, resources).
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module roce_icrc #(
+    // Width of the AXI-Stream data bus, bits; 64, 128, 256 or 512.
+    parameter DATA_WIDTH = 64
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * Ethernet frame input (tkeep contiguous from byte 0; all ones except on the tlast beat)
+     */
+    input  wire [DATA_WIDTH-1:0]        s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0]      s_axis_tkeep,
+    input  wire                         s_axis_tvalid,
+    output wire                         s_axis_tready,
+    input  wire                         s_axis_tlast,
+
+    /*
+     * ICRC result output (a one-cycle strobe per frame; values hold until the next one)
+     */
+    output wire                         m_icrc_valid,
+    output wire [31:0]                  m_icrc,
+    output wire [31:0]                  m_icrc_rx,
+    output wire                         m_icrc_ok
+);
+
+// Byte lanes of a beat.
+localparam KEEP_WIDTH = DATA_WIDTH / 8;
+// Steps of the last-beat pipeline: log2(KEEP_WIDTH).
+localparam KEEP_LOG = $clog2(KEEP_WIDTH);
+// Reflected CRC-32 polynomial (IEEE 802.3, 0x04C11DB7 bit-reversed).
+localparam [31:0] POLY = 32'hEDB88320;
+// Width of a matrix row: 32 state bits then up to DATA_WIDTH data bits.
+localparam MW = 32 + DATA_WIDTH;
+// One past the last frame byte that may be masked: BTH byte 4 at IHL 15 is byte 14+60+8+4 = 86.
+localparam HDR_END = 87;
+// Beats that may hold masked bytes; the beat counter saturates there.
+localparam HDR_BEATS = (HDR_END + KEEP_WIDTH - 1) / KEEP_WIDTH;
+localparam BEAT_W = $clog2(HDR_BEATS + 1);
+// Beat and lane of frame byte 14 (IPv4 version and IHL).
+localparam IHL_BEAT = 14 / KEEP_WIDTH;
+localparam IHL_LANE = 14 % KEEP_WIDTH;
+
+// crc_matrix: the state after nbits data bits as a linear map. Row j ([j*MW +: MW]) has bit b set
+// when output bit j depends on input state bit b (b < 32) or data bit b-32 (data bit i is
+// tdata[i]: byte 0 first, least significant bit first, as a reflected CRC shifts).
+function [32*MW-1:0] crc_matrix;
+    input integer nbits;
+    reg [32*MW-1:0] m;
+    reg [MW-1:0] fb;
+    integer i, j;
+    begin
+        for (j = 0; j < 32; j = j + 1) begin
+            m[j*MW +: MW] = {MW{1'b0}};
+            m[j*MW + j] = 1'b1;
+        end
+        for (i = 0; i < nbits; i = i + 1) begin
+            fb = m[0 +: MW];
+            fb[32 + i] = ~fb[32 + i];
+            for (j = 0; j < 31; j = j + 1) begin
+                m[j*MW +: MW] = m[(j+1)*MW +: MW] ^ (POLY[j] ? fb : {MW{1'b0}});
+            end
+            m[31*MW +: MW] = fb;
+        end
+        crc_matrix = m;
+    end
+endfunction
+
+// crc_undo_matrix: the state before the last nbits data bits, from the state after them (row bits
+// 0..31) and those data bits (row bits 32..63). Inverse of one step: the feedback bit is the new
+// bit 31 (POLY bit 31 is set and the shift clears it).
+function [32*64-1:0] crc_undo_matrix;
+    input integer nbits;
+    reg [32*64-1:0] m;
+    reg [63:0] fb;
+    integer i, j;
+    begin
+        m = {32*64{1'b0}};
+        for (j = 0; j < 32; j = j + 1) begin
+            m[j*64 + j] = 1'b1;
+        end
+        for (i = nbits - 1; i >= 0; i = i - 1) begin
+            fb = m[31*64 +: 64];
+            for (j = 31; j > 0; j = j - 1) begin
+                m[j*64 +: 64] = m[(j-1)*64 +: 64] ^ (POLY[j-1] ? fb : 64'd0);
+            end
+            fb[32 + i] = ~fb[32 + i];
+            m[0 +: 64] = fb;
+        end
+        crc_undo_matrix = m;
+    end
+endfunction
+
+// crc_start: the state to start a frame in. ones_bytes of 0xFF from 0xFFFFFFFF, then skip_bytes
+// zero bytes stepped backwards, so that the skip_bytes Ethernet bytes, forced to zero, lead back to
+// the state after the ones.
+function [31:0] crc_start;
+    input integer ones_bytes;
+    input integer skip_bytes;
+    reg [31:0] s;
+    integer i;
+    begin
+        s = 32'hFFFFFFFF;
+        for (i = 0; i < 8*ones_bytes; i = i + 1) begin
+            s = s[0] ? {1'b0, s[31:1]} : ({1'b0, s[31:1]} ^ POLY);
+        end
+        for (i = 0; i < 8*skip_bytes; i = i + 1) begin
+            s = {s[30:0] ^ (s[31] ? POLY[30:0] : 31'd0), s[31]};
+        end
+        crc_start = s;
+    end
+endfunction
+
+// crc_residue: the state after a message whose state is s, followed by its CRC (~s, little-endian);
+// the same for every s (the CRC-32 residue).
+function [31:0] crc_residue;
+    input [31:0] s;
+    reg [31:0] c;
+    reg [31:0] d;
+    integer i;
+    begin
+        c = s;
+        d = ~s;
+        for (i = 0; i < 32; i = i + 1) begin
+            c = (c[0] ^ d[i]) ? ({1'b0, c[31:1]} ^ POLY) : {1'b0, c[31:1]};
+        end
+        crc_residue = c;
+    end
+endfunction
+
+// tail_dof, tail_cof: offsets of last-beat pipeline stage s in the flat data and count registers.
+// Stage s (0..KEEP_LOG-1) holds the 2^(KEEP_LOG-s)-1 bytes and the KEEP_LOG-s count bits still
+// to process; stage KEEP_LOG holds none.
+function integer tail_dof;
+    input integer s;
+    integer t;
+    begin
+        tail_dof = 0;
+        for (t = 0; t < s; t = t + 1) begin
+            tail_dof = tail_dof + 8*((1 << (KEEP_LOG - t)) - 1);
+        end
+    end
+endfunction
+
+function integer tail_cof;
+    input integer s;
+    integer t;
+    begin
+        tail_cof = 0;
+        for (t = 0; t < s; t = t + 1) begin
+            tail_cof = tail_cof + KEEP_LOG - t;
+        end
+    end
+endfunction
+
+localparam [31:0] CRC_START = crc_start(8, 14);
+localparam [31:0] RESIDUE = crc_residue(32'hFFFFFFFF);
+localparam [32*MW-1:0] MAT_FULL = crc_matrix(DATA_WIDTH);
+localparam [32*64-1:0] MAT_UNDO = crc_undo_matrix(32);
+localparam TAIL_DATA_W = tail_dof(KEEP_LOG);
+localparam TAIL_CNT_W = tail_cof(KEEP_LOG);
+
+// check configuration
+initial begin
+    if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 64, 128, 256 or 512, got %0d (instance %m)", DATA_WIDTH);
+        $finish;
+    end
+end
+
+// frame state: beat index (saturating), IHL, CRC so far, last 3 bytes of the previous beat
+reg [BEAT_W-1:0] frame_beat_reg = {BEAT_W{1'b0}}, frame_beat_next;
+reg [3:0] ihl_reg = 4'd5, ihl_next;
+reg [31:0] crc_reg = 32'd0, crc_next;
+reg [23:0] prev_reg = 24'd0, prev_next;
+
+// last-beat pipeline: stage s of KEEP_LOG+1 (valid, CRC, received ICRC, data and count left)
+reg [KEEP_LOG:0] tail_valid_reg = {KEEP_LOG+1{1'b0}};
+wire [KEEP_LOG:0] tail_valid_next;
+reg [32*(KEEP_LOG+1)-1:0] tail_crc_reg = {32*(KEEP_LOG+1){1'b0}};
+wire [32*(KEEP_LOG+1)-1:0] tail_crc_next;
+reg [32*(KEEP_LOG+1)-1:0] tail_rx_reg = {32*(KEEP_LOG+1){1'b0}};
+wire [32*(KEEP_LOG+1)-1:0] tail_rx_next;
+reg [TAIL_DATA_W-1:0] tail_data_reg = {TAIL_DATA_W{1'b0}};
+wire [TAIL_DATA_W-1:0] tail_data_next;
+reg [TAIL_CNT_W-1:0] tail_cnt_reg = {TAIL_CNT_W{1'b0}};
+wire [TAIL_CNT_W-1:0] tail_cnt_next;
+
+// result
+reg m_icrc_valid_reg = 1'b0, m_icrc_valid_next;
+reg [31:0] m_icrc_reg = 32'd0, m_icrc_next;
+reg [31:0] m_icrc_rx_reg = 32'd0, m_icrc_rx_next;
+reg m_icrc_ok_reg = 1'b0, m_icrc_ok_next;
+
+// input beat, combinational
+reg [3:0] ihl_cur;
+reg [31:0] udp_pos;
+reg [31:0] pos;
+reg [7:0] lane;
+reg [DATA_WIDTH-1:0] beat_masked;
+reg [KEEP_LOG:0] last_cnt;
+reg [31:0] crc_in;
+reg [31:0] rx_cur;
+reg [KEEP_WIDTH-1:0] rx_end;
+reg [KEEP_WIDTH-1:0] rx_col;
+reg [KEEP_WIDTH/2-1:0] cnt_terms;
+wire [DATA_WIDTH+23:0] rx_window = {s_axis_tdata, prev_reg};
+wire [31:0] crc_full;
+wire [31:0] crc_undo;
+
+assign s_axis_tready = 1'b1;
+
+assign m_icrc_valid = m_icrc_valid_reg;
+assign m_icrc = m_icrc_reg;
+assign m_icrc_rx = m_icrc_rx_reg;
+assign m_icrc_ok = m_icrc_ok_reg;
+
+integer i, b, q;
+
+// masking, byte count, received ICRC, CRC start
+always @* begin
+    ihl_cur = ihl_reg;
+    if (frame_beat_reg == IHL_BEAT[BEAT_W-1:0]) begin
+        ihl_cur = s_axis_tdata[8*IHL_LANE +: 4];
+    end
+    // first byte of the UDP checksum: 14 + 4*IHL + 6
+    udp_pos = {26'd0, ihl_cur, 2'b00} + 32'd20;
+
+    for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
+        pos = {{(32-BEAT_W){1'b0}}, frame_beat_reg} * KEEP_WIDTH + i;
+        lane = s_axis_tdata[8*i +: 8];
+        if (pos < 32'd14) begin
+            lane = 8'h00;
+        end else if (pos == 32'd15 || pos == 32'd22 || pos == 32'd24 || pos == 32'd25 ||
+                     pos == udp_pos || pos == udp_pos + 32'd1 || pos == udp_pos + 32'd6) begin
+            lane = 8'hFF;
+        end
+        beat_masked[8*i +: 8] = lane;
+    end
+
+    // bytes in the beat, n, from tkeep read as a thermometer code (tkeep[m-1] is n >= m): bit b
+    // of n is set when n lies in [q*2^(b+1) + 2^b, (q+1)*2^(b+1)) for some q (no priority chain)
+    last_cnt = {KEEP_LOG+1{1'b0}};
+    last_cnt[KEEP_LOG] = s_axis_tkeep[KEEP_WIDTH-1];
+    for (b = 0; b < KEEP_LOG; b = b + 1) begin
+        cnt_terms = {KEEP_WIDTH/2{1'b0}};
+        for (q = 0; q < (KEEP_WIDTH >> (b + 1)); q = q + 1) begin
+            cnt_terms[q] = s_axis_tkeep[q*(2 << b) + (1 << b) - 1] &&
+                           !s_axis_tkeep[(q+1)*(2 << b) - 1];
+        end
+        last_cnt[b] = |cnt_terms;
+    end
+
+    // the last 4 bytes of the frame, from this beat and the 3 bytes before it: an AND-OR over the
+    // one-hot end position (byte m is the last one when tkeep[m] is set and tkeep[m+1] is not);
+    // reduction operators, so that synthesis builds trees, not chains
+    rx_end = {1'b0, s_axis_tkeep[KEEP_WIDTH-1:1]} ^ s_axis_tkeep;
+    for (b = 0; b < 32; b = b + 1) begin
+        for (q = 0; q < KEEP_WIDTH; q = q + 1) begin
+            rx_col[q] = rx_window[8*q + b];
+        end
+        rx_cur[b] = |(rx_end & rx_col);
+    end
+
+    crc_in = frame_beat_reg == {BEAT_W{1'b0}} ? CRC_START : crc_reg;
+end
+
+// the full-beat XOR matrix
+genvar j, s;
+generate
+    for (j = 0; j < 32; j = j + 1) begin : g_full
+        assign crc_full[j] = ^(MAT_FULL[j*MW +: MW] & {beat_masked, crc_in});
+    end
+endgenerate
+
+// frame state
+always @* begin
+    frame_beat_next = frame_beat_reg;
+    ihl_next = ihl_reg;
+    crc_next = crc_reg;
+    prev_next = prev_reg;
+
+    if (s_axis_tvalid) begin
+        prev_next = s_axis_tdata[DATA_WIDTH-1 -: 24];
+        if (s_axis_tlast) begin
+            frame_beat_next = {BEAT_W{1'b0}};
+        end else begin
+            crc_next = crc_full;
+            ihl_next = ihl_cur;
+            if (frame_beat_reg != HDR_BEATS[BEAT_W-1:0]) begin
+                frame_beat_next = frame_beat_reg + 1'b1;
+            end
+        end
+    end
+end
+
+// last-beat pipeline, stage 0: the CRC before the beat (after it when the beat is full), the
+// bytes and count of a partial beat (a full beat leaves count 0), the received ICRC
+assign tail_valid_next = {tail_valid_reg[KEEP_LOG-1:0], s_axis_tvalid && s_axis_tlast};
+assign tail_crc_next[0 +: 32] = last_cnt[KEEP_LOG] ? crc_full : crc_in;
+assign tail_rx_next = {tail_rx_reg[0 +: 32*KEEP_LOG], rx_cur};
+assign tail_data_next[0 +: DATA_WIDTH-8] = beat_masked[0 +: DATA_WIDTH-8];
+assign tail_cnt_next[0 +: KEEP_LOG] = last_cnt[KEEP_LOG-1:0];
+
+// stage s+1 from stage s: the step of 2^k bytes, k = KEEP_LOG-1-s, taken when count bit k is set
+generate
+    for (s = 0; s < KEEP_LOG; s = s + 1) begin : g_step
+        localparam S = s;
+        localparam k = KEEP_LOG - 1 - s;
+        localparam NB = 8 << k;
+        localparam [32*MW-1:0] MAT = crc_matrix(NB);
+        wire [31:0] s_crc = tail_crc_reg[32*S +: 32];
+        wire [2*NB-9:0] s_data = tail_data_reg[tail_dof(S) +: 2*NB-8];
+        wire [k:0] s_cnt = tail_cnt_reg[tail_cof(S) +: k+1];
+        wire [31:0] step_crc;
+
+        for (j = 0; j < 32; j = j + 1) begin : g_row
+            assign step_crc[j] = ^(MAT[j*MW +: 32+NB] & {s_data[0 +: NB], s_crc});
+        end
+
+        assign tail_crc_next[32*(S+1) +: 32] = s_cnt[k] ? step_crc : s_crc;
+        if (k > 0) begin : g_left
+            assign tail_data_next[tail_dof(S+1) +: NB-8] =
+                s_cnt[k] ? s_data[NB +: NB-8] : s_data[0 +: NB-8];
+            assign tail_cnt_next[tail_cof(S+1) +: k] = s_cnt[k-1:0];
+        end
+    end
+endgenerate
+
+// the CRC before the 4 ICRC bytes
+generate
+    for (j = 0; j < 32; j = j + 1) begin : g_undo
+        assign crc_undo[j] = ^(MAT_UNDO[j*64 +: 64] &
+                               {tail_rx_reg[32*KEEP_LOG +: 32], tail_crc_reg[32*KEEP_LOG +: 32]});
+    end
+endgenerate
+
+// result
+always @* begin
+    m_icrc_valid_next = tail_valid_reg[KEEP_LOG];
+    m_icrc_next = m_icrc_reg;
+    m_icrc_rx_next = m_icrc_rx_reg;
+    m_icrc_ok_next = m_icrc_ok_reg;
+
+    if (tail_valid_reg[KEEP_LOG]) begin
+        m_icrc_next = ~crc_undo;
+        m_icrc_rx_next = tail_rx_reg[32*KEEP_LOG +: 32];
+        m_icrc_ok_next = tail_crc_reg[32*KEEP_LOG +: 32] == RESIDUE;
+    end
+end
+
+always @(posedge clk) begin
+    frame_beat_reg <= frame_beat_next;
+    ihl_reg <= ihl_next;
+    crc_reg <= crc_next;
+    prev_reg <= prev_next;
+    tail_valid_reg <= tail_valid_next;
+    tail_crc_reg <= tail_crc_next;
+    tail_rx_reg <= tail_rx_next;
+    tail_data_reg <= tail_data_next;
+    tail_cnt_reg <= tail_cnt_next;
+    m_icrc_valid_reg <= m_icrc_valid_next;
+    m_icrc_reg <= m_icrc_next;
+    m_icrc_rx_reg <= m_icrc_rx_next;
+    m_icrc_ok_reg <= m_icrc_ok_next;
+
+    if (rst) begin
+        frame_beat_reg <= {BEAT_W{1'b0}};
+        tail_valid_reg <= {KEEP_LOG+1{1'b0}};
+        m_icrc_valid_reg <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
