@@ -46,7 +46,8 @@ type connTx struct {
 	restarts []unaAt
 	nak      int64
 	// lastReq is the cycle of the latest transmission with ack_req (-1: none since the open); dup the cycle of
-	// the latest duplicate ACK taken (-1: none), which allows early loss detection (early_cycles != 0).
+	// the first duplicate ACK taken since the open (-1: none), which allows early loss detection (early_cycles !=
+	// 0; the engine's early lookup may wait behind holes, timeouts and later ACKs).
 	lastReq, dup int64
 	// work is the queue of packets taken and not yet sent; recs the PSNs sent; paths the path state.
 	work  []txWork
@@ -422,7 +423,9 @@ func (r *Retx) ack(cycle int64, in *retx.In) {
 		return
 	}
 	if r.ackPath(c, in) && !progress && in.AckPSN == c.una && c.una != c.nxt {
-		c.dup = cycle // a duplicate ACK
+		if c.dup < 0 {
+			c.dup = cycle // the first duplicate ACK
+		}
 	}
 }
 

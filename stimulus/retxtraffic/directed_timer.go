@@ -10,8 +10,8 @@ import (
 // The timer and what stops a connection: RTO backoff, max retries, reset.
 
 // rtoBackoff: the RTO resends the oldest PSN at the expiries (the visit with rto_cnt >= rto_lim: the
-// (RTO_TICKS+1)-th after the restart, then every doubled limit, up to RTO_MAX_TICKS, plus one tick); progress processed in the cycle of an expiry visit discards the
-// visit and puts the limit back to RTO_TICKS.
+// (RTO_TICKS+1)-th after the restart, then every doubled limit, up to RTO_MAX_TICKS, plus one tick); progress
+// processed in the cycle of an expiry visit discards the visit and puts the limit back to RTO_TICKS.
 var rtoBackoff = Script{
 	Name: "rto_backoff",
 	Doc: "no ACKs: RTO resends of the oldest PSN at the visit cycles, intervals doubling to RTO_MAX_TICKS; " +
