@@ -45,6 +45,10 @@ type connTx struct {
 	restart  int64
 	restarts []unaAt
 	nak      int64
+	// lastReq is the cycle of the latest transmission with ack_req (-1: none since the open); dup the cycle of
+	// the first duplicate ACK taken since the open (-1: none), which allows early loss detection (early_cycles !=
+	// 0; the engine's early lookup may wait behind holes, timeouts and later ACKs).
+	lastReq, dup int64
 	// work is the queue of packets taken and not yet sent; recs the PSNs sent; paths the path state.
 	work  []txWork
 	recs  map[uint32]*txRec
@@ -90,6 +94,9 @@ const psnMask = 1<<24 - 1
 // sent more than 1+MAX_RETRIES times; an error is raised only for a connection with a packet at MAX_RETRIES and
 // nothing of it is sent afterwards; the feedback stream reports every path sequence an ACK newly covers as
 // delivered or lost; and after the drain nothing is outstanding on a healthy connection and the counters agree.
+// With ack_req_ticks a new packet asks for an ACK when none did for that many ticks (it must after one tick more,
+// and may only after one tick less); with early_cycles a duplicate ACK allows a loss event of its connection and
+// the retransmission of packets whose latest transmission is early_cycles old.
 type Retx struct {
 	cfg      config.Config
 	gbn      bool
@@ -168,6 +175,7 @@ func (r *Retx) Observe(cycle int64, in *retx.In, out *retx.Out) error {
 	if in.CtlValid && out.CtlReady {
 		c := &r.conns[in.CtlConn]
 		*c = connTx{open: in.CtlOpen, una: in.CtlPSN, nxt: in.CtlPSN, restart: cycle, epoch: c.epoch + 1,
+			lastReq: -1, dup: -1,
 			recs: map[uint32]*txRec{}, paths: make([]pathTx, r.cfg.Paths),
 			grace: out.PktValid && out.PktConn == in.CtlConn && !in.PktReady}
 		for p := range c.paths {
@@ -252,6 +260,9 @@ func (r *Retx) newPacket(c *connTx, o pathOffer, out *retx.Out) error {
 	if err := r.checkAckReq(c, o, w, out); err != nil {
 		return err
 	}
+	if out.PktAckReq {
+		c.lastReq = o.at
+	}
 	if c.una == c.nxt {
 		c.setRestart(o.at)
 	}
@@ -272,11 +283,38 @@ func (r *Retx) checkAckReq(c *connTx, o pathOffer, w txWork, out *retx.Out) erro
 			maybe = true
 		}
 	}
-	if out.PktAckReq != (w.last || fill) && !(out.PktAckReq && maybe) {
-		return fmt.Errorf("m_pkt conn %d psn %#x: ack_req %v, want %v (last %v, fills the window %v)",
-			out.PktConn, out.PktPSN, out.PktAckReq, w.last || fill, w.last, fill)
+	mustAge, mayAge := r.ackReqAge(c, o.at)
+	want := w.last || fill || mustAge
+	if out.PktAckReq != want && !(out.PktAckReq && (maybe || mayAge)) {
+		return fmt.Errorf("m_pkt conn %d psn %#x: ack_req %v, want %v (last %v, fills the window %v, "+
+			"age %d cycles since the last ACK request)",
+			out.PktConn, out.PktPSN, out.PktAckReq, want, w.last, fill, at(o.at, c.lastReq))
 	}
 	return nil
+}
+
+// ackReqAge says whether a new packet sent at cycle 'at' must and may ask for an ACK by age (ack_req_ticks T):
+// the engine asks after T visits of the connection since its latest ACK request (the first packet after an open
+// always asks). T visits surely fell into the cycles between when more than T ticks passed, possibly when more
+// than T-1 did.
+func (r *Retx) ackReqAge(c *connTx, at int64) (must, may bool) {
+	t := int64(r.cfg.AckReqTicks)
+	if t == 0 {
+		return false, false
+	}
+	if c.lastReq < 0 {
+		return true, true
+	}
+	tick := int64(r.cfg.TickCycles)
+	return at-c.lastReq > t*tick, at-c.lastReq > (t-1)*tick
+}
+
+// at is the number of cycles from 'from' to 'to' (-1: from never happened).
+func at(to, from int64) int64 {
+	if from < 0 {
+		return -1
+	}
+	return to - from
 }
 
 // retransmission checks a retransmission against the PSN's record: a PSN sent before, the same handle and flags,
@@ -300,6 +338,7 @@ func (r *Retx) retransmission(c *connTx, o pathOffer, out *retx.Out) error {
 	case !out.PktAckReq:
 		return fmt.Errorf("m_pkt conn %d psn %#x: a retransmission without ack_req", out.PktConn, out.PktPSN)
 	}
+	c.lastReq = o.at
 	if why := r.justified(c, out.PktPSN, rec, o.at); why != "" {
 		return fmt.Errorf("m_pkt conn %d psn %#x retransmitted (transmission %d, the previous on path %d seq %d "+
 			"at cycle %d) without cause: %s", out.PktConn, out.PktPSN, rec.count+1, rec.path, rec.pseq, rec.at, why)
@@ -334,11 +373,19 @@ func (r *Retx) justified(c *connTx, psn uint32, rec *txRec, at int64) string {
 		return fmt.Sprintf("no NAK since its last transmission and no timeout "+
 			"(timer restarted at %d, %d cycles before)", low, at-low)
 	}
-	if rec.lost || oldest && timedOut {
+	if rec.lost || oldest && timedOut || r.early(c, rec, at) {
 		return ""
 	}
 	return fmt.Sprintf("no SACK reported it lost; timeout: oldest %v, %d cycles since the timer restart (need %d)",
 		oldest, at-low, r.rto())
+}
+
+// early reports whether a retransmission at cycle 'at' can come from early loss detection: a duplicate ACK taken
+// at least 7 cycles before (taken t, checked t+4, resent from t+7) and the packet's latest transmission old enough
+// at a check 3 cycles before.
+func (r *Retx) early(c *connTx, rec *txRec, at int64) bool {
+	e := int64(r.cfg.EarlyCycles)
+	return e != 0 && c.dup >= 0 && c.dup+7 <= at && rec.at+e+3 <= at
 }
 
 // setRestart records a timer restart at cycle at.
@@ -358,7 +405,9 @@ func (r *Retx) ack(cycle int64, in *retx.In) {
 	if !c.open || c.err {
 		return
 	}
+	progress := false
 	if d := psnDiff(in.AckPSN, c.una); d > 0 && d <= psnDiff(c.nxt, c.una) {
+		progress = true
 		// Records stay one window behind: the engine may still retransmit a PSN it has not seen acknowledged.
 		w := uint32(r.cfg.Window)
 		for p, end := (c.una-w)&psnMask, (in.AckPSN-w)&psnMask; p != end; p = (p + 1) & psnMask {
@@ -373,17 +422,22 @@ func (r *Retx) ack(cycle int64, in *retx.In) {
 		}
 		return
 	}
-	r.ackPath(c, in)
+	if r.ackPath(c, in) && !progress && in.AckPSN == c.una && c.una != c.nxt {
+		if c.dup < 0 {
+			c.dup = cycle // the first duplicate ACK
+		}
+	}
 }
 
 // ackPath follows the path part of an ACK: every path sequence newly covered is delivered or lost (the feedback
 // events it must cause are queued); a hole of a packet's latest transmission makes its retransmission legitimate.
-func (r *Retx) ackPath(c *connTx, in *retx.In) {
+// It reports whether the path part applied.
+func (r *Retx) ackPath(c *connTx, in *retx.In) bool {
 	pt := &c.paths[in.AckPath]
 	d := (in.AckPseq - pt.ahi) & r.pseqMask
 	sent := (pt.next - pt.ahi) & r.pseqMask
 	if d == 0 || d > sent {
-		return
+		return false
 	}
 	pt.ahi = in.AckPseq
 	n := min(int(d), r.cfg.SackBits, 255)
@@ -415,6 +469,7 @@ func (r *Retx) ackPath(c *connTx, in *retx.In) {
 		}
 	}
 	r.prune(pt)
+	return true
 }
 
 // prune forgets the path sequences of pt far behind the highest one an ACK reported: they cannot be asked about
@@ -447,6 +502,11 @@ func (r *Retx) feedback(out *retx.Out) error {
 		return nil
 	}
 	got := fbWant{conn: out.FbConn, path: out.FbPath, kind: out.FbKind, count: out.FbCount}
+	c := &r.conns[got.conn]
+	if r.cfg.EarlyCycles != 0 && got.kind == retx.FbLoss && c.dup >= 0 && (len(r.fb) == 0 || r.fb[0] != fbWant{
+		conn: got.conn, path: got.path, kind: got.kind, count: got.count, epoch: r.fb[0].epoch}) {
+		return nil // early loss: the oldest packet's path and what followed it there
+	}
 	for len(r.fb) > 0 {
 		w := r.fb[0]
 		r.fb = r.fb[1:]

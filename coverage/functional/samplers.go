@@ -360,10 +360,12 @@ type retxCov struct {
 	cfg                                                    config.Config
 	g                                                      *Group
 	tx, retries, rtoRetries, rto, errp, gbn, bp, drops, fb *Point
-	reset, ctl, pseqWrap                                   *Point
+	reset, ctl, pseqWrap, ackReq                           *Point
 	prev                                                   retx.Out
 	opened, errored                                        []bool
 	traffic                                                bool
+	// acked is the latest cumulative PSN of each connection seen on s_ack (or its open PSN).
+	acked []uint32
 	// lastTx and lastAck are the path sequence last sent and last acknowledged per (connection, path), +1 (0: none).
 	lastTx, lastAck []uint32
 }
@@ -372,7 +374,7 @@ func newRetxCov(name string, cfg config.Config, top bool) *retxCov {
 	c := &retxCov{cfg: cfg,
 		g: NewGroup(name, "retx: new vs retransmission by cause, retries, RTO, errors, go-back-N, feedback, "+
 			"back-pressure, drops, control, reset"),
-		opened: make([]bool, cfg.Conns), errored: make([]bool, cfg.Conns),
+		opened: make([]bool, cfg.Conns), errored: make([]bool, cfg.Conns), acked: make([]uint32, cfg.Conns),
 		lastTx: make([]uint32, cfg.Conns*cfg.Paths), lastAck: make([]uint32, cfg.Conns*cfg.Paths)}
 	g := c.g
 	c.tx = g.Point("tx", "counter increments: cnt_sent (new), cnt_retx_loss, cnt_retx_timeout, cnt_retx_gbn",
@@ -397,12 +399,19 @@ func newRetxCov(name string, cfg config.Config, top bool) *retxCov {
 	c.pseqWrap = g.Point("pseq_wrap", "a (connection, path)'s sequence wraps at 2^PSEQ_WIDTH: an m_pkt (tx) or "+
 		"s_ack (ack) handshake whose path sequence is in the lower half of the space after one in the upper half "+
 		"on that (connection, path), with no reset or s_ctl of the connection between", "tx", "ack")
+	c.ackReq = g.Point("ack_req", "m_pkt handshake with m_pkt_ack_req, by why it asks: the message's last packet, "+
+		"the packet that fills the window (against the latest cumulative PSN on s_ack), the ACK request age (a "+
+		"new packet for neither), a retransmission", "last", "window", "age", "retx")
+	if cfg.AckReqTicks == 0 {
+		c.ackReq.Unreachable("age", "ACK request age off (ack_req_ticks=0)")
+	}
 	if top {
 		// Not visible at the nic_transport ports: m_fb goes to path_sel inside the top. A path sequence wrap needs
 		// 2^PSEQ_WIDTH packets on one (connection, path): measured on the block (retx_pseq_wrap), not at the top.
 		c.fb = nil
 		c.pseqWrap = nil
-		g.Points = []*Point{c.tx, c.retries, c.rtoRetries, c.rto, c.errp, c.gbn, c.bp, c.drops, c.ctl, c.reset}
+		g.Points = []*Point{c.tx, c.retries, c.rtoRetries, c.rto, c.errp, c.gbn, c.bp, c.drops, c.ctl, c.reset,
+			c.ackReq}
 		c.bp.Bins = c.bp.Bins[:3] // s_tx, s_ack, m_pkt
 		c.bp.index()
 	}
@@ -535,15 +544,39 @@ func (c *retxCov) sampleHandshakes(in *retx.In, out *retx.Out) {
 			c.retries.Hit(fmt.Sprint(out.PktRetries))
 		}
 		c.samplePseq(c.lastTx, out.PktConn, out.PktPath, out.PktPseq, "tx")
+		c.sampleAckReq(out)
 	}
 	if in.AckValid && out.AckReady {
 		c.samplePseq(c.lastAck, in.AckConn, in.AckPath, in.AckPseq, "ack")
+		if k := in.AckConn; int(k) < c.cfg.Conns {
+			if d := (in.AckPSN - c.acked[k]) & retxPSNMask; d != 0 && d < 1<<23 {
+				c.acked[k] = in.AckPSN & retxPSNMask
+			}
+		}
 	}
 	if c.fb != nil && out.FbValid && in.FbReady && out.FbKind < 4 {
 		c.fb.Hit([]string{"delivered", "ecn", "loss", "timeout"}[out.FbKind])
 	}
 	if in.AckValid && out.AckReady && in.AckNak && c.cfg.GBN != 0 {
 		c.gbn.Hit("nak_in")
+	}
+}
+
+// retxPSNMask keeps 24-bit PSN arithmetic.
+const retxPSNMask = 1<<24 - 1
+
+// sampleAckReq samples why an m_pkt handshake asks for an ACK (first of retx, last, window, age).
+func (c *retxCov) sampleAckReq(out *retx.Out) {
+	switch {
+	case !out.PktAckReq || int(out.PktConn) >= c.cfg.Conns:
+	case out.PktRetx:
+		c.ackReq.Hit("retx")
+	case out.PktLast:
+		c.ackReq.Hit("last")
+	case (out.PktPSN+1-c.acked[out.PktConn])&retxPSNMask == uint32(c.cfg.Window):
+		c.ackReq.Hit("window")
+	default:
+		c.ackReq.Hit("age")
 	}
 }
 
@@ -560,6 +593,7 @@ func (c *retxCov) sampleCtl(in *retx.In) {
 		c.ctl.Hit("open")
 	}
 	if in.CtlOpen {
+		c.acked[k] = in.CtlPSN & retxPSNMask
 		if c.errored[k] {
 			c.errp.Hit("reopen_after_error")
 		}

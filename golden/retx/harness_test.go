@@ -52,7 +52,8 @@ type tb struct {
 }
 
 // smallCfg is the default preset cut down to 4 connections, WINDOW 8, 4 paths, SACK_BITS 8, PSEQ_WIDTH 8,
-// TICK_CYCLES 4, RTO_TICKS 2, RTO_MAX_TICKS 8, MAX_RETRIES 2; edit adjusts it. It must validate.
+// TICK_CYCLES 4, RTO_TICKS 2, RTO_MAX_TICKS 8, MAX_RETRIES 2, with the ACK request age and early loss off
+// (ACK_REQ_TICKS 0, EARLY_CYCLES 0: the tests of those rules switch them on); edit adjusts it. It must validate.
 func smallCfg(t *testing.T, edit ...func(*config.Config)) config.Config {
 	t.Helper()
 	c, err := config.Preset("default")
@@ -67,6 +68,8 @@ func smallCfg(t *testing.T, edit ...func(*config.Config)) config.Config {
 	c.RTOTicks = 2
 	c.RTOMaxTicks = 8
 	c.MaxRetries = 2
+	c.AckReqTicks = 0
+	c.EarlyCycles = 0
 	for _, e := range edit {
 		e(&c)
 	}
@@ -76,6 +79,11 @@ func smallCfg(t *testing.T, edit ...func(*config.Config)) config.Config {
 
 // noRTO makes the timeout long enough never to expire in a short test.
 func noRTO(c *config.Config) { c.RTOTicks = 60000; c.RTOMaxTicks = 60000 }
+
+// timers switches the ACK request age (ACK_REQ_TICKS) and early loss (EARLY_CYCLES) on.
+func timers(ackReqTicks, earlyCycles int) func(*config.Config) {
+	return func(c *config.Config) { c.AckReqTicks = ackReqTicks; c.EarlyCycles = earlyCycles }
+}
 
 // gbnMode selects go-back-N mode.
 func gbnMode(c *config.Config) { c.GBN = 1 }

@@ -15,6 +15,10 @@ const (
 	entropyMask = 0xFFFF
 	// countMax caps the region of one ACK: r = min(d, SACK_BITS, 255) (m_fb_count is 8 bits).
 	countMax = 255
+	// arqMax is the saturation value of the 4-bit arq (ticks since a transmission asked for an ACK).
+	arqMax = 15
+	// nowMask keeps the 16 bits of now and lts.
+	nowMask = 0xFFFF
 )
 
 // kind is the kind of a retransmission candidate in L1 / L2.
@@ -26,6 +30,9 @@ const (
 	kindHole kind = iota
 	// kindRTO is a timeout of connection c (selective mode): resend una[c].
 	kindRTO
+	// kindEarly is an early loss check of connection c (selective mode): una[c]'s path has been quiet for
+	// EARLY_CYCLES; it never sends, it loads the hole scanner (S) and a loss event (E).
+	kindEarly
 	// kindGBN is a go-back-N resend of PSN psn of connection c.
 	kindGBN
 )
@@ -44,7 +51,7 @@ type txEntry struct {
 	first, last bool
 }
 
-// conn is the flip-flop row of one connection (rto_pend and gbn_act are kept as bitsets in Model).
+// conn is the flip-flop row of one connection (rto_pend, gbn_act and early_pend are kept as bitsets in Model).
 type conn struct {
 	// open and err are open[c] and err[c].
 	open, err bool
@@ -54,6 +61,8 @@ type conn struct {
 	rtoCnt, rtoLim uint32
 	// rw is the next PSN a go-back-N rewind resends (24 bits).
 	rw uint32
+	// arq counts the ticks since a transmission asked for an ACK, saturating at 15 (4 bits).
+	arq uint32
 }
 
 // ackReg is the A register: one ACK.
@@ -80,7 +89,7 @@ type scanReg struct {
 type lookup struct {
 	// valid is L1_valid / L2_valid.
 	valid bool
-	// kind is HOLE, RTO or GBN.
+	// kind is HOLE, RTO, EARLY or GBN.
 	kind kind
 	// conn is the candidate's connection.
 	conn uint32
@@ -128,7 +137,7 @@ type fbReg struct {
 	conn, path, kind, count uint32
 }
 
-// bitset is a CONNS-bit flip-flop vector (rto_pend, gbn_act).
+// bitset is a CONNS-bit flip-flop vector (rto_pend, gbn_act, early_pend).
 type bitset []uint64
 
 // get reports bit c.
@@ -171,13 +180,21 @@ type Model struct {
 	tickCycles uint32
 	// gbn is GBN == 1.
 	gbn bool
+	// ackReqTicks is ACK_REQ_TICKS (0: no ACK request by age).
+	ackReqTicks uint32
+	// earlyCycles is EARLY_CYCLES (0: no early loss detection).
+	earlyCycles uint32
 
 	// cs holds the flip-flops of each connection.
 	cs []conn
-	// rtoPend and gbnAct are rto_pend[c] and gbn_act[c].
-	rtoPend, gbnAct bitset
+	// rtoPend, gbnAct and earlyPend are rto_pend[c], gbn_act[c] and early_pend[c].
+	rtoPend, gbnAct, earlyPend bitset
 	// pnx and ahi are pnx and ahi of (c,p) at index c*PATHS+p (PSEQ_WIDTH bits).
 	pnx, ahi []uint32
+	// lts is lts of (c,p) at index c*PATHS+p: now at the last transmission on that path (16 bits).
+	lts []uint32
+	// now counts the cycles since reset, wrapping (16 bits).
+	now uint32
 
 	// tx is the tx table, index c*WINDOW + psn mod WINDOW. Not reset.
 	tx []txEntry
@@ -226,27 +243,31 @@ func New(cfg config.Config) (*Model, error) {
 	}
 	words := (cfg.Conns + 63) / 64
 	m := &Model{
-		cfg:        cfg,
-		conns:      uint32(cfg.Conns),
-		window:     uint32(cfg.Window),
-		paths:      uint32(cfg.Paths),
-		sackBits:   uint32(cfg.SackBits),
-		connMask:   uint32(cfg.Conns - 1),
-		pathMask:   uint32(cfg.Paths - 1),
-		pseqMask:   uint32(uint64(1)<<uint(cfg.PseqWidth) - 1),
-		handleMask: uint32(uint64(1)<<uint(cfg.HandleWidth) - 1),
-		rtoTicks:   uint32(cfg.RTOTicks),
-		rtoMax:     uint32(cfg.RTOMaxTicks),
-		maxRetries: uint32(cfg.MaxRetries),
-		tickCycles: uint32(cfg.TickCycles),
-		gbn:        cfg.GBN == 1,
-		cs:         make([]conn, cfg.Conns),
-		rtoPend:    make(bitset, words),
-		gbnAct:     make(bitset, words),
-		pnx:        make([]uint32, cfg.Conns*cfg.Paths),
-		ahi:        make([]uint32, cfg.Conns*cfg.Paths),
-		tx:         make([]txEntry, cfg.Conns*cfg.Window),
-		pmap:       make([]uint16, cfg.Conns*cfg.Paths*cfg.SackBits),
+		cfg:         cfg,
+		conns:       uint32(cfg.Conns),
+		window:      uint32(cfg.Window),
+		paths:       uint32(cfg.Paths),
+		sackBits:    uint32(cfg.SackBits),
+		connMask:    uint32(cfg.Conns - 1),
+		pathMask:    uint32(cfg.Paths - 1),
+		pseqMask:    uint32(uint64(1)<<uint(cfg.PseqWidth) - 1),
+		handleMask:  uint32(uint64(1)<<uint(cfg.HandleWidth) - 1),
+		rtoTicks:    uint32(cfg.RTOTicks),
+		rtoMax:      uint32(cfg.RTOMaxTicks),
+		maxRetries:  uint32(cfg.MaxRetries),
+		tickCycles:  uint32(cfg.TickCycles),
+		gbn:         cfg.GBN == 1,
+		ackReqTicks: uint32(cfg.AckReqTicks),
+		earlyCycles: uint32(cfg.EarlyCycles),
+		cs:          make([]conn, cfg.Conns),
+		rtoPend:     make(bitset, words),
+		gbnAct:      make(bitset, words),
+		earlyPend:   make(bitset, words),
+		pnx:         make([]uint32, cfg.Conns*cfg.Paths),
+		ahi:         make([]uint32, cfg.Conns*cfg.Paths),
+		lts:         make([]uint32, cfg.Conns*cfg.Paths),
+		tx:          make([]txEntry, cfg.Conns*cfg.Window),
+		pmap:        make([]uint16, cfg.Conns*cfg.Paths*cfg.SackBits),
 	}
 	m.reset()
 	return m, nil
@@ -315,17 +336,24 @@ type cycle struct {
 	holeBit int
 	// visit is the timer visit of connection tick, not discarded.
 	visit bool
+	// age is the ACK request ageing of connection tick: it is open and without error.
+	age bool
+	// earlyLoad is early_load: the EARLY candidate in L2 loads S and E.
+	earlyLoad bool
+	// earlyK is k = (pnx[c][e.path] - e.pseq) mod 2^PSEQ_WIDTH of an early load; earlyN is that pnx.
+	earlyK, earlyN uint32
 }
 
 // l2Check validates the L2 candidate on the start-of-cycle state (docs/retx.md "The send slot"):
 //
 //	live = open && !err; outst = e.psn in [una, nxt)
-//	HOLE: ok = live && outst && e.path == p && e.pseq == q
-//	RTO:  ok = live && una != nxt && e.psn == una
-//	GBN:  ok = live && outst && e.psn == psn
+//	HOLE:  ok = live && outst && e.path == p && e.pseq == q
+//	RTO:   ok = live && una != nxt && e.psn == una
+//	EARLY: ok = live && una != nxt && e.psn == una && ((now - lts[c][e.path]) mod 2^16) >= EARLY_CYCLES && !later
+//	GBN:   ok = live && outst && e.psn == psn
 //
 // and returns ok and whether the entry is at MAX_RETRIES (l2_err before the frozen and L2_valid terms; it applies
-// to every kind). Both are false when L2 is empty.
+// to every kind but EARLY, which never sends). Both are false when L2 is empty.
 func (m *Model) l2Check() (ok, atMax bool) {
 	l2, e := &m.l2, &m.l2e
 	if !l2.valid {
@@ -338,10 +366,24 @@ func (m *Model) l2Check() (ok, atMax bool) {
 		ok = live && inRange(e.psn, c.una, c.nxt) && e.path == l2.path && e.pseq == l2.pseq
 	case kindRTO:
 		ok = live && c.una != c.nxt && e.psn == c.una
-	default:
+	case kindEarly:
+		return live && c.una != c.nxt && e.psn == c.una && m.earlyAged(l2.conn, e), false
+	case kindGBN:
 		ok = live && inRange(e.psn, c.una, c.nxt) && e.psn == l2.psn
 	}
 	return ok, ok && e.retries == m.maxRetries
+}
+
+// earlyAged is the age part of the EARLY validation of entry e of connection c:
+//
+//	((now - lts[c][e.path]) mod 2^16) >= EARLY_CYCLES && !later
+//
+// where later = (ahi[c][e.path] - e.pseq) mod 2^PSEQ_WIDTH in [1, 2^(PSEQ_WIDTH-1)): an ACK has reported that
+// sequence, so a SACK hole owns it.
+func (m *Model) earlyAged(c uint32, e *txEntry) bool {
+	pi := c*m.paths + e.path
+	later := (m.ahi[pi] - e.pseq) & m.pseqMask
+	return (m.now-m.lts[pi])&nowMask >= m.earlyCycles && (later == 0 || later > m.pseqMask>>1)
 }
 
 // txRoom returns drop_tx = !open || err and room = !drop_tx && !gbn_act && (nxt - una) < WINDOW of connection c
@@ -357,19 +399,23 @@ func (m *Model) txRoom(c uint32) (dropTx, room bool) {
 // without changing any state (Step returns the same values). It depends on neither s_path_valid nor s_path_path,
 // so a top can decide s_path from it in the same cycle:
 //
-//	if L2_valid && ok && !l2_err && !frozen: {1, c, 1, e.path}
-//	else if s_tx_valid && room && (!L2_valid || l2_drop) && !frozen: {1, s_tx_conn, 0, 0}
+//	if L2_valid && kind != EARLY && ok && !l2_err && !frozen: {1, c, 1, e.path}
+//	else if s_tx_valid && room && slot_free && !frozen: {1, s_tx_conn, 0, 0}
 //	else all 0 (also in reset).
+//
+// slot_free = !L2_valid || l2_drop || kind == EARLY; outside a frozen cycle l2_drop of a non-EARLY candidate is
+// !ok.
 func (m *Model) Preq(in *In) (valid bool, conn uint32, retx bool, avoid uint32) {
 	if in.Rst || in.CtlValid {
 		return false, 0, false, 0
 	}
 	ok, atMax := m.l2Check()
-	if m.l2.valid && ok && !atMax {
+	early := m.l2.kind == kindEarly
+	if m.l2.valid && !early && ok && !atMax {
 		return true, m.l2.conn, true, m.l2e.path
 	}
 	c := in.TxConn & m.connMask
-	if _, room := m.txRoom(c); in.TxValid && room && (!m.l2.valid || !ok) {
+	if _, room := m.txRoom(c); in.TxValid && room && (!m.l2.valid || !ok || early) {
 		return true, c, false, 0
 	}
 	return false, 0, false, 0
@@ -408,7 +454,8 @@ func (m *Model) Step(in *In, out *Out) {
 	// Updates (clock edge). m_fb first: it unloads the start-of-cycle E and T, which ACK processing and an RTO
 	// retransmission below load only when they were empty.
 	m.updateFeedback(in.FbReady) // E and T -> m_fb
-	m.updateTimer(&cy)           // timer visit, tick
+	m.updateEarly(&cy)           // early_load: S and E
+	m.updateTimer(&cy)           // timer visit, arq, tick
 	if cy.aFire {
 		m.ackApply(&cy.ack) // ACK processing (A): una, ahi, E, S
 	}
@@ -423,6 +470,7 @@ func (m *Model) Step(in *In, out *Out) {
 	if cy.txDropped {
 		m.cntTxDropped++
 	}
+	m.now = (m.now + 1) & nowMask // now counts the cycles since reset, wrapping at 2^16
 }
 
 // registerOutputs drives the register outputs (m_pkt_*, m_fb_*, m_err_* and the counters) from the
@@ -469,26 +517,27 @@ func (m *Model) decideSendSlot(in *In, out *Out, cy *cycle) {
 	// out_free = !m_pkt_valid || m_pkt_ready.
 	outFree := !m.pkt.valid || in.PktReady
 
-	// L2 validation (l2Check): live = open && !err; outst = e.psn in [una, nxt).
-	//   HOLE: ok = live && outst && e.path == p && e.pseq == q
-	//   RTO:  ok = live && una != nxt && e.psn == una
-	//   GBN:  ok = live && outst && e.psn == psn
+	// L2 validation (l2Check): live = open && !err; outst = e.psn in [una, nxt); HOLE, RTO, EARLY, GBN rules.
 	// l2_drop = L2_valid && !ok; l2_err = L2_valid && ok && e.retries == MAX_RETRIES;
 	// l2_send = L2_valid && ok && !l2_err && out_free && s_path_valid && (kind != RTO || !T_valid);
 	// all three 0 in a frozen cycle.
 	l2 := &m.l2
 	ok, atMax := m.l2Check()
-	if l2.valid && !cy.frozen {
+	switch {
+	case !l2.valid || cy.frozen:
+	case l2.kind == kindEarly:
+		m.decideEarly(ok, cy)
+	default:
 		cy.l2Drop = !ok
 		cy.l2Err = atMax
 		cy.l2Send = ok && !atMax && outFree && in.PathValid && (l2.kind != kindRTO || !m.t.valid)
 	}
-	// slotFree = !L2_valid || l2_drop: the send slot is not owned by L2.
-	slotFree := !l2.valid || cy.l2Drop
+	// slot_free = !L2_valid || l2_drop || kind == EARLY: the send slot is not owned by L2.
+	slotFree := !l2.valid || cy.l2Drop || l2.kind == kindEarly
 
 	// New packet, c = s_tx_conn: drop_tx = !open || err; room = !drop_tx && !gbn_act && (nxt - una) < WINDOW.
-	//   new_send = s_tx_valid && room && (!L2_valid || l2_drop) && out_free && s_path_valid && !frozen
-	//   s_tx_ready = !rst && !frozen && (drop_tx || (room && (!L2_valid || l2_drop) && out_free && s_path_valid))
+	//   new_send = s_tx_valid && room && slot_free && out_free && s_path_valid && !frozen
+	//   s_tx_ready = !rst && !frozen && (drop_tx || (room && slot_free && out_free && s_path_valid))
 	// A handshake with drop_tx discards the packet and counts cnt_tx_dropped.
 	cy.txConn = in.TxConn & m.connMask
 	dropTx, room := m.txRoom(cy.txConn)
@@ -501,13 +550,32 @@ func (m *Model) decideSendSlot(in *In, out *Out, cy *cycle) {
 	cy.sending = out.PathReady
 }
 
+// decideEarly decides an EARLY candidate in L2 outside a frozen cycle (docs/retx.md "The send slot"): it never
+// sends and never errors;
+//
+//	early_load = L2_valid && kind == EARLY && ok && S.mask == 0 && !E_valid && !frozen
+//
+// loads S and E from k = (pnx[c][e.path] - e.pseq) mod 2^PSEQ_WIDTH (start-of-cycle pnx); a candidate that is
+// not ok, or finds S or E busy, is dropped (l2_drop). An early load is not l2_done: L2 keeps the candidate for a
+// cycle, and the next cycle drops it (S is busy then).
+func (m *Model) decideEarly(ok bool, cy *cycle) {
+	cy.earlyLoad = ok && m.s.mask.IsZero() && !m.ev.valid
+	cy.l2Drop = !cy.earlyLoad
+	if cy.earlyLoad {
+		e := &m.l2e
+		cy.earlyN = m.pnx[m.l2.conn*m.paths+e.path]
+		cy.earlyK = (cy.earlyN - e.pseq) & m.pseqMask
+	}
+}
+
 // decideAck decides the A stage (docs/retx.md "ACK processing (A)"):
 //
-//	a_fire = A_valid && !frozen && S.mask == 0 && !E_valid; s_ack_ready = !rst && (!A_valid || a_fire)
+//	a_fire = A_valid && !frozen && S.mask == 0 && !E_valid && !early_load
+//	s_ack_ready = !rst && (!A_valid || a_fire)
 //
 // and, when A fires, ACK processing on the start-of-cycle state (ackDecide).
 func (m *Model) decideAck(out *Out, cy *cycle) {
-	cy.aFire = m.a.valid && !cy.frozen && m.s.mask.IsZero() && !m.ev.valid
+	cy.aFire = m.a.valid && !cy.frozen && m.s.mask.IsZero() && !m.ev.valid && !cy.earlyLoad
 	out.AckReady = !m.a.valid || cy.aFire
 	if cy.aFire {
 		cy.ack = m.ackDecide()
@@ -516,21 +584,21 @@ func (m *Model) decideAck(out *Out, cy *cycle) {
 
 // decideLookup decides the lookup pipeline S -> L1 -> L2 (docs/retx.md "The lookup pipeline"):
 // adv = !frozen && (!L2_valid || l2_done), l2_done = l2_drop || l2_err || l2_send. When adv is 1, L2 <- L1 with
-// the tx table read at L1's address, and L1 <- the first of hole, timeout, rewind, empty. updateIssue applies
-// the issue's state parts (S bit, rto_pend, rw / gbn_act), updateLookup the move.
+// the tx table read at L1's address, and L1 <- the first of hole, timeout, early, rewind, empty. updateIssue
+// applies the issue's state parts (S bit, rto_pend, early_pend, rw / gbn_act), updateLookup the move.
 func (m *Model) decideLookup(cy *cycle) {
 	cy.adv = !cy.frozen && (!m.l2.valid || cy.l2Drop || cy.l2Err || cy.l2Send)
 	if !cy.adv {
 		return
 	}
-	// The tx table is read at L1's address: HOLE: c*WINDOW + slot (L1's path map read data); RTO:
+	// The tx table is read at L1's address: HOLE: c*WINDOW + slot (L1's path map read data); RTO and EARLY:
 	// una[c] mod WINDOW (start-of-cycle); GBN: psn mod WINDOW.
 	if l1 := &m.l1; l1.valid {
 		base := l1.conn * m.window
 		switch l1.kind {
 		case kindHole:
 			cy.l2Addr = int(base + m.pmRd)
-		case kindRTO:
+		case kindRTO, kindEarly:
 			cy.l2Addr = int(base + m.cs[l1.conn].una&(m.window-1))
 		default:
 			cy.l2Addr = int(base + l1.psn&(m.window-1))
@@ -540,9 +608,10 @@ func (m *Model) decideLookup(cy *cycle) {
 	//   1. hole: if S.mask != 0: i = highest set bit (the oldest hole), q = S.n - 1 - i; read the path map at
 	//      [S.c][S.p][q]; clear bit i; L1 <- {HOLE, S.c, S.p, q}.
 	//   2. timeout (selective mode): the lowest c with rto_pend[c]: L1 <- {RTO, c}, rto_pend[c] = 0.
-	//   3. rewind (GBN mode), only in a cycle where A does not fire: the lowest c with gbn_act[c]:
+	//   3. early (selective mode): the lowest c with early_pend[c]: L1 <- {EARLY, c}, early_pend[c] = 0.
+	//   4. rewind (GBN mode), only in a cycle where A does not fire: the lowest c with gbn_act[c]:
 	//      L1 <- {GBN, c, psn = rw[c]}, rw[c] += 1, and gbn_act[c] = 0 if rw[c] + 1 == nxt[c].
-	//   4. else L1 empty.
+	//   5. else L1 empty.
 	if !m.s.mask.IsZero() {
 		cy.holeBit = highestBit(&m.s.mask)
 		q := (m.s.n - 1 - uint32(cy.holeBit)) & m.pseqMask
@@ -550,6 +619,8 @@ func (m *Model) decideLookup(cy *cycle) {
 		cy.issuePm = int((m.s.conn*m.paths+m.s.path)*m.sackBits + q&(m.sackBits-1))
 	} else if c, found := m.rtoPend.lowest(); found && !m.gbn {
 		cy.issue = lookup{valid: true, kind: kindRTO, conn: c}
+	} else if c, found := m.earlyPend.lowest(); found && !m.gbn {
+		cy.issue = lookup{valid: true, kind: kindEarly, conn: c}
 	} else if c, found := m.gbnAct.lowest(); found && m.gbn && !cy.aFire {
 		cy.issue = lookup{valid: true, kind: kindGBN, conn: c, psn: m.cs[c].rw}
 	}
@@ -557,8 +628,12 @@ func (m *Model) decideLookup(cy *cycle) {
 
 // decideTransmission builds the transmission of this cycle (docs/retx.md "A transmission"), l2_send or
 // new_send, with path P = s_path_path and Q = pnx[c][P]. For a new packet psn = nxt[c], handle/first/last from
-// s_tx, retx = 0, retries = 0, ack_req = last || (nxt[c] + 1 - una[c] == WINDOW); for a retransmission
-// psn = e.psn, handle/first/last from e, retx = 1, retries = e.retries + 1, ack_req = 1.
+// s_tx, retx = 0, retries = 0,
+//
+//	ack_req = last || (nxt[c] + 1 - una[c] == WINDOW) || (ACK_REQ_TICKS != 0 && arq[c] >= ACK_REQ_TICKS)
+//
+// (start-of-cycle arq: a new packet in its connection's visit cycle sees arq before the visit); for a
+// retransmission psn = e.psn, handle/first/last from e, retx = 1, retries = e.retries + 1, ack_req = 1.
 func (m *Model) decideTransmission(in *In, cy *cycle) {
 	if !cy.sending {
 		return
@@ -576,10 +651,11 @@ func (m *Model) decideTransmission(in *In, cy *cycle) {
 	} else {
 		c := &m.cs[cy.txConn]
 		tx = send{
-			conn:    cy.txConn,
-			psn:     c.nxt,
-			entry:   txEntry{psn: c.nxt, handle: in.TxHandle & m.handleMask, first: in.TxFirst, last: in.TxLast},
-			ackReq:  in.TxLast || psnDiff(psnAdd(c.nxt, 1), c.una) == m.window,
+			conn:  cy.txConn,
+			psn:   c.nxt,
+			entry: txEntry{psn: c.nxt, handle: in.TxHandle & m.handleMask, first: in.TxFirst, last: in.TxLast},
+			ackReq: in.TxLast || psnDiff(psnAdd(c.nxt, 1), c.una) == m.window ||
+				(m.ackReqTicks != 0 && c.arq >= m.ackReqTicks),
 			restart: c.una == c.nxt,
 		}
 	}
@@ -596,13 +672,16 @@ func (m *Model) decideTransmission(in *In, cy *cycle) {
 // c is visited if open && !err && una != nxt && !rto_pend && !gbn_act. The visit is discarded when this cycle has
 // control for c, progress for c, a new transmission of c restarting the timer, or an error of c.
 // (A visit needs una != nxt and a timer restart needs una == nxt, so the restart case never arises; it is kept
-// as written.)
+// as written.) Every visit of an open connection without error also ages its ACK request, whatever the RTO
+// terms and discards say; control for c wins over it (unobservable: arq ages only while open, and an open sets
+// it to 15).
 func (m *Model) decideTimerVisit(cy *cycle) {
 	vc := m.tick
 	if vc >= m.conns {
 		return
 	}
 	c := &m.cs[vc]
+	cy.age = c.open && !c.err && !(cy.frozen && cy.ctlConn == vc)
 	cy.visit = c.open && !c.err && c.una != c.nxt && !m.rtoPend.get(vc) && !m.gbnAct.get(vc) &&
 		!(cy.frozen && cy.ctlConn == vc) &&
 		!(cy.ack.progress && m.a.conn == vc) &&
@@ -642,14 +721,20 @@ func (m *Model) updateFeedback(fbReady bool) {
 }
 
 // updateTimer applies the timer visit and moves the tick counter (docs/retx.md "Timers"). A visit with
-// rto_cnt + 1 >= rto_lim is an expiry: rto_cnt = 0, rto_lim = min(2*rto_lim, RTO_MAX_TICKS), cnt_timeouts++, and
-// rto_pend = 1 in selective mode, gbn_act = 1, rw = una in GBN mode; else rto_cnt += 1. tick counts
-// 0..TICK_CYCLES-1 and wraps.
+// rto_cnt >= rto_lim is an expiry (at least rto_lim whole ticks since the restart): rto_cnt = 0,
+// rto_lim = min(2*rto_lim, RTO_MAX_TICKS), cnt_timeouts++, and rto_pend = 1 in selective mode, gbn_act = 1,
+// rw = una in GBN mode; else rto_cnt += 1. The visit of an open connection without error ages its ACK request:
+// arq = min(arq + 1, 15) (a transmission with ack_req, applied later, wins). tick counts 0..TICK_CYCLES-1 and
+// wraps.
 func (m *Model) updateTimer(cy *cycle) {
+	if cy.age {
+		c := &m.cs[m.tick]
+		c.arq = min(c.arq+1, arqMax)
+	}
 	if cy.visit {
 		vc := m.tick
 		c := &m.cs[vc]
-		if c.rtoCnt+1 >= c.rtoLim {
+		if c.rtoCnt >= c.rtoLim {
 			c.rtoCnt = 0
 			c.rtoLim = min(2*c.rtoLim, m.rtoMax)
 			m.cntTimeouts++
@@ -670,9 +755,26 @@ func (m *Model) updateTimer(cy *cycle) {
 	}
 }
 
+// updateEarly applies early_load (docs/retx.md "The send slot"), with k = (pnx[c][e.path] - e.pseq) mod
+// 2^PSEQ_WIDTH:
+//
+//	S <- {c, e.path, n = pnx[c][e.path], mask = (1 << min(k, SACK_BITS)) - 1}
+//	E <- {c, e.path, deliv 0, ecn 0, loss = min(k, 255)}
+//
+// Every sequence sent on that path from the oldest outstanding packet on goes through the hole scan. S and E
+// were empty (early_load's terms), A does not fire, so nothing else writes them in this cycle.
+func (m *Model) updateEarly(cy *cycle) {
+	if !cy.earlyLoad {
+		return
+	}
+	c, p := m.l2.conn, m.l2e.path
+	m.s = scanReg{conn: c, path: p, n: cy.earlyN, mask: lowMask(int(min(cy.earlyK, m.sackBits)))}
+	m.ev = evReg{valid: true, conn: c, path: p, loss: min(cy.earlyK, countMax)}
+}
+
 // updateIssue applies the state parts of the lookup issue decided by decideLookup: a HOLE clears its S.mask bit,
-// an RTO clears rto_pend[c], a GBN rewind steps rw[c] += 1 and clears gbn_act[c] when rw[c] + 1 == nxt[c]. The
-// memory reads come after the transmission's writes (updateLookup).
+// an RTO clears rto_pend[c], an EARLY clears early_pend[c], a GBN rewind steps rw[c] += 1 and clears
+// gbn_act[c] when rw[c] + 1 == nxt[c]. The memory reads come after the transmission's writes (updateLookup).
 func (m *Model) updateIssue(cy *cycle) {
 	if !cy.issue.valid {
 		return
@@ -683,6 +785,8 @@ func (m *Model) updateIssue(cy *cycle) {
 		clearBit(&m.s.mask, cy.holeBit)
 	case kindRTO:
 		m.rtoPend.clr(cc)
+	case kindEarly:
+		m.earlyPend.clr(cc)
 	case kindGBN:
 		c := &m.cs[cc]
 		c.rw = psnAdd(c.rw, 1)
@@ -693,8 +797,9 @@ func (m *Model) updateIssue(cy *cycle) {
 }
 
 // updateTransmission applies the transmission (docs/retx.md "A transmission"): m_pkt loads; tx table [c][psn]
-// <- {psn, P, Q, retries, handle, first, last}; path map [c][P][Q] <- psn mod WINDOW; pnx[c][P] += 1.
-// New: nxt[c] += 1, cnt_sent++, and the timer restarts (rto_cnt = 0) if nothing was outstanding.
+// <- {psn, P, Q, retries, handle, first, last}; path map [c][P][Q] <- psn mod WINDOW; pnx[c][P] += 1;
+// lts[c][P] = now; if ack_req, arq[c] = 0. New: nxt[c] += 1, cnt_sent++, and the timer restarts (rto_cnt = 0)
+// if nothing was outstanding.
 // Retransmission: cnt_retx_loss++ (HOLE), cnt_retx_timeout++ and T <- {c, e.path} (RTO), cnt_retx_gbn++ (GBN).
 // If no transmission and m_pkt_ready, m_pkt_valid drops.
 func (m *Model) updateTransmission(in *In, cy *cycle) {
@@ -723,8 +828,12 @@ func (m *Model) updateTransmission(in *In, cy *cycle) {
 	m.pmap[tx.pmIdx] = uint16(tx.psn & (m.window - 1))
 	pi := tx.conn*m.paths + tx.entry.path
 	m.pnx[pi] = (m.pnx[pi] + 1) & m.pseqMask
+	m.lts[pi] = m.now
+	c := &m.cs[tx.conn]
+	if tx.ackReq {
+		c.arq = 0
+	}
 	if cy.newSend {
-		c := &m.cs[tx.conn]
 		c.nxt = psnAdd(c.nxt, 1)
 		m.cntSent++
 		if tx.restart {
@@ -745,8 +854,8 @@ func (m *Model) updateTransmission(in *In, cy *cycle) {
 	}
 }
 
-// updateError applies l2_err (docs/retx.md "Error"): err = 1, rto_pend = 0, gbn_act = 0, m_err <- {1, c},
-// cnt_errors++. m_err_valid is 0 in every other cycle.
+// updateError applies l2_err (docs/retx.md "Error"): err = 1, rto_pend = 0, gbn_act = 0, early_pend = 0,
+// m_err <- {1, c}, cnt_errors++. m_err_valid is 0 in every other cycle.
 func (m *Model) updateError(cy *cycle) {
 	m.errValid = cy.l2Err
 	if !cy.l2Err {
@@ -756,6 +865,7 @@ func (m *Model) updateError(cy *cycle) {
 	m.cs[c].err = true
 	m.rtoPend.clr(c)
 	m.gbnAct.clr(c)
+	m.earlyPend.clr(c)
 	m.errConn = c
 	m.cntErrors++
 }
@@ -813,6 +923,8 @@ type ackResult struct {
 	holes wide.Vec
 	// nak is step 4: a NAK whose PSN is in [una, nxt) after step 2 (GBN mode).
 	nak bool
+	// early is step 5: a duplicate ACK sets early_pend (selective mode, EARLY_CYCLES != 0).
+	early bool
 }
 
 // ackDecide evaluates the ACK in A on the start-of-cycle state.
@@ -848,8 +960,10 @@ func (m *Model) ackDecide() ackResult {
 			r.loss = n - r.deliv
 			r.holes = andNotVec(&mask, &a.sack)
 		}
+		// 5. EARLY_CYCLES != 0: the path part applied, no progress, psn == una and una != nxt: early_pend = 1.
+		r.early = m.earlyCycles != 0 && r.pathOK && !r.progress && a.psn == c.una && c.una != c.nxt
 	}
-	// 5. Nothing changed. Step 4 is read as changing something whenever its condition holds (it (re)starts the
+	// 6. Nothing changed. Step 4 is read as changing something whenever its condition holds (it (re)starts the
 	// rewind), even if gbn_act and rw already had those values.
 	r.ignored = !r.progress && !r.pathOK && !r.nak
 	return r
@@ -873,6 +987,7 @@ func (m *Model) ackApply(r *ackResult) {
 		c.rtoCnt = 0
 		c.rtoLim = m.rtoTicks
 		m.rtoPend.clr(a.conn)
+		m.earlyPend.clr(a.conn)
 		if m.gbn && m.gbnAct.get(a.conn) && !inRange(c.rw, a.psn, c.nxt) {
 			c.rw = a.psn
 			if a.psn == c.nxt {
@@ -893,6 +1008,9 @@ func (m *Model) ackApply(r *ackResult) {
 		m.gbnAct.set(a.conn)
 		c.rw = a.psn
 	}
+	if r.early {
+		m.earlyPend.set(a.conn)
+	}
 }
 
 // control applies an s_ctl handshake for connection cc (docs/retx.md "Control"): open or close, winning over
@@ -905,16 +1023,19 @@ func (m *Model) control(open bool, cc, psn uint32) {
 	c := &m.cs[cc]
 	if open {
 		// open = 1, err = 0, una = nxt = psn, rto_cnt = 0, rto_lim = RTO_TICKS, rto_pend = 0, gbn_act = 0,
-		// rw = psn, pnx = ahi = 0 for every path.
-		*c = conn{open: true, una: psn, nxt: psn, rtoLim: m.rtoTicks, rw: psn}
+		// rw = psn, arq = 15 (the first packet asks for an ACK), early_pend = 0, pnx = ahi = lts = 0 for every
+		// path.
+		*c = conn{open: true, una: psn, nxt: psn, rtoLim: m.rtoTicks, rw: psn, arq: arqMax}
 		clear(m.pnx[cc*m.paths : (cc+1)*m.paths])
 		clear(m.ahi[cc*m.paths : (cc+1)*m.paths])
+		clear(m.lts[cc*m.paths : (cc+1)*m.paths])
 	} else {
-		// open = 0, rto_pend = 0, gbn_act = 0.
+		// open = 0, rto_pend = 0, gbn_act = 0, early_pend = 0.
 		c.open = false
 	}
 	m.rtoPend.clr(cc)
 	m.gbnAct.clr(cc)
+	m.earlyPend.clr(cc)
 	if m.a.valid && m.a.conn == cc {
 		m.a.valid = false
 	}
@@ -936,8 +1057,11 @@ func (m *Model) reset() {
 	clear(m.cs)
 	clear(m.rtoPend)
 	clear(m.gbnAct)
+	clear(m.earlyPend)
 	clear(m.pnx)
 	clear(m.ahi)
+	clear(m.lts)
+	m.now = 0
 	m.a = ackReg{}
 	m.s = scanReg{}
 	m.l1 = lookup{}

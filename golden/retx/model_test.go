@@ -299,10 +299,11 @@ func TestFeedbackOrder(t *testing.T) {
 	require.Len(t, b.pkts, 6)
 }
 
-// TestRTOBackoffError: a connection with one unacknowledged packet times out after RTO_TICKS visits, then after
-// 2*RTO_TICKS, then at the cap; each RTO resends the oldest packet with retries+1 and reports a timeout on the
-// path it took; the expiry after the MAX_RETRIES-th resend puts the connection in error (one m_err pulse), after
-// which it sends nothing, its s_tx is dropped, its ACKs are ignored and its timer stops.
+// TestRTOBackoffError: a connection with one unacknowledged packet times out at the visit that finds RTO_TICKS
+// whole ticks since the restart (rto_cnt >= rto_lim), then after 2*RTO_TICKS, then at the cap; each RTO resends
+// the oldest packet with retries+1 and reports a timeout on the path it took; the expiry after the MAX_RETRIES-th
+// resend puts the connection in error (one m_err pulse), after which it sends nothing, its s_tx is dropped, its
+// ACKs are ignored and its timer stops.
 func TestRTOBackoffError(t *testing.T) {
 	b := newTB(t, smallCfg(t)) // TICK_CYCLES 4: connection 1 is visited in the cycles 1, 5, 9, ...
 	b.ctl(true, 1, 0)
@@ -311,46 +312,47 @@ func TestRTOBackoffError(t *testing.T) {
 	b.offer(3)
 	timeouts := map[int]uint32{}
 	outs := map[int]retx.Out{}
-	for b.cycle < 70 {
+	for b.cycle < 80 {
 		c := b.cycle
 		o := b.step()
 		timeouts[c] = o.CntTimeouts
 		outs[c] = o
 	}
-	// Visits: 5 (cnt 1), 9 expiry (lim 4); 13, 17, 21, 25 expiry (lim 8); 29 .. 57 expiry (lim 8, capped).
-	for c := 2; c < 70; c++ {
+	// Visits: 5 (cnt 1), 9 (cnt 2), 13 expiry (lim 4); 17 .. 29 (cnt 4), 33 expiry (lim 8); 37 .. 65 (cnt 8),
+	// 69 expiry (lim 8, capped).
+	for c := 2; c < 80; c++ {
 		want := uint32(0)
 		switch {
-		case c >= 58:
+		case c >= 70:
 			want = 3
-		case c >= 26:
+		case c >= 34:
 			want = 2
-		case c >= 10:
+		case c >= 14:
 			want = 1
 		}
 		require.Equal(t, want, timeouts[c], "cycle %d: cnt_timeouts", c)
 	}
 	require.Equal(t, [4]any{true, uint32(1), true, uint32(2)},
-		[4]any{outs[12].PreqValid, outs[12].PreqConn, outs[12].PreqRetx, outs[12].PreqAvoid},
-		"expiry 9, L1 10, L2 11, send 12")
-	require.Equal(t, uint32(3), outs[28].PreqAvoid)
+		[4]any{outs[16].PreqValid, outs[16].PreqConn, outs[16].PreqRetx, outs[16].PreqAvoid},
+		"expiry 13, L1 14, L2 15, send 16")
+	require.Equal(t, uint32(3), outs[36].PreqAvoid)
 	require.Equal(t, []pkt{
 		{cycle: 2, conn: 1, psn: 0, path: 2, pseq: 0, entropy: entropyOf(2), handle: 0x55, first: true, last: true,
 			ackReq: true},
-		{cycle: 13, conn: 1, psn: 0, path: 3, pseq: 0, entropy: entropyOf(3), handle: 0x55, first: true, last: true,
+		{cycle: 17, conn: 1, psn: 0, path: 3, pseq: 0, entropy: entropyOf(3), handle: 0x55, first: true, last: true,
 			ackReq: true, retx: true, retries: 1},
-		{cycle: 29, conn: 1, psn: 0, path: 3, pseq: 1, entropy: entropyOf(3), handle: 0x55, first: true, last: true,
+		{cycle: 37, conn: 1, psn: 0, path: 3, pseq: 1, entropy: entropyOf(3), handle: 0x55, first: true, last: true,
 			ackReq: true, retx: true, retries: 2},
 	}, b.pkts)
 	require.Equal(t, []fb{
-		{cycle: 14, conn: 1, path: 2, kind: retx.FbTimeout, count: 1},
-		{cycle: 30, conn: 1, path: 3, kind: retx.FbTimeout, count: 1},
+		{cycle: 18, conn: 1, path: 2, kind: retx.FbTimeout, count: 1},
+		{cycle: 38, conn: 1, path: 3, kind: retx.FbTimeout, count: 1},
 	}, b.fbs)
-	require.False(t, outs[60].PreqValid || outs[60].PathReady, "cycle 60: l2_err, nothing sent, no hint")
-	require.Equal(t, []errEv{{cycle: 61, conn: 1}}, b.errs, "expiry 57, L1 58, L2 59, error 60")
-	require.Equal(t, uint32(0), outs[60].CntErrors)
-	require.Equal(t, uint32(1), outs[61].CntErrors)
-	require.Equal(t, uint32(2), outs[61].CntRetxTimeout)
+	require.False(t, outs[72].PreqValid || outs[72].PathReady, "cycle 72: l2_err, nothing sent, no hint")
+	require.Equal(t, []errEv{{cycle: 73, conn: 1}}, b.errs, "expiry 69, L1 70, L2 71, error 72")
+	require.Equal(t, uint32(0), outs[72].CntErrors)
+	require.Equal(t, uint32(1), outs[73].CntErrors)
+	require.Equal(t, uint32(2), outs[73].CntRetxTimeout)
 
 	o := b.step()
 	require.False(t, o.ErrValid, "m_err is a one-cycle pulse")
@@ -382,20 +384,20 @@ func TestBackoffResetOnProgress(t *testing.T) {
 	b.ctl(true, 1, 0)
 	b.tx(1, 0, false, false) // cycle 1, psn 0
 	b.tx(1, 1, false, false) // cycle 2, psn 1
-	b.until(14)
-	require.Equal(t, uint32(1), b.out.CntTimeouts, "expiry at visit 9")
-	require.Equal(t, 13, b.pkts[2].cycle)
+	b.until(18)
+	require.Equal(t, uint32(1), b.out.CntTimeouts, "expiry at visit 13")
+	require.Equal(t, 17, b.pkts[2].cycle)
 	require.Equal(t, uint32(0), b.pkts[2].psn)
 	ta := b.ack(ackMsg{conn: 1, psn: 1})
-	require.Equal(t, 14, ta)
+	require.Equal(t, 18, ta)
 	timeouts := map[int]uint32{}
-	for b.cycle < 27 {
+	for b.cycle < 35 {
 		c := b.cycle
 		timeouts[c] = b.step().CntTimeouts
 	}
-	require.Equal(t, uint32(1), timeouts[21], "visit 17 counts 1")
-	require.Equal(t, uint32(2), timeouts[22], "visit 21 expires with rto_lim back at 2 (4 without the reset)")
-	require.Equal(t, pkt{cycle: 25, conn: 1, psn: 1, pseq: 3, entropy: entropyOf(0), handle: 1, ackReq: true,
+	require.Equal(t, uint32(1), timeouts[29], "visits 21 and 25 count 1 and 2")
+	require.Equal(t, uint32(2), timeouts[30], "visit 29 expires with rto_lim back at 2 (4 without the reset)")
+	require.Equal(t, pkt{cycle: 33, conn: 1, psn: 1, pseq: 3, entropy: entropyOf(0), handle: 1, ackReq: true,
 		retx: true, retries: 1}, b.pkts[3])
 }
 
@@ -447,14 +449,14 @@ func TestGBNTimeout(t *testing.T) {
 	for i := range 3 {
 		b.tx(0, uint32(i), false, false) // cycles 1..3
 	}
-	b.until(15)
-	b.ack(ackMsg{conn: 0, psn: 3}) // 15, processed 16: everything acknowledged
+	b.until(19)
+	b.ack(ackMsg{conn: 0, psn: 3}) // 19, processed 20: everything acknowledged
 	b.idle(40)
 	require.Equal(t, []pkt{
-		{cycle: 12, psn: 0, pseq: 3, entropy: entropyOf(0), handle: 0, ackReq: true, retx: true, retries: 1},
-		{cycle: 13, psn: 1, pseq: 4, entropy: entropyOf(0), handle: 1, ackReq: true, retx: true, retries: 1},
-		{cycle: 14, psn: 2, pseq: 5, entropy: entropyOf(0), handle: 2, ackReq: true, retx: true, retries: 1},
-	}, b.sent(3), "visit 4 counts, visit 8 expires; issues 9, 10, 11")
+		{cycle: 16, psn: 0, pseq: 3, entropy: entropyOf(0), handle: 0, ackReq: true, retx: true, retries: 1},
+		{cycle: 17, psn: 1, pseq: 4, entropy: entropyOf(0), handle: 1, ackReq: true, retx: true, retries: 1},
+		{cycle: 18, psn: 2, pseq: 5, entropy: entropyOf(0), handle: 2, ackReq: true, retx: true, retries: 1},
+	}, b.sent(3), "visits 4 and 8 count, visit 12 expires; issues 13, 14, 15")
 	require.Equal(t, uint32(1), b.out.CntTimeouts)
 	require.Equal(t, uint32(3), b.out.CntRetxGBN)
 	require.Zero(t, b.out.CntRetxTimeout)
@@ -605,40 +607,40 @@ func TestPathMapWriteFirst(t *testing.T) {
 // lookup is read in the cycle the hole resend writes the entry, so it resends with retries 2, avoids the path the
 // hole resend took, and reports the timeout on that path.
 func TestTxTableForwarding(t *testing.T) {
-	b := newTB(t, smallCfg(t)) // connection 0 visited in cycles 0, 4, 8, ...
+	b := newTB(t, smallCfg(t)) // connection 0 visited in cycles 0, 4, 8, 12, ...
 	b.ctl(true, 0, 0)
 	b.tx(0, 0xA, false, false) // 1: psn 0, pseq 0 on path 0
 	b.tx(0, 0xB, false, false) // 2: psn 1, pseq 1
 	b.offer(1)
-	b.until(7)
-	ta := b.ack(ackMsg{conn: 0, psn: 0, path: 0, pseq: 2, sack: 0b01}) // fires in 8 with the expiry of visit 8
-	require.Equal(t, 7, ta)
+	b.until(11)
+	ta := b.ack(ackMsg{conn: 0, psn: 0, path: 0, pseq: 2, sack: 0b01}) // fires in 12 with the expiry of visit 12
+	require.Equal(t, 11, ta)
 	outs := map[int]retx.Out{}
-	for b.cycle < 12 {
+	for b.cycle < 16 {
 		c := b.cycle
 		outs[c] = b.step()
 	}
 	b.offer(2)
-	for b.cycle < 20 {
+	for b.cycle < 24 {
 		c := b.cycle
 		outs[c] = b.step()
 	}
-	require.Equal(t, uint32(1), outs[9].CntTimeouts, "expiry in the ACK cycle (no progress, not discarded)")
-	require.Equal(t, uint32(0), outs[11].PreqAvoid, "hole resend avoids path 0")
+	require.Equal(t, uint32(1), outs[13].CntTimeouts, "expiry in the ACK cycle (no progress, not discarded)")
+	require.Equal(t, uint32(0), outs[15].PreqAvoid, "hole resend avoids path 0")
 	require.Equal(t, [4]any{true, uint32(0), true, uint32(1)},
-		[4]any{outs[12].PreqValid, outs[12].PreqConn, outs[12].PreqRetx, outs[12].PreqAvoid},
+		[4]any{outs[16].PreqValid, outs[16].PreqConn, outs[16].PreqRetx, outs[16].PreqAvoid},
 		"RTO resend avoids the forwarded path 1")
 	require.Equal(t, []pkt{
-		{cycle: 12, psn: 0, path: 1, pseq: 0, entropy: entropyOf(1), handle: 0xA, ackReq: true, retx: true, retries: 1},
-		{cycle: 13, psn: 0, path: 2, pseq: 0, entropy: entropyOf(2), handle: 0xA, ackReq: true, retx: true, retries: 2},
+		{cycle: 16, psn: 0, path: 1, pseq: 0, entropy: entropyOf(1), handle: 0xA, ackReq: true, retx: true, retries: 1},
+		{cycle: 17, psn: 0, path: 2, pseq: 0, entropy: entropyOf(2), handle: 0xA, ackReq: true, retx: true, retries: 2},
 	}, b.sent(2))
 	require.Equal(t, []fb{
-		{cycle: 10, conn: 0, path: 0, kind: retx.FbDelivered, count: 1},
-		{cycle: 11, conn: 0, path: 0, kind: retx.FbLoss, count: 1},
-		{cycle: 14, conn: 0, path: 1, kind: retx.FbTimeout, count: 1},
+		{cycle: 14, conn: 0, path: 0, kind: retx.FbDelivered, count: 1},
+		{cycle: 15, conn: 0, path: 0, kind: retx.FbLoss, count: 1},
+		{cycle: 18, conn: 0, path: 1, kind: retx.FbTimeout, count: 1},
 	}, b.fbs)
-	require.Equal(t, uint32(1), outs[13].CntRetxTimeout)
-	require.Equal(t, uint32(1), outs[13].CntRetxLoss)
+	require.Equal(t, uint32(1), outs[17].CntRetxTimeout)
+	require.Equal(t, uint32(1), outs[17].CntRetxLoss)
 }
 
 // TestInputTruncation: input values wider than their ports are truncated.

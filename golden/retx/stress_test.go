@@ -82,6 +82,8 @@ func TestStress(t *testing.T) {
 	}{
 		{name: "small selective", cycles: 40000},
 		{name: "small gbn", cycles: 40000, edit: gbnMode},
+		{name: "small selective timers", cycles: 40000, edit: timers(1, 24)},
+		{name: "small gbn timers", cycles: 20000, edit: func(c *config.Config) { gbnMode(c); timers(2, 24)(c) }},
 		{name: "wide sack", cycles: 20000, edit: func(c *config.Config) {
 			c.Conns = 2
 			c.Window = 512

@@ -14,7 +14,7 @@ var gbnNak = Script{
 	GBN:  true,
 	Doc: "go-back-N: NAK taken at t resends from its PSN at t+5, one per cycle, the connection's new packets held " +
 		"until the rewind ends (others not); timeout rewinds from una; no feedback",
-	Cycles: func(cfg config.Config) int64 { return int64(cfg.RTOTicks+2)*int64(cfg.TickCycles) + 400 },
+	Cycles: func(cfg config.Config) int64 { return int64(cfg.RTOTicks+3)*int64(cfg.TickCycles) + 400 },
 	Steps: func(cfg config.Config) []Item {
 		const c, c2, base = 1, 0, 300
 		return table(
@@ -75,10 +75,11 @@ var gbnNak = Script{
 }
 
 // gbnExpiry is gbn_nak's timeout: connection c's timer restarted by the NAK's progress (processed at nak+1);
-// visits in cycles where the rewind is active (gbn_act: nak+2 .. nak+6) do not count.
+// the (RTO_TICKS+1)-th visit that counts expires (rto_cnt >= rto_lim; the first one counts from 0), and visits
+// in cycles where the rewind is active (gbn_act: nak+2 .. nak+6) do not count.
 func gbnExpiry(cfg config.Config, c uint32, nak int64) int64 {
 	v := nak + 1
-	for n := 0; n < cfg.RTOTicks; {
+	for n := 0; n <= cfg.RTOTicks; {
 		v = visitAfter(cfg, c, startReset, v)
 		if v < nak+2 || v > nak+6 {
 			n++

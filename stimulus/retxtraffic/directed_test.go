@@ -176,6 +176,11 @@ func TestScriptsCatchMutants(t *testing.T) {
 		"ctl_flush_held": {lossFbLost, droppedStuck, pktLate},
 		"wrap":           {psnNoWrap, cfgMutant("window halved", func(c *config.Config) { c.Window /= 2 }), lossFbLost},
 		"reset_mid":      {readyUnderRst, retriesPlus1, ignoredStuck},
+		"early_scan": {cfgMutant("early_cycles - 3", func(c *config.Config) { c.EarlyCycles -= 3 }),
+			cfgMutant("early_cycles + 1", func(c *config.Config) { c.EarlyCycles++ }),
+			cfgMutant("early_cycles 0 (off)", func(c *config.Config) { c.EarlyCycles = 0 }), lossFbLost, pktLate},
+		"ack_req_age": {cfgMutant("ack_req_ticks + 1", func(c *config.Config) { c.AckReqTicks++ }),
+			cfgMutant("ack_req_ticks 0 (off)", func(c *config.Config) { c.AckReqTicks = 0 }), ackReqLost},
 	}
 	for _, s := range Scripts() {
 		require.Contains(t, mutants, s.Name, "every script needs mutants it catches")

@@ -9,9 +9,9 @@ import (
 
 // The timer and what stops a connection: RTO backoff, max retries, reset.
 
-// rtoBackoff: the RTO resends the oldest PSN at the expiries (the RTO_TICKS-th visit after the restart, then
-// every doubled limit up to RTO_MAX_TICKS); progress processed in the cycle of an expiry visit discards the
-// visit and puts the limit back to RTO_TICKS.
+// rtoBackoff: the RTO resends the oldest PSN at the expiries (the visit with rto_cnt >= rto_lim: the
+// (RTO_TICKS+1)-th after the restart, then every doubled limit, up to RTO_MAX_TICKS, plus one tick); progress
+// processed in the cycle of an expiry visit discards the visit and puts the limit back to RTO_TICKS.
 var rtoBackoff = Script{
 	Name: "rto_backoff",
 	Doc: "no ACKs: RTO resends of the oldest PSN at the visit cycles, intervals doubling to RTO_MAX_TICKS; " +
@@ -59,7 +59,7 @@ var rtoBackoff = Script{
 				is(lbl("cnt_timeouts after expiry %d (cycle %d)", i+1, e[i]+1), t.Out(e[i]+1).CntTimeouts, uint32(i+1)))
 			if i > 0 {
 				x = append(x, is(lbl("interval expiry %d -> %d (cycles)", i, i+1), e[i]-e[i-1],
-					limits(cfg, i+1)[i]*int64(cfg.TickCycles)))
+					(limits(cfg, i+1)[i]+1)*int64(cfg.TickCycles)))
 			}
 		}
 		want = append(want, retxPkt(ep+4, c, base+1, 1, uint32(kk), 0x72, false, true, 1))
@@ -102,7 +102,7 @@ type rtoTimes struct {
 func rtoBackoffTimes(cfg config.Config, tx0 int64) rtoTimes {
 	kk := backoffSteps(cfg)
 	e := expiries(cfg, rtoConn(cfg), startReset, tx0, kk+1)
-	ep := e[kk] + int64(cfg.RTOTicks)*int64(cfg.TickCycles)
+	ep := e[kk] + int64(cfg.RTOTicks+1)*int64(cfg.TickCycles)
 	return rtoTimes{e: e, ep: ep, fin: ep + 20}
 }
 

@@ -110,14 +110,19 @@ func limits(cfg config.Config, k int) []int64 {
 }
 
 // expiries returns the cycles of the first k expiries of connection c whose timer restarted in cycle restart
-// with nothing in its way (no progress, each expiry's lookup issued the next cycle): the RTO_TICKS-th visit after
-// the restart, then every backed-off limit.
+// with nothing in its way (no progress, each expiry's lookup issued the next cycle): the visit that finds
+// rto_cnt >= rto_lim, the (RTO_TICKS+1)-th after the restart (the first one counts from 0), then every
+// backed-off limit plus one tick after the previous expiry (which restarts the count at 0).
 func expiries(cfg config.Config, c uint32, origin, restart int64, k int) []int64 {
 	tc := int64(cfg.TickCycles)
 	var e []int64
-	v := visitAfter(cfg, c, origin, restart) - tc
-	for _, lim := range limits(cfg, k) {
-		v += lim * tc
+	v := visitAfter(cfg, c, origin, restart)
+	for i, lim := range limits(cfg, k) {
+		if i == 0 {
+			v += lim * tc
+		} else {
+			v += (lim + 1) * tc
+		}
 		e = append(e, v)
 	}
 	return e

@@ -112,6 +112,9 @@ type Script struct {
 	Name, Doc string
 	// GBN runs the engine in go-back-N mode (the test's configure hook sets gbn = 1).
 	GBN bool
+	// Timers, when set, returns the ack_req_ticks and early_cycles the script runs with (from the configuration
+	// requested); a script without it runs with both off, its exact cycles and ACK requests assuming neither.
+	Timers func(cfg config.Config) (ackReqTicks, earlyCycles int)
 	// Cycles is the run length under a configuration (the script, then a quiet tail).
 	Cycles func(cfg config.Config) int64
 	// Steps returns the steps for a configuration (already ConfigForScript'd).
@@ -126,11 +129,17 @@ var scripts = registry.New("retx directed test", func(s Script) string { return 
 // Scripts lists the directed scripts, sorted by name.
 func Scripts() []Script { return scripts.All() }
 
-// ConfigForScript is the configuration a script runs the engine with: go-back-N scripts switch the mode.
+// ConfigForScript is the configuration a script runs the engine with: go-back-N scripts switch the mode, and
+// the ACK request age and early loss are off unless the script sets them (Timers).
 func ConfigForScript(cfg config.Config, s Script) config.Config {
 	if s.GBN {
 		cfg.GBN = 1
 	}
+	ticks, early := 0, 0
+	if s.Timers != nil {
+		ticks, early = s.Timers(cfg)
+	}
+	cfg.AckReqTicks, cfg.EarlyCycles = ticks, early
 	return cfg
 }
 
