@@ -201,12 +201,12 @@ localparam [PSN_WIDTH-1:0] PSN_ONE = {{PSN_WIDTH-1{1'b0}}, 1'b1};
 
 // The blocks check their own parameters; the glue needs only these.
 initial begin
-    if (GBN < 0 || GBN > 1) begin
-        $error("Error: GBN must be 0..1 (instance %m)");
+    if (PSN_WIDTH != 24) begin
+        $error("Error: PSN_WIDTH = %0d (allowed: exactly 24) (instance %m)", PSN_WIDTH);
         $finish;
     end
-    if (PSN_WIDTH != 24) begin
-        $error("Error: PSN_WIDTH must be 24 (instance %m)");
+    if (GBN < 0 || GBN > 1) begin
+        $error("Error: GBN = %0d (allowed: 0..1) (instance %m)", GBN);
         $finish;
     end
 end
