@@ -38,7 +38,7 @@ module nic_transport #(
     parameter ACK_EVERY = 4,
     // rx_reorder: ACK queue entries; power of two, 4..64.
     parameter ACK_FIFO_DEPTH = 16,
-    // Clock cycles per timer tick; 1..65536 and >= CONNS.
+    // Clock cycles per timer tick; 2..65536 and >= CONNS.
     parameter TICK_CYCLES = 256,
     // path_sel: window of a path after open, packets; 1..255, <= CWND_MAX.
     parameter CWND_INIT = 16,

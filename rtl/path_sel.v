@@ -28,7 +28,7 @@ module path_sel #(
     parameter CONNS = 16,
     // Paths per connection; power of two, 2..64.
     parameter PATHS = 8,
-    // Clock cycles per timer tick; 1..65536.
+    // Clock cycles per timer tick; 2..65536, and >= CONNS.
     parameter TICK_CYCLES = 256,
     // Window of a path after open or reset, packets; 1..255, <= CWND_MAX.
     parameter CWND_INIT = 16,
@@ -109,7 +109,7 @@ localparam CONN_W = $clog2(CONNS);
 localparam PATH_W = $clog2(PATHS);
 localparam PIDX_W = CONN_W + PATH_W;
 localparam NPATHS = CONNS * PATHS;
-// tick counter width (at least 1 bit, for TICK_CYCLES = 1)
+// tick counter width (TICK_CYCLES >= 2, so at least 1 bit)
 localparam TICK_W = TICK_CYCLES > 1 ? $clog2(TICK_CYCLES) : 1;
 
 // per-path field widths (docs: State)
@@ -167,8 +167,13 @@ initial begin
         $error("Error: PATHS = %0d (allowed: power of two, 2..64) (instance %m)", PATHS);
         $finish;
     end
-    if (TICK_CYCLES < 1 || TICK_CYCLES > 65536) begin
-        $error("Error: TICK_CYCLES = %0d (allowed: 1..65536) (instance %m)", TICK_CYCLES);
+    if (TICK_CYCLES < 2 || TICK_CYCLES > 65536) begin
+        $error("Error: TICK_CYCLES = %0d (allowed: 2..65536) (instance %m)", TICK_CYCLES);
+        $finish;
+    end
+    if (TICK_CYCLES < CONNS) begin
+        $error("Error: TICK_CYCLES = %0d below CONNS = %0d (allowed: %0s) (instance %m)",
+            TICK_CYCLES, CONNS, "TICK_CYCLES >= CONNS");
         $finish;
     end
     if (CWND_INIT < 1 || CWND_INIT > 255) begin

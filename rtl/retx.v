@@ -39,7 +39,7 @@ module retx #(
     parameter PSEQ_WIDTH = 16,
     // Opaque payload handle width; 1..32.
     parameter HANDLE_WIDTH = 16,
-    // Clock cycles per timer tick; 1..65536, and >= CONNS (one connection visited per cycle).
+    // Clock cycles per timer tick; 2..65536, and >= CONNS (one connection visited per cycle).
     parameter TICK_CYCLES = 256,
     // Initial retransmission timeout, ticks; 1..65535.
     parameter RTO_TICKS = 8,
@@ -155,7 +155,7 @@ localparam SACK_W = $clog2(SACK_BITS);
 // flat (connection, path) index width and count
 localparam PIDX_W = CONN_W + PATH_W;
 localparam NPATHS = CONNS * PATHS;
-// tick counter width (at least 1 bit, for TICK_CYCLES = 1)
+// tick counter width (TICK_CYCLES >= 2, so at least 1 bit)
 localparam TICK_W = TICK_CYCLES > 1 ? $clog2(TICK_CYCLES) : 1;
 // timer field widths (docs: State)
 localparam RTO_W = 16;
@@ -234,8 +234,8 @@ initial begin
         $error("Error: HANDLE_WIDTH = %0d (allowed: 1..32) (instance %m)", HANDLE_WIDTH);
         $finish;
     end
-    if (TICK_CYCLES < 1 || TICK_CYCLES > 65536) begin
-        $error("Error: TICK_CYCLES = %0d (allowed: 1..65536) (instance %m)", TICK_CYCLES);
+    if (TICK_CYCLES < 2 || TICK_CYCLES > 65536) begin
+        $error("Error: TICK_CYCLES = %0d (allowed: 2..65536) (instance %m)", TICK_CYCLES);
         $finish;
     end
     if (TICK_CYCLES < CONNS) begin
