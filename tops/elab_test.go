@@ -89,7 +89,8 @@ func fit(c *config.Config, key string) {
 }
 
 // keyCases returns, for every key, its minimum and maximum (allowed), one step beyond each and, for a
-// power-of-two key, a value that is not one (refused), the other keys from base fitted to the cross-key rules.
+// power-of-two key, the powers of two beyond them and values that are not one (refused), the other keys from base
+// fitted to the cross-key rules.
 func keyCases(base config.Config) []elabCase {
 	var cs []elabCase
 	for _, k := range config.Keys {
@@ -97,14 +98,18 @@ func keyCases(base config.Config) []elabCase {
 			v    int
 			edge string
 		}
-		vals := []val{{k.Min, "min"}, {k.Min - 1, "min-1"}, {k.Max + 1, "max+1"}}
-		if k.Max != k.Min {
-			vals = append(vals, val{k.Max, "max"})
-		}
+		vals := []val{{k.Min, "min"}, {k.Max, "max"}, {k.Min - 1, "min-1"}, {k.Max + 1, "max+1"}}
 		if k.Pow2 {
-			vals = append(vals, val{k.Min + 1, "not a power of two"}, val{k.Max - 1, "not a power of two"})
+			// min-1 and max+1 are not powers of two: the powers beyond hold the range check alone
+			vals = append(vals, val{k.Min / 2, "power of two below min"}, val{k.Max * 2, "power of two above max"},
+				val{k.Min + 1, "not a power of two"}, val{k.Max - 1, "not a power of two"})
 		}
+		seen := map[int]bool{}
 		for _, v := range vals {
+			if seen[v.v] {
+				continue
+			}
+			seen[v.v] = true
 			c := base
 			set(&c, k.JSON, v.v)
 			fit(&c, k.JSON)
@@ -243,7 +248,8 @@ func TestRTLChecksMatchConfig(t *testing.T) {
 	require.NoError(t, err)
 	m, err := tops.LoadManifest(root)
 	require.NoError(t, err)
-	base, err := config.Preset("default")
+	// the smallest preset: the other keys keep each elaboration short (conns 1024 x paths 4)
+	base, err := config.Preset("ice40")
 	require.NoError(t, err)
 	cases := append(keyCases(base), ruleCases(base)...)
 
