@@ -95,7 +95,7 @@ var Keys = []Key{
 	key("handle_width", "HANDLE_WIDTH", 1, 32, plain, func(c *Config) *int { return &c.HandleWidth }),
 	key("ack_every", "ACK_EVERY", 1, 64, plain, func(c *Config) *int { return &c.AckEvery }),
 	key("ack_fifo_depth", "ACK_FIFO_DEPTH", 4, 64, pow2, func(c *Config) *int { return &c.AckFifoDepth }),
-	key("tick_cycles", "TICK_CYCLES", 1, 65536, plain, func(c *Config) *int { return &c.TickCycles }),
+	key("tick_cycles", "TICK_CYCLES", 2, 65536, plain, func(c *Config) *int { return &c.TickCycles }),
 	key("cwnd_init", "CWND_INIT", 1, 255, plain, func(c *Config) *int { return &c.CwndInit }),
 	key("cwnd_max", "CWND_MAX", 1, 255, plain, func(c *Config) *int { return &c.CwndMax }),
 	key("ai_16ths", "AI_16THS", 1, 16, plain, func(c *Config) *int { return &c.AI16ths }),
@@ -168,6 +168,9 @@ func (c Config) crossKeyError() error {
 	case 1<<(c.PseqWidth-1) <= c.SackBits:
 		return fmt.Errorf("key %q: value %d too small for sack_bits %d (allowed: 2^(pseq_width-1) > sack_bits)",
 			"pseq_width", c.PseqWidth, c.SackBits)
+	case c.TickCycles < c.Conns:
+		return fmt.Errorf("key %q: value %d below conns %d (allowed: tick_cycles >= conns, retx visits one "+
+			"connection timer per cycle)", "tick_cycles", c.TickCycles, c.Conns)
 	case c.CwndInit > c.CwndMax:
 		return fmt.Errorf("key %q: value %d above cwnd_max %d (allowed: cwnd_init <= cwnd_max)",
 			"cwnd_init", c.CwndInit, c.CwndMax)

@@ -38,7 +38,7 @@ module nic_transport #(
     parameter ACK_EVERY = 4,
     // rx_reorder: ACK queue entries; power of two, 4..64.
     parameter ACK_FIFO_DEPTH = 16,
-    // Clock cycles per timer tick; 1..65536 and >= CONNS.
+    // Clock cycles per timer tick; 2..65536 and >= CONNS.
     parameter TICK_CYCLES = 256,
     // path_sel: window of a path after open, packets; 1..255, <= CWND_MAX.
     parameter CWND_INIT = 16,
@@ -201,12 +201,12 @@ localparam [PSN_WIDTH-1:0] PSN_ONE = {{PSN_WIDTH-1{1'b0}}, 1'b1};
 
 // The blocks check their own parameters; the glue needs only these.
 initial begin
-    if (GBN < 0 || GBN > 1) begin
-        $error("Error: GBN must be 0..1 (instance %m)");
+    if (PSN_WIDTH != 24) begin
+        $error("Error: PSN_WIDTH = %0d (allowed: exactly 24) (instance %m)", PSN_WIDTH);
         $finish;
     end
-    if (PSN_WIDTH != 24) begin
-        $error("Error: PSN_WIDTH must be 24 (instance %m)");
+    if (GBN < 0 || GBN > 1) begin
+        $error("Error: GBN = %0d (allowed: 0..1) (instance %m)", GBN);
         $finish;
     end
 end

@@ -28,7 +28,7 @@ module path_sel #(
     parameter CONNS = 16,
     // Paths per connection; power of two, 2..64.
     parameter PATHS = 8,
-    // Clock cycles per timer tick; 1..65536.
+    // Clock cycles per timer tick; 2..65536, and >= CONNS.
     parameter TICK_CYCLES = 256,
     // Window of a path after open or reset, packets; 1..255, <= CWND_MAX.
     parameter CWND_INIT = 16,
@@ -109,7 +109,7 @@ localparam CONN_W = $clog2(CONNS);
 localparam PATH_W = $clog2(PATHS);
 localparam PIDX_W = CONN_W + PATH_W;
 localparam NPATHS = CONNS * PATHS;
-// tick counter width (at least 1 bit, for TICK_CYCLES = 1)
+// tick counter width (TICK_CYCLES >= 2, so at least 1 bit)
 localparam TICK_W = TICK_CYCLES > 1 ? $clog2(TICK_CYCLES) : 1;
 
 // per-path field widths (docs: State)
@@ -160,39 +160,45 @@ localparam [31:0] ONE = 1;
 
 initial begin
     if (CONNS < 2 || CONNS > 1024 || (CONNS & (CONNS - 1)) != 0) begin
-        $error("Error: CONNS must be a power of two, 2..1024 (instance %m)");
+        $error("Error: CONNS = %0d (allowed: power of two, 2..1024) (instance %m)", CONNS);
         $finish;
     end
     if (PATHS < 2 || PATHS > 64 || (PATHS & (PATHS - 1)) != 0) begin
-        $error("Error: PATHS must be a power of two, 2..64 (instance %m)");
+        $error("Error: PATHS = %0d (allowed: power of two, 2..64) (instance %m)", PATHS);
         $finish;
     end
-    if (TICK_CYCLES < 1 || TICK_CYCLES > 65536) begin
-        $error("Error: TICK_CYCLES must be 1..65536 (instance %m)");
+    if (TICK_CYCLES < 2 || TICK_CYCLES > 65536) begin
+        $error("Error: TICK_CYCLES = %0d (allowed: 2..65536) (instance %m)", TICK_CYCLES);
+        $finish;
+    end
+    if (TICK_CYCLES < CONNS) begin
+        $error("Error: TICK_CYCLES = %0d below CONNS = %0d (allowed: %0s) (instance %m)",
+            TICK_CYCLES, CONNS, "TICK_CYCLES >= CONNS");
         $finish;
     end
     if (CWND_INIT < 1 || CWND_INIT > 255) begin
-        $error("Error: CWND_INIT must be 1..255 (instance %m)");
+        $error("Error: CWND_INIT = %0d (allowed: 1..255) (instance %m)", CWND_INIT);
         $finish;
     end
     if (CWND_MAX < 1 || CWND_MAX > 255) begin
-        $error("Error: CWND_MAX must be 1..255 (instance %m)");
+        $error("Error: CWND_MAX = %0d (allowed: 1..255) (instance %m)", CWND_MAX);
         $finish;
     end
     if (CWND_INIT > CWND_MAX) begin
-        $error("Error: CWND_INIT must not exceed CWND_MAX (instance %m)");
+        $error("Error: CWND_INIT = %0d above CWND_MAX = %0d (allowed: %0s) (instance %m)",
+            CWND_INIT, CWND_MAX, "CWND_INIT <= CWND_MAX");
         $finish;
     end
     if (AI_16THS < 1 || AI_16THS > 16) begin
-        $error("Error: AI_16THS must be 1..16 (instance %m)");
+        $error("Error: AI_16THS = %0d (allowed: 1..16) (instance %m)", AI_16THS);
         $finish;
     end
     if (FAIL_K < 1 || FAIL_K > 15) begin
-        $error("Error: FAIL_K must be 1..15 (instance %m)");
+        $error("Error: FAIL_K = %0d (allowed: 1..15) (instance %m)", FAIL_K);
         $finish;
     end
     if (HOLDOFF_TICKS < 1 || HOLDOFF_TICKS > 255) begin
-        $error("Error: HOLDOFF_TICKS must be 1..255 (instance %m)");
+        $error("Error: HOLDOFF_TICKS = %0d (allowed: 1..255) (instance %m)", HOLDOFF_TICKS);
         $finish;
     end
 end

@@ -39,7 +39,7 @@ module retx #(
     parameter PSEQ_WIDTH = 16,
     // Opaque payload handle width; 1..32.
     parameter HANDLE_WIDTH = 16,
-    // Clock cycles per timer tick; 1..65536, and >= CONNS (one connection visited per cycle).
+    // Clock cycles per timer tick; 2..65536, and >= CONNS (one connection visited per cycle).
     parameter TICK_CYCLES = 256,
     // Initial retransmission timeout, ticks; 1..65535.
     parameter RTO_TICKS = 8,
@@ -155,7 +155,7 @@ localparam SACK_W = $clog2(SACK_BITS);
 // flat (connection, path) index width and count
 localparam PIDX_W = CONN_W + PATH_W;
 localparam NPATHS = CONNS * PATHS;
-// tick counter width (at least 1 bit, for TICK_CYCLES = 1)
+// tick counter width (TICK_CYCLES >= 2, so at least 1 bit)
 localparam TICK_W = TICK_CYCLES > 1 ? $clog2(TICK_CYCLES) : 1;
 // timer field widths (docs: State)
 localparam RTO_W = 16;
@@ -202,61 +202,66 @@ localparam [PSEQ_WIDTH-1:0] SEQ_ONE = 1;
 
 initial begin
     if (CONNS < 2 || CONNS > 1024 || (CONNS & (CONNS - 1)) != 0) begin
-        $error("Error: CONNS must be a power of two, 2..1024 (instance %m)");
+        $error("Error: CONNS = %0d (allowed: power of two, 2..1024) (instance %m)", CONNS);
         $finish;
     end
     if (WINDOW < 8 || WINDOW > 1024 || (WINDOW & (WINDOW - 1)) != 0) begin
-        $error("Error: WINDOW must be a power of two, 8..1024 (instance %m)");
+        $error("Error: WINDOW = %0d (allowed: power of two, 8..1024) (instance %m)", WINDOW);
         $finish;
     end
     if (PATHS < 2 || PATHS > 64 || (PATHS & (PATHS - 1)) != 0) begin
-        $error("Error: PATHS must be a power of two, 2..64 (instance %m)");
+        $error("Error: PATHS = %0d (allowed: power of two, 2..64) (instance %m)", PATHS);
         $finish;
     end
     if (SACK_BITS < 8 || SACK_BITS > 256 || (SACK_BITS & (SACK_BITS - 1)) != 0) begin
-        $error("Error: SACK_BITS must be a power of two, 8..256 (instance %m)");
+        $error("Error: SACK_BITS = %0d (allowed: power of two, 8..256) (instance %m)", SACK_BITS);
         $finish;
     end
     if (PSN_WIDTH != 24) begin
-        $error("Error: PSN_WIDTH must be exactly 24 (instance %m)");
+        $error("Error: PSN_WIDTH = %0d (allowed: exactly 24) (instance %m)", PSN_WIDTH);
         $finish;
     end
     if (PSEQ_WIDTH < 8 || PSEQ_WIDTH > 24) begin
-        $error("Error: PSEQ_WIDTH must be 8..24 (instance %m)");
+        $error("Error: PSEQ_WIDTH = %0d (allowed: 8..24) (instance %m)", PSEQ_WIDTH);
         $finish;
     end
     if ((1 << (PSEQ_WIDTH - 1)) <= SACK_BITS) begin
-        $error("Error: PSEQ_WIDTH too small, 2^(PSEQ_WIDTH-1) must exceed SACK_BITS (instance %m)");
+        $error("Error: PSEQ_WIDTH = %0d too small for SACK_BITS = %0d (allowed: %0s) (instance %m)",
+            PSEQ_WIDTH, SACK_BITS, "2^(PSEQ_WIDTH-1) > SACK_BITS");
         $finish;
     end
     if (HANDLE_WIDTH < 1 || HANDLE_WIDTH > 32) begin
-        $error("Error: HANDLE_WIDTH must be 1..32 (instance %m)");
+        $error("Error: HANDLE_WIDTH = %0d (allowed: 1..32) (instance %m)", HANDLE_WIDTH);
         $finish;
     end
-    if (TICK_CYCLES < 1 || TICK_CYCLES > 65536) begin
-        $error("Error: TICK_CYCLES must be 1..65536 (instance %m)");
+    if (TICK_CYCLES < 2 || TICK_CYCLES > 65536) begin
+        $error("Error: TICK_CYCLES = %0d (allowed: 2..65536) (instance %m)", TICK_CYCLES);
         $finish;
     end
     if (TICK_CYCLES < CONNS) begin
-        $error(
-        "Error: TICK_CYCLES must be at least CONNS (one connection visited per cycle) (instance %m)"
-        );
+        $error("Error: TICK_CYCLES = %0d below CONNS = %0d (allowed: %0s) (instance %m)",
+            TICK_CYCLES, CONNS, "TICK_CYCLES >= CONNS");
         $finish;
     end
     if (RTO_TICKS < 1 || RTO_TICKS > 65535) begin
-        $error("Error: RTO_TICKS must be 1..65535 (instance %m)");
+        $error("Error: RTO_TICKS = %0d (allowed: 1..65535) (instance %m)", RTO_TICKS);
         $finish;
     end
-    if (RTO_MAX_TICKS < RTO_TICKS || RTO_MAX_TICKS > 65535) begin
-        $error("Error: RTO_MAX_TICKS must be RTO_TICKS..65535 (instance %m)");
+    if (RTO_MAX_TICKS < 1 || RTO_MAX_TICKS > 65535) begin
+        $error("Error: RTO_MAX_TICKS = %0d (allowed: 1..65535) (instance %m)", RTO_MAX_TICKS);
+        $finish;
+    end
+    if (RTO_MAX_TICKS < RTO_TICKS) begin
+        $error("Error: RTO_MAX_TICKS = %0d below RTO_TICKS = %0d (allowed: %0s) (instance %m)",
+            RTO_MAX_TICKS, RTO_TICKS, "RTO_TICKS <= RTO_MAX_TICKS");
         $finish;
     end
     if (MAX_RETRIES < 1 || MAX_RETRIES > 15) begin
-        $error("Error: MAX_RETRIES must be 1..15 (instance %m)");
+        $error("Error: MAX_RETRIES = %0d (allowed: 1..15) (instance %m)", MAX_RETRIES);
         $finish;
     end
     if (GBN < 0 || GBN > 1) begin
-        $error("Error: GBN must be 0..1 (instance %m)");
+        $error("Error: GBN = %0d (allowed: 0..1) (instance %m)", GBN);
         $finish;
     end
 end

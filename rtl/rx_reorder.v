@@ -136,44 +136,46 @@ localparam [AF_W:0] AF_ROOM_MAX = AF_DEPTH_M2[AF_W:0];
 
 initial begin
     if (CONNS < 2 || CONNS > 1024 || (CONNS & (CONNS - 1)) != 0) begin
-        $error("Error: CONNS must be a power of two, 2..1024 (instance %m)");
+        $error("Error: CONNS = %0d (allowed: power of two, 2..1024) (instance %m)", CONNS);
         $finish;
     end
     if (WINDOW < 8 || WINDOW > 1024 || (WINDOW & (WINDOW - 1)) != 0) begin
-        $error("Error: WINDOW must be a power of two, 8..1024 (instance %m)");
+        $error("Error: WINDOW = %0d (allowed: power of two, 8..1024) (instance %m)", WINDOW);
         $finish;
     end
     if (PATHS < 2 || PATHS > 64 || (PATHS & (PATHS - 1)) != 0) begin
-        $error("Error: PATHS must be a power of two, 2..64 (instance %m)");
+        $error("Error: PATHS = %0d (allowed: power of two, 2..64) (instance %m)", PATHS);
         $finish;
     end
     if (SACK_BITS < 8 || SACK_BITS > 256 || (SACK_BITS & (SACK_BITS - 1)) != 0) begin
-        $error("Error: SACK_BITS must be a power of two, 8..256 (instance %m)");
+        $error("Error: SACK_BITS = %0d (allowed: power of two, 8..256) (instance %m)", SACK_BITS);
         $finish;
     end
     if (PSN_WIDTH != 24) begin
-        $error("Error: PSN_WIDTH must be exactly 24 (instance %m)");
+        $error("Error: PSN_WIDTH = %0d (allowed: exactly 24) (instance %m)", PSN_WIDTH);
         $finish;
     end
     if (PSEQ_WIDTH < 8 || PSEQ_WIDTH > 24) begin
-        $error("Error: PSEQ_WIDTH must be 8..24 (instance %m)");
+        $error("Error: PSEQ_WIDTH = %0d (allowed: 8..24) (instance %m)", PSEQ_WIDTH);
         $finish;
     end
     if ((1 << (PSEQ_WIDTH - 1)) <= SACK_BITS) begin
-        $error("Error: PSEQ_WIDTH too small, 2^(PSEQ_WIDTH-1) must exceed SACK_BITS (instance %m)");
+        $error("Error: PSEQ_WIDTH = %0d too small for SACK_BITS = %0d (allowed: %0s) (instance %m)",
+            PSEQ_WIDTH, SACK_BITS, "2^(PSEQ_WIDTH-1) > SACK_BITS");
         $finish;
     end
     if (HANDLE_WIDTH < 1 || HANDLE_WIDTH > 32) begin
-        $error("Error: HANDLE_WIDTH must be 1..32 (instance %m)");
+        $error("Error: HANDLE_WIDTH = %0d (allowed: 1..32) (instance %m)", HANDLE_WIDTH);
         $finish;
     end
     if (ACK_EVERY < 1 || ACK_EVERY > 64) begin
-        $error("Error: ACK_EVERY must be 1..64 (instance %m)");
+        $error("Error: ACK_EVERY = %0d (allowed: 1..64) (instance %m)", ACK_EVERY);
         $finish;
     end
     if (ACK_FIFO_DEPTH < 4 || ACK_FIFO_DEPTH > 64 ||
             (ACK_FIFO_DEPTH & (ACK_FIFO_DEPTH - 1)) != 0) begin
-        $error("Error: ACK_FIFO_DEPTH must be a power of two, 4..64 (instance %m)");
+        $error("Error: ACK_FIFO_DEPTH = %0d (allowed: power of two, 4..64) (instance %m)",
+            ACK_FIFO_DEPTH);
         $finish;
     end
 end

@@ -318,7 +318,7 @@ func TestFailureTiming(t *testing.T) {
 // TestEntropyCollision: a new entropy equal to the old one has bit 0 flipped. E0(70,48) with 64 paths is
 // 16'hC000 | (4528*997 mod 2^14) = 16'hE270, the first LFSR entropy after reset.
 func TestEntropyCollision(t *testing.T) {
-	b := newTB(t, smallCfg(func(c *config.Config) { c.Conns = 128; c.Paths = 64; c.FailK = 1 }))
+	b := newTB(t, smallCfg(func(c *config.Config) { c.Conns = 128; c.Paths = 64; c.FailK = 1; c.TickCycles = 128 }))
 	require.Equal(t, uint32(newEntropy1), b.read(70, 48).entropy, "E0(70,48)")
 	b.fb(70, 48, pathsel.FbLoss, 1)
 	require.Equal(t, uint32(newEntropy1^1), b.read(70, 48).entropy, "equal to the old entropy: bit 0 flipped")
@@ -366,8 +366,8 @@ func (b *tb) requestUntilProbe(conn uint32, limit int) sel {
 func TestHoldoffProbe(t *testing.T) {
 	timers := []struct{ tick, holdoff int }{
 		{tick: 4, holdoff: 3},
-		{tick: 1, holdoff: 2},
-		{tick: 3, holdoff: 1},
+		{tick: 6, holdoff: 2},
+		{tick: 7, holdoff: 1},
 		{tick: 5, holdoff: 4},
 	}
 	outcomes := []struct {
@@ -676,7 +676,7 @@ func TestControl(t *testing.T) {
 // rd_*/m_status_* registers (visible after the first rst edge), reopens every path, and restarts the LFSR and
 // the tick counter.
 func TestReset(t *testing.T) {
-	cfg := smallCfg(func(c *config.Config) { c.FailK = 1; c.TickCycles = 3 })
+	cfg := smallCfg(func(c *config.Config) { c.FailK = 1; c.TickCycles = 5 })
 	b := newTB(t, cfg)
 	b.in.RdConn = 3
 	for p := range uint32(4) {
@@ -712,7 +712,7 @@ func TestReset(t *testing.T) {
 	f := b.fb(0, 2, pathsel.FbLoss, 1)
 	require.Equal(t, uint32(newEntropy1), b.read(0, 2).entropy, "LFSR restarted")
 	p := b.requestUntilProbe(0, 40)
-	require.Equal(t, holdoffEnd(f, origin, 3, 3)+1, p.cycle, "tick counter restarted at rst")
+	require.Equal(t, holdoffEnd(f, origin, cfg.TickCycles, 3)+1, p.cycle, "tick counter restarted at rst")
 }
 
 // noPayload returns o with the m_sel payload cleared.

@@ -281,9 +281,10 @@ func TestRandomAgainstReference(t *testing.T) {
 		seed   uint64
 	}{
 		{name: "small", cfg: smallCfg(), cycles: 40000, seed: 1},
-		{name: "small fail_k 1 tick 1", cfg: smallCfg(func(c *config.Config) {
+		{name: "two connections fail_k 1 tick 2", cfg: smallCfg(func(c *config.Config) {
+			c.Conns = 2
 			c.FailK = 1
-			c.TickCycles = 1
+			c.TickCycles = 2
 			c.HoldoffTicks = 1
 			c.CwndInit = 2
 			c.CwndMax = 3
@@ -296,7 +297,7 @@ func TestRandomAgainstReference(t *testing.T) {
 			c.CwndMax = 255
 			c.FailK = 15
 			c.HoldoffTicks = 255
-			c.TickCycles = 1
+			c.TickCycles = 2
 		}), cycles: 20000, seed: 3},
 		{name: "64 paths", cfg: smallCfg(func(c *config.Config) {
 			c.Conns = 2
@@ -309,6 +310,7 @@ func TestRandomAgainstReference(t *testing.T) {
 			c.Conns = 128
 			c.Paths = 2
 			c.FailK = 1
+			c.TickCycles = 128
 		}), cycles: 20000, seed: 5},
 	}
 	for _, tc := range tests {

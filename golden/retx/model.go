@@ -1,7 +1,6 @@
 package retx
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/spraynic/spraynic/config"
@@ -230,16 +229,11 @@ type Model struct {
 	cntSent, cntRetxLoss, cntRetxTimeout, cntRetxGBN, cntTimeouts, cntErrors, cntTxDropped, cntAckIgnored uint32
 }
 
-// New returns a model of retx under cfg, in the reset state. It returns cfg.Validate's error, and an error naming
-// tick_cycles when TICK_CYCLES < CONNS (retx visits one connection timer per cycle).
+// New returns a model of retx under cfg, in the reset state; it returns cfg.Validate's error (which holds
+// TICK_CYCLES >= CONNS: retx visits one connection timer per cycle).
 func New(cfg config.Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
-	}
-	if cfg.TickCycles < cfg.Conns {
-		return nil, fmt.Errorf("config %s: key %q: value %d below conns %d "+
-			"(retx visits one connection timer per cycle; allowed tick_cycles >= conns)",
-			cfg.Name, "tick_cycles", cfg.TickCycles, cfg.Conns)
 	}
 	words := (cfg.Conns + 63) / 64
 	m := &Model{
