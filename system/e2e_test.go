@@ -125,9 +125,14 @@ func TestScenarios(t *testing.T) {
 			Slow: []system.SlowPath{{Path: 0, Gbps: 25}}},
 			check: func(t *testing.T, r *system.Result) {
 				require.Positive(t, r.ECNMarks, "the slow path must queue and mark")
+				// Busier than the other links on average; not necessarily the busiest, as path_sel moves traffic
+				// off it and the RTO no longer resends on it spuriously.
+				others := 0.0
 				for p := 1; p < len(r.PathUtil); p++ {
-					require.Greater(t, r.PathUtil[0], r.PathUtil[p], "the slow path is the busiest link (path %d)", p)
+					others += r.PathUtil[p]
 				}
+				others /= float64(len(r.PathUtil) - 1)
+				require.Greater(t, r.PathUtil[0], others, "the slow path is busier than the others on average")
 			}},
 		{name: "reset_sender", preset: "default",
 			opt: system.Options{Loss: 0.01, Resets: []system.Reset{{Side: 0, AtUS: 50}}},

@@ -312,3 +312,23 @@ func TestEarlyAfterRTO(t *testing.T) {
 		require.NotEqual(t, uint32(retx.FbLoss), f.kind, "cycle %d: no early loss", f.cycle)
 	}
 }
+
+// TestEarlyLoadHoldsL2: an early load is not l2_done (l2_drop, l2_err and l2_send are 0 for it): L2 keeps the
+// candidate in its load cycle t+4, so nothing enters L1 then, and drops it at t+5 (S busy). Connection 0's own
+// RTO expires at t+3 (visit 40, RTO_TICKS 9): its lookup is not issued at t+4 but after the early load's hole
+// (t+6), so the hole resend leaves first (t+8, retries 1) and the RTO resends it again (t+9, retries 2).
+func TestEarlyLoadHoldsL2(t *testing.T) {
+	b := earlyBase(t, func(c *config.Config) { c.RTOTicks = 9; c.RTOMaxTicks = 64 })
+	b.until(earlyAge - 3)
+	ta := b.ack(dupAck)
+	b.until(ta + 3)
+	require.Zero(t, b.step().CntTimeouts, "t+3: the expiry visit")
+	require.Equal(t, uint32(1), b.step().CntTimeouts, "t+4: expired")
+	b.until(ta + 14)
+	require.Equal(t, []pkt{
+		{cycle: ta + 8, conn: 0, psn: earlyPSN, path: 2, pseq: 0, entropy: entropyOf(2), handle: 0xA0, first: true,
+			ackReq: true, retx: true, retries: 1},
+		{cycle: ta + 9, conn: 0, psn: earlyPSN, path: 2, pseq: 1, entropy: entropyOf(2), handle: 0xA0, first: true,
+			ackReq: true, retx: true, retries: 2},
+	}, b.sent(3), "hole resend, then the RTO resend")
+}
