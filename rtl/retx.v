@@ -289,11 +289,11 @@ initial begin
         $finish;
     end
     if (ACK_REQ_TICKS < 0 || ACK_REQ_TICKS > 15) begin
-        $error("Error: ACK_REQ_TICKS must be 0..15 (instance %m)");
+        $error("Error: ACK_REQ_TICKS = %0d (allowed: 0..15) (instance %m)", ACK_REQ_TICKS);
         $finish;
     end
     if (EARLY_CYCLES < 0 || EARLY_CYCLES > 32767) begin
-        $error("Error: EARLY_CYCLES must be 0..32767 (instance %m)");
+        $error("Error: EARLY_CYCLES = %0d (allowed: 0..32767) (instance %m)", EARLY_CYCLES);
         $finish;
     end
 end
