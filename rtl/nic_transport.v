@@ -58,7 +58,12 @@ module nic_transport #(
     parameter MAX_RETRIES = 7,
     // 0: selective mode, packets sprayed by path_sel; 1: go-back-N (RoCEv2), path 0, receive filter
     // with NAKs.
-    parameter GBN = 0
+    parameter GBN = 0,
+    // retx: ACK request age, ticks (a new packet asks for an ACK when its connection sent none that
+    // did for this many ticks); 0..15, 0 off.
+    parameter ACK_REQ_TICKS = 1,
+    // retx: early loss age, cycles (selective mode); 0..32767, 0 off.
+    parameter EARLY_CYCLES = 950
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -199,7 +204,8 @@ localparam SLOT_IW = CONN_W + 1;
 localparam GBN_MODE = GBN != 0;
 localparam [PSN_WIDTH-1:0] PSN_ONE = {{PSN_WIDTH-1{1'b0}}, 1'b1};
 
-// The blocks check their own parameters; the glue needs only these.
+// The blocks check their own parameters; here the glue's, and the retx timers' (named at this top
+// too).
 initial begin
     if (GBN < 0 || GBN > 1) begin
         $error("Error: GBN must be 0..1 (instance %m)");
@@ -207,6 +213,14 @@ initial begin
     end
     if (PSN_WIDTH != 24) begin
         $error("Error: PSN_WIDTH must be 24 (instance %m)");
+        $finish;
+    end
+    if (ACK_REQ_TICKS < 0 || ACK_REQ_TICKS > 15) begin
+        $error("Error: ACK_REQ_TICKS must be 0..15 (instance %m)");
+        $finish;
+    end
+    if (EARLY_CYCLES < 0 || EARLY_CYCLES > 32767) begin
+        $error("Error: EARLY_CYCLES must be 0..32767 (instance %m)");
         $finish;
     end
 end
@@ -500,7 +514,9 @@ retx #(
     .RTO_TICKS(RTO_TICKS),
     .RTO_MAX_TICKS(RTO_MAX_TICKS),
     .MAX_RETRIES(MAX_RETRIES),
-    .GBN(GBN)
+    .GBN(GBN),
+    .ACK_REQ_TICKS(ACK_REQ_TICKS),
+    .EARLY_CYCLES(EARLY_CYCLES)
 ) retx_inst (
     .clk(clk),
     .rst(rst),

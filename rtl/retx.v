@@ -8,7 +8,9 @@
  * up with a per-connection retransmission timeout with exponential backoff, and puts a connection
  * into error after too many retries. Reports per-path delivered / ECN / loss / timeout events to
  * the path selector. GBN = 1 selects a go-back-N mode (RoCEv2-like: rewind on NAK or timeout), the
- * baseline.
+ * baseline. Two timers keep the RTO a backstop: a busy connection asks for an ACK at least once per
+ * ACK_REQ_TICKS ticks, and a duplicate ACK marks the oldest outstanding packet lost once its path
+ * has been quiet for EARLY_CYCLES cycles (early loss).
  *
  * Interfaces: s_tx (new packets), s_path (path decisions) with m_preq (the hint asking for one),
  * m_pkt (transmissions), s_ack (ACKs / NAKs), s_ctl (open / close), m_fb (path feedback), m_err
@@ -48,7 +50,13 @@ module retx #(
     // Retransmissions of one packet before the connection errors; 1..15.
     parameter MAX_RETRIES = 7,
     // 0: selective (SACK) mode; 1: go-back-N mode.
-    parameter GBN = 0
+    parameter GBN = 0,
+    // ACK request age, ticks: a new packet asks for an ACK when its connection sent none that did
+    // for this many ticks; 0..15, 0 off.
+    parameter ACK_REQ_TICKS = 1,
+    // Early loss age, cycles: a duplicate ACK marks the oldest outstanding packet lost when nothing
+    // was sent on its path for this long (selective mode); 0..32767, 0 off.
+    parameter EARLY_CYCLES = 950
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -172,6 +180,7 @@ localparam PM_DW = SLOT_W;
 localparam [1:0] K_HOLE = 2'd0;
 localparam [1:0] K_RTO = 2'd1;
 localparam [1:0] K_GBN = 2'd2;
+localparam [1:0] K_EARLY = 2'd3;
 
 // feedback kinds (path_sel s_fb_kind)
 localparam [1:0] FB_DELIVERED = 2'd0;
@@ -179,8 +188,13 @@ localparam [1:0] FB_ECN = 2'd1;
 localparam [1:0] FB_LOSS = 2'd2;
 localparam [1:0] FB_TIMEOUT = 2'd3;
 
-// mode
+// mode; the early loss and ACK request age logic exist only when on (generate blocks below)
 localparam GBN_MODE = GBN != 0;
+localparam EARLY_ON = EARLY_CYCLES != 0 && !GBN_MODE;
+localparam ARQ_ON = ACK_REQ_TICKS != 0;
+// ACK request age width (saturates at 15) and early loss clock width (docs: State)
+localparam ARQ_W = 4;
+localparam NOW_W = 16;
 
 // sized constants: last tick value, connection count (visit range), timeouts, retry limit, window,
 // region cap r <= min(SACK_BITS, 255)
@@ -199,6 +213,16 @@ localparam [PSN_WIDTH-1:0] WIN_PSN = WINDOW_32[PSN_WIDTH-1:0];
 localparam [PSEQ_WIDTH-1:0] RMAX_SEQ = RMAX_32[PSEQ_WIDTH-1:0];
 localparam [PSN_WIDTH-1:0] PSN_ONE = 1;
 localparam [PSEQ_WIDTH-1:0] SEQ_ONE = 1;
+localparam [31:0] ACK_REQ_32 = ACK_REQ_TICKS;
+localparam [31:0] EARLY_32 = EARLY_CYCLES;
+localparam [31:0] SACK_BITS_32 = SACK_BITS;
+localparam [ARQ_W-1:0] ARQ_DUE = ACK_REQ_32[ARQ_W-1:0];
+localparam [NOW_W-1:0] EARLY_AGE = EARLY_32[NOW_W-1:0];
+localparam [PSEQ_WIDTH-1:0] SACK_SEQ = SACK_BITS_32[PSEQ_WIDTH-1:0];
+localparam [PSEQ_WIDTH-1:0] LOSS_MAX_SEQ = 255;
+localparam [ARQ_W-1:0] ARQ_MAX = {ARQ_W{1'b1}};
+localparam [ARQ_W-1:0] ARQ_ONE = 1;
+localparam [NOW_W-1:0] NOW_ONE = 1;
 
 initial begin
     if (CONNS < 2 || CONNS > 1024 || (CONNS & (CONNS - 1)) != 0) begin
@@ -257,6 +281,14 @@ initial begin
     end
     if (GBN < 0 || GBN > 1) begin
         $error("Error: GBN must be 0..1 (instance %m)");
+        $finish;
+    end
+    if (ACK_REQ_TICKS < 0 || ACK_REQ_TICKS > 15) begin
+        $error("Error: ACK_REQ_TICKS must be 0..15 (instance %m)");
+        $finish;
+    end
+    if (EARLY_CYCLES < 0 || EARLY_CYCLES > 32767) begin
+        $error("Error: EARLY_CYCLES must be 0..32767 (instance %m)");
         $finish;
     end
 end
@@ -437,6 +469,7 @@ reg [PSN_WIDTH-1:0]             l2_span;
 reg                             l2_outst;
 reg                             l2_ok;
 reg                             l2_maxed;
+reg                             l2_nok;
 reg                             l2_drop;
 reg                             l2_err;
 reg                             l2_send;
@@ -536,7 +569,20 @@ reg                             gbn_last;
 reg                             issue_hole;
 reg                             issue_rto;
 reg                             issue_gbn;
+reg                             issue_early;
 reg [PM_DW-1:0]                 l1_slot;
+
+// early loss (g_early below; constant 0 when EARLY_ON is 0): early_load loads S and E from the
+// EARLY candidate in L2; early_any / early_c: the lowest connection with early_pend
+wire                            early_load;
+wire                            early_any;
+wire [CONN_W-1:0]               early_c;
+wire [PSEQ_WIDTH-1:0]           early_n;
+wire [SACK_BITS-1:0]            early_mask;
+wire [7:0]                      early_loss;
+
+// ACK request age (g_arq below; 0 when ARQ_ON is 0): arq of s_tx_conn has reached ACK_REQ_TICKS
+wire                            arq_due;
 
 // feedback
 reg                             fb_free;
@@ -548,7 +594,7 @@ reg                             v_hit;
 reg [CONN_W-1:0]                v_conn;
 reg [RTO_W-1:0]                 v_cnt;
 reg [RTO_W-1:0]                 v_lim;
-reg [RTO_W:0]                   v_cnt_inc;
+reg [RTO_W-1:0]                 v_cnt_inc;
 reg [RTO_W:0]                   v_lim_dbl;
 reg [RTO_W-1:0]                 v_lim_new;
 reg                             v_elig;
@@ -658,12 +704,17 @@ always @* begin
     case (l2_kind_reg)
         K_HOLE: l2_ok = l2_live && l2_outst && ent_path == l2_path_reg && ent_pseq == l2_pseq_reg;
         K_RTO: l2_ok = l2_live && l2_una != l2_nxt && ent_psn == l2_una;
-        default: l2_ok = l2_live && l2_outst && ent_psn == l2_psn_reg; // K_GBN
+        K_GBN: l2_ok = l2_live && l2_outst && ent_psn == l2_psn_reg;
+        // EARLY never sends: its own check (g_early) decides early_load, so here it reads as not
+        // ok: l2_err, l2_send and the hint are 0, and slot_free = !L2_valid || l2_drop ||
+        // kind == EARLY = !L2_valid || l2_nok.
+        default: l2_ok = 1'b0; // K_EARLY
     endcase
     l2_maxed = ent_retries == RETR_MAX;
 
-    // in a frozen cycle l2_drop, l2_err and l2_send are all 0
-    l2_drop = !frozen && l2_valid_reg && !l2_ok;
+    // in a frozen cycle l2_drop, l2_err and l2_send are all 0; l2_nok: L2 does not send (the
+    // docs' l2_drop, or an EARLY candidate that loads S and E, which is not done: l2_drop below)
+    l2_nok = !frozen && l2_valid_reg && !l2_ok;
     l2_err = !frozen && l2_valid_reg && l2_ok && l2_maxed;
 
     // new packet on c = s_tx_conn
@@ -673,7 +724,7 @@ always @* begin
     tx_fill = tx_nxt + PSN_ONE - tx_una;
     tx_drop = !open_reg[s_tx_conn] || err_reg[s_tx_conn];
     tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span < WIN_PSN;
-    slot_free = !l2_valid_reg || l2_drop;
+    slot_free = !l2_valid_reg || l2_nok;
 
     // selector hint (combinational; 0 during reset)
     m_preq_valid_int = 1'b0;
@@ -700,6 +751,9 @@ end
 always @* begin
     l2_send = !frozen && l2_valid_reg && l2_ok && !l2_maxed && out_free && s_path_valid &&
         (l2_kind_reg != K_RTO || !to_valid_reg);
+    // an EARLY candidate that loads S and E is not dropped, so not done: it stays in L2 for a
+    // cycle (nothing moves in the lookup pipeline), and is dropped in the next (S or E busy)
+    l2_drop = l2_nok && !early_load;
     l2_done = l2_drop || l2_err || l2_send;
     new_send = s_tx_valid && tx_room && slot_free && out_free && s_path_valid && !frozen;
     s_tx_ready_int = !rst && !frozen &&
@@ -728,8 +782,8 @@ always @* begin
         x_handle = s_tx_handle;
         x_first = s_tx_first;
         x_last = s_tx_last;
-        // ack_req = last || (nxt + 1 - una == WINDOW)
-        x_ack_req = s_tx_last || tx_fill == WIN_PSN;
+        // ack_req = last || (nxt + 1 - una == WINDOW) || arq >= ACK_REQ_TICKS (ACK_REQ_TICKS != 0)
+        x_ack_req = s_tx_last || tx_fill == WIN_PSN || arq_due;
     end
 
     // tx table [c][psn] <- {psn, P, Q, retries, handle, first, last};
@@ -747,7 +801,8 @@ end
  * ACK processing (docs: ACK processing), on the ACK in A when a_fire.
  */
 always @* begin
-    a_fire = a_valid_reg && !frozen && sc_mask_reg == {SACK_BITS{1'b0}} && !ev_valid_reg;
+    a_fire = a_valid_reg && !frozen && sc_mask_reg == {SACK_BITS{1'b0}} && !ev_valid_reg &&
+        !early_load;
     s_ack_ready_int = !rst && (!a_valid_reg || a_fire);
     ack_hs = s_ack_valid && s_ack_ready_int;
 
@@ -795,7 +850,8 @@ always @* begin
     a_progress = a_fire && a_live && adv_ok;
     a_path_upd = a_fire && a_live && path_ok;
     a_nak_upd = a_fire && a_live && nak_ok;
-    // 5. ignored: closed/errored, or none of 2, 3, 4 applied
+    // (5. early loss: g_early)
+    // 6. ignored: closed/errored, or none of 2, 3, 4 applied
     a_ignored = a_fire && (!a_live || !(adv_ok || path_ok || nak_ok));
     // E loads when deliv, ecn or loss is non-zero (docs), which every path update meets:
     // deliv + loss = r and path_ok means d >= 1, so r >= 1. Written as a_path_upd, the popcount
@@ -868,24 +924,27 @@ always @* begin
     issue_rto = adv && !sc_busy && !GBN_MODE && rto_any;
     // the rewind only in a cycle where A does not fire
     issue_gbn = adv && !sc_busy && GBN_MODE && !a_fire && gbn_any;
+    // 3. early (selective): lowest c with early_pend, after the timeouts
+    issue_early = adv && !sc_busy && EARLY_ON && !rto_any && early_any;
 
     // path map read at [S.c][S.p][q]
     pm_rd_en = adv && !rst;
     pm_rd_addr = {sc_conn_reg, sc_path_reg, hole_q[SACK_W-1:0]};
 
     // tx table read at L1's address: HOLE: slot from the path map read (or the path map write of
-    // L1's issue cycle: write-first); RTO: una[c] mod WINDOW (start of this cycle); GBN:
+    // L1's issue cycle: write-first); RTO and EARLY: una[c] mod WINDOW (start of this cycle); GBN:
     // psn mod WINDOW
     l1_slot = l1_fwd_reg ? l1_fwd_slot_reg : pm_rd_data;
     tx_rd_en = adv && !rst;
     case (l1_kind_reg)
         K_HOLE: tx_rd_addr = {l1_conn_reg, l1_slot};
-        K_RTO: tx_rd_addr = {l1_conn_reg, una_reg[l1_conn_reg*PSN_WIDTH +: SLOT_W]};
-        default: tx_rd_addr = {l1_conn_reg, l1_psn_reg[SLOT_W-1:0]}; // K_GBN
+        K_GBN: tx_rd_addr = {l1_conn_reg, l1_psn_reg[SLOT_W-1:0]};
+        default: tx_rd_addr = {l1_conn_reg, una_reg[l1_conn_reg*PSN_WIDTH +: SLOT_W]}; // RTO, EARLY
     endcase
 
-    // S: clear the issued hole; A loads it with the new region's holes (A fires only while
-    // S.mask == 0)
+    // S: clear the issued hole; A loads it with the new region's holes, an EARLY candidate with
+    // every sequence of its path from the oldest outstanding packet on (both only while
+    // S.mask == 0, and A does not fire when early_load)
     sc_conn_next = sc_conn_reg;
     sc_path_next = sc_path_reg;
     sc_n_next = sc_n_reg;
@@ -899,8 +958,14 @@ always @* begin
         sc_n_next = a_pseq_reg;
         sc_mask_next = a_holes;
     end
+    if (early_load) begin
+        sc_conn_next = l2_conn_reg;
+        sc_path_next = ent_path;
+        sc_n_next = early_n;
+        sc_mask_next = early_mask;
+    end
 
-    // L1 <- first of hole, timeout, rewind, else empty
+    // L1 <- first of hole, timeout, early, rewind, else empty
     l1_valid_next = l1_valid_reg;
     l1_kind_next = l1_kind_reg;
     l1_conn_next = l1_conn_reg;
@@ -910,7 +975,7 @@ always @* begin
     l1_fwd_next = l1_fwd_reg;
     l1_fwd_slot_next = l1_fwd_slot_reg;
     if (adv) begin
-        l1_valid_next = issue_hole || issue_rto || issue_gbn;
+        l1_valid_next = issue_hole || issue_rto || issue_early || issue_gbn;
         l1_path_next = sc_path_reg;
         l1_pseq_next = hole_q;
         l1_psn_next = rw_reg[gbn_c*PSN_WIDTH +: PSN_WIDTH];
@@ -920,6 +985,9 @@ always @* begin
         end else if (issue_rto) begin
             l1_kind_next = K_RTO;
             l1_conn_next = rto_c;
+        end else if (issue_early) begin
+            l1_kind_next = K_EARLY;
+            l1_conn_next = early_c;
         end else begin
             l1_kind_next = K_GBN;
             l1_conn_next = gbn_c;
@@ -1018,8 +1086,9 @@ always @* begin
         m_fb_valid_next = 1'b0;
     end
 
-    // E loads from A (A fires only while E is empty); T loads at an RTO retransmission (only while
-    // T is empty)
+    // E loads from A (A fires only while E is empty) or from an EARLY candidate (early_load: only
+    // while E is empty, and A does not fire); T loads at an RTO retransmission (only while T is
+    // empty)
     if (ev_load) begin
         ev_valid_next = 1'b1;
         ev_conn_next = a_conn_reg;
@@ -1027,6 +1096,14 @@ always @* begin
         ev_deliv_next = a_deliv;
         ev_ecn_next = a_ecn_reg;
         ev_loss_next = a_loss;
+    end
+    if (early_load) begin
+        ev_valid_next = 1'b1;
+        ev_conn_next = l2_conn_reg;
+        ev_path_next = ent_path;
+        ev_deliv_next = 8'd0;
+        ev_ecn_next = 1'b0;
+        ev_loss_next = early_loss;
     end
     if (l2_send && l2_kind_reg == K_RTO) begin
         to_valid_next = 1'b1;
@@ -1060,9 +1137,10 @@ always @* begin
         (a_progress && a_conn_reg == v_conn) ||
         (l2_err && l2_conn_reg == v_conn);
     visit = v_elig && !v_discard;
-    // expiry: rto_cnt + 1 >= rto_lim; rto_lim = min(2*rto_lim, RTO_MAX_TICKS)
-    v_cnt_inc = {1'b0, v_cnt} + {{RTO_W{1'b0}}, 1'b1};
-    v_expire = visit && v_cnt_inc >= {1'b0, v_lim};
+    // expiry: rto_cnt >= rto_lim (rto_lim whole ticks since the restart); rto_lim =
+    // min(2*rto_lim, RTO_MAX_TICKS). rto_cnt never passes rto_lim, so rto_cnt + 1 does not wrap.
+    v_cnt_inc = v_cnt + {{RTO_W-1{1'b0}}, 1'b1};
+    v_expire = visit && v_cnt >= v_lim;
     v_lim_dbl = {v_lim, 1'b0};
     if (v_lim_dbl > RTO_CAP) begin
         v_lim_new = RTO_CAP[RTO_W-1:0];
@@ -1099,7 +1177,7 @@ always @* begin
                     rto_pend_next[c] = 1'b1;
                 end
             end else begin
-                rto_cnt_next[c*RTO_W +: RTO_W] = v_cnt_inc[RTO_W-1:0];
+                rto_cnt_next[c*RTO_W +: RTO_W] = v_cnt_inc;
             end
         end
 
@@ -1229,6 +1307,225 @@ always @* begin
         l2_nxt_op_next = s_ctl_psn;
     end
 end
+
+/*
+ * Early loss (docs: The send slot, EARLY; ACK processing, step 5; The lookup pipeline, early).
+ * Only when EARLY_CYCLES != 0 in selective mode; otherwise nothing of it exists.
+ *
+ * State: now (cycles since reset, wraps), lts (now at the last transmission per (connection, path):
+ * distributed RAM with fresh bits, written by the transmission, as pnx; one lane per path),
+ * early_pend per connection. The EARLY candidate in L2 is checked from the start-of-cycle state:
+ * the age compare comes from registers computed a cycle ahead for every path of L2's next
+ * connection (age_ok, wr_hit), ahi and pnx are read at L2's connection and its tx entry's path
+ * (asynchronous reads beside the send slot's). It never sends and never holds the send slot, so
+ * slot_free and the hint see only L2's kind; early_load loads S and E instead, A does not fire
+ * then, and the candidate stays in L2 for one more cycle (not l2_done, so adv waits for the check),
+ * to be dropped then: E is busy.
+ */
+generate
+if (EARLY_ON) begin : g_early
+    reg [NOW_W-1:0]             now_reg = {NOW_W{1'b0}};
+    reg [NPATHS-1:0]            lts_fresh_reg = {NPATHS{1'b1}}, lts_fresh_next;
+    reg [CONNS-1:0]             early_pend_reg = {CONNS{1'b0}}, early_pend_next;
+    // the age check per path of the connection L2 holds (timing copy, docs: State): age_ok[p] =
+    // (now - lts[c][p]) mod 2^16 >= EARLY_CYCLES, and wr_hit[p]: lts[c][p] was written in the
+    // previous cycle (age 1), both computed a cycle ahead for c = L2's next connection
+    reg [PATHS-1:0]             age_ok_reg = {PATHS{1'b0}}, age_ok_next;
+    reg [PATHS-1:0]             wr_hit_reg = {PATHS{1'b0}}, wr_hit_next;
+
+    // lts in one lane per path (CONNS words each, one write and one read port): the row read at
+    // one connection is PATHS reads of one port each
+    wire [PATHS*NOW_W-1:0]      row_lts;
+    // L2's next connection: L1's when L2 moves, L2's own when it holds in a frozen cycle. An EARLY
+    // candidate also holds in its load cycle, but the next cycle's check has E busy and does not
+    // use the age; a held candidate of another kind does not use it at all.
+    wire [CONN_W-1:0]           row_conn = frozen ? l2_conn_reg : l1_conn_reg;
+    reg [NOW_W-1:0]             row_lts_p;
+    reg [NOW_W-1:0]             now_inc;
+    genvar                      gp;
+    for (gp = 0; gp < PATHS; gp = gp + 1) begin : g_lts
+        localparam [PATH_W-1:0] LANE = gp;
+        /*verilator coverage_off*/
+        reg [NOW_W-1:0]         lts_mem [0:CONNS-1];
+        /*verilator coverage_on*/
+        assign row_lts[gp*NOW_W +: NOW_W] = lts_mem[row_conn];
+        always @(posedge clk) begin
+            if (xmit && !rst && s_path_path == LANE) begin
+                lts_mem[x_conn] <= now_reg;
+            end
+        end
+    end
+
+    reg                         set_pend;
+    reg [PIDX_W-1:0]            e_pidx;
+    reg [PSEQ_WIDTH-1:0]        e_ahi;
+    reg [PSEQ_WIDTH-1:0]        e_pnx;
+    reg                         e_old;
+    reg [PSEQ_WIDTH-1:0]        e_past;
+    reg                         e_later;
+    reg                         e_ok;
+    reg                         e_load;
+    reg [PSEQ_WIDTH-1:0]        e_k;
+    reg [SACK_BITS-1:0]         e_mask;
+    reg [7:0]                   e_loss;
+    reg                         e_any;
+    reg [CONN_W-1:0]            e_c;
+    // loop indices: e in the check, f in the next state
+    integer                     e;
+    integer                     f;
+
+    assign early_load = e_load;
+    assign early_any = e_any;
+    assign early_c = e_c;
+    assign early_n = e_pnx;
+    assign early_mask = e_mask;
+    assign early_loss = e_loss;
+
+    always @* begin
+        // EARLY: ok = live && una != nxt && e.psn == una && (now - lts[c][e.path]) mod 2^16 >=
+        // EARLY_CYCLES && !later; later: (ahi[c][e.path] - e.pseq) mod 2^PSEQ_WIDTH in
+        // [1, 2^(PSEQ_WIDTH-1))
+        e_pidx = {l2_conn_reg, ent_path};
+        // the age compare, registered per path a cycle ahead (below); a write in the previous
+        // cycle makes the age 1
+        e_old = wr_hit_reg[ent_path] ? EARLY_AGE <= NOW_ONE : age_ok_reg[ent_path];
+        e_ahi = ahi_fresh_reg[e_pidx] ? {PSEQ_WIDTH{1'b0}} : ahi_mem[e_pidx];
+        e_pnx = pnx_fresh_reg[e_pidx] ? {PSEQ_WIDTH{1'b0}} : pnx_mem[e_pidx];
+        e_past = e_ahi - ent_pseq;
+        e_later = e_past != {PSEQ_WIDTH{1'b0}} && !e_past[PSEQ_WIDTH-1];
+        e_ok = l2_valid_reg && l2_kind_reg == K_EARLY && l2_live && l2_una != l2_nxt &&
+            ent_psn == l2_una && e_old && !e_later;
+        e_load = e_ok && sc_mask_reg == {SACK_BITS{1'b0}} && !ev_valid_reg && !frozen;
+        // k = (pnx[c][e.path] - e.pseq) mod 2^PSEQ_WIDTH: S.mask = (1 << min(k, SACK_BITS)) - 1,
+        // E.loss = min(k, 255)
+        e_k = e_pnx - ent_pseq;
+        // (a thermometer code, not a shift: yosys would share a shifter with the ACK's region mask,
+        // putting early_load in front of the popcount)
+        for (e = 0; e < SACK_BITS; e = e + 1) begin
+            e_mask[e] = e_k >= SACK_SEQ || e_k[SACK_W-1:0] > e[SACK_W-1:0];
+        end
+        if (e_k >= LOSS_MAX_SEQ) begin
+            e_loss = 8'd255;
+        end else begin
+            e_loss = e_k[7:0];
+        end
+
+        // lowest c with early_pend
+        e_any = early_pend_reg != {CONNS{1'b0}};
+        e_c = {CONN_W{1'b0}};
+        for (e = CONNS - 1; e >= 0; e = e - 1) begin
+            if (early_pend_reg[e]) begin
+                e_c = e[CONN_W-1:0];
+            end
+        end
+    end
+
+    // next state, apart from the check above (which a_fire, and so a_path_upd, depends on)
+    always @* begin
+        // the age check of L2's next connection (a frozen cycle has no transmission: only now
+        // moves)
+        now_inc = now_reg + NOW_ONE;
+        for (f = 0; f < PATHS; f = f + 1) begin
+            row_lts_p = lts_fresh_reg[row_conn*PATHS + f] ? {NOW_W{1'b0}} :
+                row_lts[f*NOW_W +: NOW_W];
+            age_ok_next[f] = now_inc - row_lts_p >= EARLY_AGE;
+            wr_hit_next[f] = xmit && x_conn == row_conn && s_path_path == f[PATH_W-1:0];
+        end
+
+        // early_pend in the docs' order: ACK processing (progress clears; step 5 sets: the path
+        // part applied, psn == una, which excludes progress, and una != nxt), lookup issue, error,
+        // control (open and close clear)
+        set_pend = a_path_upd && a_psn_reg == a_una && a_una != a_nxt;
+        early_pend_next = early_pend_reg;
+        if (a_progress) begin
+            early_pend_next[a_conn_reg] = 1'b0;
+        end
+        if (set_pend) begin
+            early_pend_next[a_conn_reg] = 1'b1;
+        end
+        if (issue_early) begin
+            early_pend_next[e_c] = 1'b0;
+        end
+        if (l2_err) begin
+            early_pend_next[l2_conn_reg] = 1'b0;
+        end
+        if (ctl_hs) begin
+            early_pend_next[s_ctl_conn] = 1'b0;
+        end
+
+        // lts: a transmission writes now (clocked block) and clears the fresh bit; open sets the
+        // connection's fresh bits
+        lts_fresh_next = lts_fresh_reg;
+        if (xmit) begin
+            lts_fresh_next[x_pidx] = 1'b0;
+        end
+        if (ctl_hs && s_ctl_open) begin
+            lts_fresh_next[s_ctl_conn*PATHS +: PATHS] = {PATHS{1'b1}};
+        end
+    end
+
+    always @(posedge clk) begin
+        now_reg <= now_reg + NOW_ONE;
+        lts_fresh_reg <= lts_fresh_next;
+        early_pend_reg <= early_pend_next;
+        age_ok_reg <= age_ok_next;
+        wr_hit_reg <= wr_hit_next;
+
+        if (rst) begin
+            now_reg <= {NOW_W{1'b0}};
+            lts_fresh_reg <= {NPATHS{1'b1}};
+            early_pend_reg <= {CONNS{1'b0}};
+            age_ok_reg <= {PATHS{1'b0}};
+            wr_hit_reg <= {PATHS{1'b0}};
+        end
+    end
+end else begin : g_no_early
+    assign early_load = 1'b0;
+    assign early_any = 1'b0;
+    assign early_c = {CONN_W{1'b0}};
+    assign early_n = {PSEQ_WIDTH{1'b0}};
+    assign early_mask = {SACK_BITS{1'b0}};
+    assign early_loss = 8'd0;
+end
+endgenerate
+
+/*
+ * ACK request age (docs: Timers; A transmission): arq per connection, 4 bits, saturating at 15.
+ * Only when ACK_REQ_TICKS != 0.
+ */
+generate
+if (ARQ_ON) begin : g_arq
+    reg [CONNS*ARQ_W-1:0]       arq_reg = {CONNS*ARQ_W{1'b0}}, arq_next;
+    reg [ARQ_W-1:0]             q_visit;
+
+    // a new packet sees the start-of-cycle arq of its connection
+    assign arq_due = arq_reg[s_tx_conn*ARQ_W +: ARQ_W] >= ARQ_DUE;
+
+    // in the docs' order: visit, transmission (with ack_req: arq = 0), control (open: arq = 15)
+    always @* begin
+        arq_next = arq_reg;
+        q_visit = arq_reg[v_conn*ARQ_W +: ARQ_W];
+        if (v_hit && open_reg[v_conn] && !err_reg[v_conn] && q_visit != ARQ_MAX) begin
+            arq_next[v_conn*ARQ_W +: ARQ_W] = q_visit + ARQ_ONE;
+        end
+        if (xmit && x_ack_req) begin
+            arq_next[x_conn*ARQ_W +: ARQ_W] = {ARQ_W{1'b0}};
+        end
+        if (ctl_hs && s_ctl_open) begin
+            arq_next[s_ctl_conn*ARQ_W +: ARQ_W] = ARQ_MAX;
+        end
+    end
+
+    always @(posedge clk) begin
+        arq_reg <= arq_next;
+        if (rst) begin
+            arq_reg <= {CONNS*ARQ_W{1'b0}};
+        end
+    end
+end else begin : g_no_arq
+    assign arq_due = 1'b0;
+end
+endgenerate
 
 /*
  * Transmission, error outputs and counters.
