@@ -162,7 +162,7 @@ func (d *nicScript) result() (int64, string) {
 		o.CntAccepted, o.CntDuplicate, o.CntGBNDropped, o.CntNaks)
 }
 
-// nicDirected is the driver of a directed go-back-N test of the top: it follows the handshakes, then says whether
+// nicDirected is the driver of a directed test of the top: it follows the handshakes, then says whether
 // the run ended as it must and what it did.
 type nicDirected interface {
 	Driver[nictransport.TopIn, nictransport.TopOut]
@@ -170,12 +170,15 @@ type nicDirected interface {
 	result() (packets int64, detail string)
 }
 
-// registerNicDirected registers t (name, doc, length, seed cap) as a directed go-back-N test of the top: the
-// driver newDrv makes for the request, in lockstep with the golden top, then the driver's own check.
+// registerNicDirected registers t (name, doc, length, seed cap) as a directed test of the top: the driver newDrv
+// makes for the request, in lockstep with the golden top, then the driver's own check. The top runs in
+// go-back-N mode unless t.configure is set.
 func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
 	t.Block = "nic_transport"
 	t.Directed = true
-	t.configure = func(cfg config.Config) config.Config { cfg.GBN = 1; return cfg }
+	if t.configure == nil {
+		t.configure = func(cfg config.Config) config.Config { cfg.GBN = 1; return cfg }
+	}
 	t.ports = NicTransportPorts
 	t.run = func(r Request, dut *bridge.Model) (Result, error) {
 		g, err := nictransport.NewTop(r.Config)

@@ -90,7 +90,7 @@ func TestUsageErrors(t *testing.T) {
 				`see 'spraynic merge --help'`},
 		{name: "unknown test", args: []string{"run", "--test", "rx_inordr"}, code: 2,
 			stderr: `spraynic: --test: unknown test "rx_inordr" (did you mean rx_inorder?) ('spraynic tests' lists ` +
-				`all 104); see 'spraynic run --help'`},
+				`all 105); see 'spraynic run --help'`},
 		{name: "unknown suite", args: []string{"regress", "--suite", "smok"}, code: 2,
 			stderr: `spraynic: --suite "smok": unknown (did you mean smoke?) (suites: nightly, smoke; more with ` +
 				`--suite-file); see 'spraynic regress --help'`},
