@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/tops"
@@ -289,6 +290,9 @@ func Solve(ctx context.Context, solver, smt2 string, m Method, depth int) (Resul
 	args = append(args, smt2)
 	_ = os.Remove(base + ".vcd")
 	cmd := exec.CommandContext(ctx, "yosys-smtbmc", args...)
+	// the solver is yosys-smtbmc's child: a cancelled run stops the whole process group, not only smtbmc
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out, runErr := cmd.CombinedOutput()
 	r := Result{Method: m, Depth: depth, Log: base + ".log"}
 	if err := os.WriteFile(r.Log, out, 0o644); err != nil {

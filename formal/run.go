@@ -84,7 +84,9 @@ func runCheck(ctx context.Context, f File, c Check, o Options, sem chan struct{}
 	} else {
 		jobs = append(jobs, job{MethodBMC, c.BMC})
 	}
-	jobs = append(jobs, job{MethodCover, c.Cover})
+	if c.Cover > 0 {
+		jobs = append(jobs, job{MethodCover, c.Cover})
+	}
 	rs := make([]Result, len(jobs))
 	var wg sync.WaitGroup
 	for i, j := range jobs {
@@ -147,7 +149,7 @@ func PrintTable(w io.Writer, rs []Result) error {
 		return err
 	}
 	for _, r := range rs {
-		if !r.Verdict.Pass() && r.VCD != "" {
+		if r.Verdict == Failed && r.VCD != "" {
 			fmt.Fprintf(w, "%s %s: counterexample %s (%s)\n", r.Check.Name(), r.Method, r.VCD, r.Text())
 		}
 	}
@@ -164,7 +166,7 @@ func Records(rs []Result) regress.Results {
 		if !r.Verdict.Pass() {
 			rec.Status = regress.StatusFail
 			rec.Error = r.Text()
-			if r.VCD != "" {
+			if r.Verdict == Failed && r.VCD != "" {
 				rec.Error += "\ncounterexample: " + r.VCD
 			}
 			rec.Error += "\nsolver log: " + r.Log
