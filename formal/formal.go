@@ -338,7 +338,8 @@ func judge(r *Result, out string) {
 		case strings.HasPrefix(msg, "Assert failed in "):
 			failed = append(failed, propName(msg))
 		case strings.HasPrefix(msg, "Unreached cover statement at "):
-			unreached = append(unreached, strings.TrimPrefix(msg, "Unreached cover statement at "))
+			unreached = append(unreached,
+				strings.TrimSuffix(strings.TrimPrefix(msg, "Unreached cover statement at "), "."))
 		case msg == "Status: PASSED":
 			passed = true
 		}
