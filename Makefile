@@ -12,10 +12,12 @@ SEED ?= 1
 CONFIG ?= default
 RTL := $(wildcard rtl/*.v)
 # Tool -> Debian package, for `make deps`.
-DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov tshark:tshark
+DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov tshark:tshark \
+  yosys:yosys yosys-smtbmc:yosys cvc4:cvc4
 DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 
-.PHONY: help deps lint build models test regress bench clean cov cov-check cov-nightly cov-baseline slurm-up slurm-test sim sweep
+.PHONY: help deps lint build models test regress bench clean cov cov-check cov-nightly cov-baseline slurm-up slurm-test sim sweep \
+  formal formal-nightly
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -40,7 +42,7 @@ deps: ## install missing tools (apt-get as root), else name the packages to inst
 	@command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install Go >= 1.22 (https://go.dev/dl) and retry" >&2; exit 1; }
 	$(call install_missing,deps,$(DEPS),$(DEPS_HEADERS))
 
-$(BIN): $(shell find cmd bench config cosim coverage fpga golden regress scoreboard stimulus system tops -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
+$(BIN): $(shell find cmd bench config cosim coverage formal fpga golden regress scoreboard stimulus system tops -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
 	@mkdir -p $(dir $@)
 	$(GO) build -buildvcs=auto -o $@ ./cmd/spraynic
 
@@ -70,6 +72,16 @@ regress: deps $(BIN) ## the smoke regression over seeds and presets, table + JSO
 bench: deps $(BIN) ## per block and nic_transport: raw Verilator, lockstep, Icarus, golden; 2-endpoint system; seeds/min; figures
 	@mkdir -p build
 	$(SPRAYNIC) bench --config $(CONFIG) --seed $(SEED) --json build/bench.json
+
+# Formal property sets (formal/presets.json, docs/formal.md): SMT2 models by yosys, BMC + k-induction + cover by
+# yosys-smtbmc, two solver processes at a time. The ci suite fits CI; formal-nightly adds the deeper checks.
+formal: deps $(BIN) ## prove the RTL property sets of the ci suite: table, build/formal/, JUnit build/formal.xml
+	@mkdir -p build
+	$(SPRAYNIC) formal --suite ci --jobs 2 --junit build/formal.xml
+
+formal-nightly: deps $(BIN) ## every formal check (ci + nightly: deeper BMC), JUnit build/formal-nightly.xml
+	@mkdir -p build
+	$(SPRAYNIC) formal --suite nightly --jobs 2 --junit build/formal-nightly.xml
 
 sim: $(BIN) ## one end-to-end run of the golden transport over the network model (ARGS="--loss 0.01 ...")
 	$(SPRAYNIC) sim --seed $(SEED) $(ARGS)

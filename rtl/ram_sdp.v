@@ -80,6 +80,50 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+/*
+ * Properties (docs/formal.md, property set ram_sdp). One address, f_addr, chosen freely and held
+ * (anyconst), stands for every address: f_data is the last value written there, f_written says a
+ * write happened. No assumption: every input sequence is allowed.
+ */
+(* anyconst *) reg [ADDR_WIDTH-1:0] f_addr;
+reg                  f_past_valid = 1'b0;
+reg                  f_written = 1'b0;
+reg [DATA_WIDTH-1:0] f_data;
+// the read of the last edge was at f_addr after a write there, and f_rd_data is what it must return
+reg                  f_rd_check = 1'b0;
+reg [DATA_WIDTH-1:0] f_rd_data;
+// that read was at the edge of a write to f_addr (read-first: it returns the old value)
+reg                  f_rd_collide = 1'b0;
+
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+    if (wr_en && wr_addr == f_addr) begin
+        f_written <= 1'b1;
+        f_data <= wr_data;
+    end
+    if (rd_en) begin
+        f_rd_check <= f_written && rd_addr == f_addr;
+        f_rd_data <= f_data;
+        f_rd_collide <= wr_en && wr_addr == f_addr;
+    end
+end
+
+always @* begin
+    if (f_written) begin
+        // strengthening: the array holds the last value written to f_addr
+        ram_holds: assert (mem[f_addr] == f_data);
+    end
+    if (f_rd_check) begin
+        // a read returns the last value written to its address before the read's edge
+        ram_read: assert (rd_data == f_rd_data);
+    end
+    // non-vacuity: a checked read, and a checked read at the edge of a write to its address
+    c_ram_read: cover (f_past_valid && f_rd_check);
+    c_ram_collide: cover (f_past_valid && f_rd_check && f_rd_collide);
+end
+`endif
+
 endmodule
 
 `resetall

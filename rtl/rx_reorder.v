@@ -809,6 +809,221 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+/*
+ * Properties (docs/formal.md, property sets rx_reorder and rx_reorder_bmc). The first group holds
+ * by k-induction; the group under FORMAL_BMC reads the connection and path RAMs, whose contents
+ * induction leaves free, and is checked by bounded model checking.
+ */
+reg                     f_past_valid = 1'b0;
+// per connection, since its last open: open PSN, any completion yet, last completed PSN
+reg [CONNS*PSN_WIDTH-1:0] f_open_psn;
+reg [CONNS-1:0]         f_cpl_any;
+reg [CONNS*PSN_WIDTH-1:0] f_cpl_last;
+// control operation of last cycle's S1 and its connection
+reg                     f_ctl_done = 1'b0;
+reg [CONN_W-1:0]        f_ctl_conn;
+// last cycle's reset, counters and events {closed, out of window, duplicate, accepted}
+reg                     f_rst_prev = 1'b1;
+reg [4*32-1:0]          f_cnt_prev;
+reg [3:0]               f_ev_prev;
+reg [PSN_WIDTH-1:0]     f_d;
+reg [PSN_WIDTH-1:0]     f_adv;
+reg [PSN_WIDTH-1:0]     f_expect;
+integer                 f_i;
+reg                     f_ok;
+
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+    f_ctl_done <= s1_ctl;
+    f_rst_prev <= rst;
+    f_cnt_prev <= {cnt_closed_reg, cnt_out_of_window_reg, cnt_duplicate_reg, cnt_accepted_reg};
+    f_ev_prev <= {s1_pkt && !c_open, is_oow, is_dup, is_accept};
+    f_ctl_conn <= s1_conn_reg;
+    if (rel_fire) begin
+        f_cpl_any[rel_grant] <= 1'b1;
+        f_cpl_last[rel_grant*PSN_WIDTH +: PSN_WIDTH] <= rel_psn;
+    end
+    if (s1_ctl && s1_open_reg) begin
+        f_open_psn[s1_conn_reg*PSN_WIDTH +: PSN_WIDTH] <= s1_psn_reg;
+        f_cpl_any[s1_conn_reg] <= 1'b0;
+    end
+end
+
+always @* begin
+    // contract (docs/rx_reorder.md, Ports): rst is a synchronous reset, high in the first cycle
+    if (!f_past_valid) begin
+        assume (rst);
+    end
+end
+
+always @* begin
+    f_d = s1_psn_reg - c_cum;
+    f_adv = s1_cum_res - c_cum;
+    if (f_past_valid && !rst) begin
+        // a packet to an open connection is exactly one of accepted, duplicate, out of window
+        if (s1_pkt && c_open) begin
+            rx_classify: assert ({is_accept, is_dup, is_oow} == 3'b100 ||
+                {is_accept, is_dup, is_oow} == 3'b010 || {is_accept, is_dup, is_oow} == 3'b001);
+        end
+        if (s1_pkt && !c_open) begin
+            rx_closed_drop: assert (!is_accept && !is_dup && !is_oow && !ack);
+        end
+        // no PSN outside [cum, cum+WINDOW) accepted, and none accepted twice
+        if (is_accept) begin
+            rx_accept_window: assert (f_d < WINDOW);
+            rx_accept_new: assert (!c_bitmap[f_d[WIN_W-1:0]]);
+        end
+        if (s1_pkt) begin
+            // cum never moves back and moves at most WINDOW; it passes only received PSNs: the one
+            // accepted now (at cum) and those the bitmap holds
+            rx_cum_forward: assert (f_adv <= WINDOW);
+            if (f_adv != {PSN_WIDTH{1'b0}}) begin
+                rx_cum_received: assert (is_accept && f_d == {PSN_WIDTH{1'b0}});
+            end
+            f_ok = 1'b1;
+            for (f_i = 1; f_i < WINDOW; f_i = f_i + 1) begin
+                if (f_i < f_adv && !c_bitmap[f_i]) begin
+                    f_ok = 1'b0;
+                end
+            end
+            rx_cum_bitmap: assert (f_ok);
+        end
+        // completions of a connection in PSN order from its open PSN, without gaps
+        if (rel_fire) begin
+            f_expect = f_cpl_any[rel_grant] ?
+                f_cpl_last[rel_grant*PSN_WIDTH +: PSN_WIDTH] + ONE[PSN_WIDTH-1:0] :
+                f_open_psn[rel_grant*PSN_WIDTH +: PSN_WIDTH];
+            rx_cpl_order: assert (rel_psn == f_expect);
+        end
+        // strengthening: head is the next PSN to release while open; a closed connection has
+        // nothing to release; S1's copy of open is the connection's
+        f_ok = 1'b1;
+        for (f_i = 0; f_i < CONNS; f_i = f_i + 1) begin
+            if (!open_reg[f_i] && lag_reg[f_i*LAG_W +: LAG_W] != {LAG_W{1'b0}}) begin
+                f_ok = 1'b0;
+            end
+        end
+        rx_closed_idle: assert (f_ok);
+        if (s1_valid_reg) begin
+            rx_op_open: assert (op_open_reg == open_reg[s1_conn_reg]);
+        end
+        f_ok = 1'b1;
+        for (f_i = 0; f_i < CONNS; f_i = f_i + 1) begin
+            if (open_reg[f_i] &&
+                    head_reg[f_i*PSN_WIDTH +: PSN_WIDTH] != (f_cpl_any[f_i] ?
+                    f_cpl_last[f_i*PSN_WIDTH +: PSN_WIDTH] + ONE[PSN_WIDTH-1:0] :
+                    f_open_psn[f_i*PSN_WIDTH +: PSN_WIDTH])) begin
+                f_ok = 1'b0;
+            end
+        end
+        rx_head: assert (f_ok);
+        // the ACK FIFO never overflows (two pushes in flight at most)
+        rx_ack_fifo: assert (ack_count_reg <= ACK_FIFO_DEPTH);
+        if (s1_pkt) begin
+            rx_ack_fifo_s1: assert (ack_count_reg < ACK_FIFO_DEPTH);
+        end
+        rx_ack_fifo_ptr: assert (ack_count_reg[AF_W-1:0] == ack_wr_ptr_reg - ack_rd_ptr_reg);
+        // housekeeping: after an open or close nothing of the connection is left in flight
+        if (f_ctl_done) begin
+            rx_ctl_clears: assert (lag_reg[f_ctl_conn*LAG_W +: LAG_W] == {LAG_W{1'b0}} &&
+                ackcnt_reg[f_ctl_conn*ACKCNT_W +: ACKCNT_W] == {ACKCNT_W{1'b0}} &&
+                pvalid_reg[f_ctl_conn*PATHS +: PATHS] == {PATHS{1'b0}});
+        end
+        if (s1_ctl) begin
+            rx_ctl_no_release: assert (!(rel_fire && rel_grant == s1_conn_reg));
+        end
+        // memories are written only on the events their contract names
+        rx_hram_write: assert (hram_wr_en == is_accept);
+        rx_pram_write: assert (pram_wr_en == (s1_pkt && c_open));
+        rx_ack_only_rx: assert (!ack_push || is_accept || is_dup);
+    end
+    if (f_past_valid && !rst && !f_rst_prev) begin
+        // counters agree with events: each moves by one on its event, by nothing otherwise
+        rx_cnt_accepted: assert (cnt_accepted_reg == f_cnt_prev[0 +: 32] + f_ev_prev[0]);
+        rx_cnt_duplicate: assert (cnt_duplicate_reg == f_cnt_prev[32 +: 32] + f_ev_prev[1]);
+        rx_cnt_oow: assert (cnt_out_of_window_reg == f_cnt_prev[64 +: 32] + f_ev_prev[2]);
+        rx_cnt_closed: assert (cnt_closed_reg == f_cnt_prev[96 +: 32] + f_ev_prev[3]);
+    end
+end
+
+// non-vacuity
+always @* begin
+    if (f_past_valid && !rst) begin
+        // a full window: an accept at the window's last PSN, cum + WINDOW - 1
+        c_full_window: cover (is_accept && f_d == WINDOW - 1);
+        // a PSN wrap: cum passes 2^24-1
+        c_psn_wrap: cover (is_accept && cum_new < c_cum);
+        c_release: cover (rel_fire && m_cpl_valid_reg);
+        c_duplicate: cover (is_dup);
+        c_out_of_window: cover (is_oow);
+        c_closed: cover (s1_pkt && !c_open);
+    end
+end
+
+`ifdef FORMAL_BMC
+// one connection f_c, one PSN f_psn, one path f_p, one path sequence f_q stand for all (anyconst):
+// since the last open of f_c, f_got says f_psn was accepted, f_done that it completed, f_q_got that
+// a packet of sequence f_q arrived on f_p
+(* anyconst *) reg [CONN_W-1:0] f_c;
+(* anyconst *) reg [PSN_WIDTH-1:0] f_psn;
+(* anyconst *) reg [PATH_W-1:0] f_p;
+(* anyconst *) reg [PSEQ_WIDTH-1:0] f_q;
+reg                     f_opened = 1'b0;
+reg                     f_got = 1'b0;
+reg                     f_done = 1'b0;
+reg                     f_q_got = 1'b0;
+reg [PSEQ_WIDTH-1:0]    f_bit;
+
+always @(posedge clk) begin
+    if (is_accept && s1_conn_reg == f_c && s1_psn_reg == f_psn) begin
+        f_got <= 1'b1;
+    end
+    if (rel_fire && rel_grant == f_c && rel_psn == f_psn) begin
+        f_done <= 1'b1;
+    end
+    if (s1_pkt && c_open && s1_conn_reg == f_c && s1_path_reg == f_p && s1_pseq_reg == f_q) begin
+        f_q_got <= 1'b1;
+    end
+    if (s1_ctl && s1_conn_reg == f_c) begin
+        f_opened <= s1_open_reg;
+        f_got <= 1'b0;
+        f_done <= 1'b0;
+        f_q_got <= 1'b0;
+    end
+    if (rst) begin
+        f_opened <= 1'b0;
+    end
+end
+
+always @* begin
+    f_bit = p_next_new - f_q - {{PSEQ_WIDTH-1{1'b0}}, 1'b1};
+    if (f_past_valid && !rst && f_opened) begin
+        // a PSN completes at most once, and only after it was accepted
+        if (rel_fire && rel_grant == f_c && rel_psn == f_psn) begin
+            rx_cpl_once: assert (!f_done);
+            rx_cpl_received: assert (f_got);
+        end
+        // cum (what an ACK carries) never passes an unreceived PSN
+        if (s1_pkt && s1_conn_reg == f_c &&
+                f_psn - f_open_psn[f_c*PSN_WIDTH +: PSN_WIDTH] <
+                s1_cum_res - f_open_psn[f_c*PSN_WIDTH +: PSN_WIDTH]) begin
+            rx_ack_received: assert (f_got || (is_accept && s1_psn_reg == f_psn));
+        end
+        // a SACK bit is set only for a received packet
+        if (ack_push && s1_conn_reg == f_c && s1_path_reg == f_p && f_bit < SACK_BITS) begin
+            if (p_sack_new[f_bit[SACK_W-1:0]]) begin
+                rx_sack_received: assert (f_q_got || s1_pseq_reg == f_q);
+            end
+        end
+        c_cpl_checked: cover (rel_fire && rel_grant == f_c && rel_psn == f_psn && f_got);
+        c_sack_checked: cover (ack_push && s1_conn_reg == f_c && s1_path_reg == f_p &&
+            f_bit != {PSEQ_WIDTH{1'b0}} && f_bit < SACK_BITS && p_sack_new[f_bit[SACK_W-1:0]]);
+    end
+end
+`endif
+`endif
+
 endmodule
 
 `resetall

@@ -62,7 +62,8 @@ func TestUsageErrors(t *testing.T) {
 	checkCases(t, []cliCase{
 		{name: "unknown command", args: []string{"simm"}, code: 2,
 			stderr: `spraynic: unknown command "simm" (did you mean sim?) (commands: tests, run, regress, merge, replay, ` +
-				`sim, gen, bench, measure, cov, synth, fpga-baseline, config, tops, build-models, help); see 'spraynic --help'`},
+				`sim, gen, bench, measure, cov, synth, fpga-baseline, formal, config, tops, build-models, help); ` +
+				`see 'spraynic --help'`},
 		{name: "unknown subcommand", args: []string{"config", "shw"}, code: 2,
 			stderr: `spraynic: unknown command "shw" (commands: show, check, params, list); see 'spraynic config --help'`},
 		{name: "unknown flag", args: []string{"sim", "--los", "0.1"}, code: 2,
@@ -105,6 +106,11 @@ func TestUsageErrors(t *testing.T) {
 		{name: "sweep list value", args: []string{"sim", "sweep", "--losses", "0,abc"}, code: 2,
 			stderr: `spraynic: --losses: value "abc" in "0,abc" is not a number (allowed: a comma-separated list); ` +
 				`see 'spraynic sim sweep --help'`},
+		{name: "formal unknown block", args: []string{"formal", "--block", "nosuch"}, code: 2,
+			stderr: `spraynic: block "nosuch" has no check in suite ci of formal/presets.json; ` +
+				`see 'spraynic formal --help'`},
+		{name: "formal jobs", args: []string{"formal", "--jobs", "0"}, code: 2,
+			stderr: `spraynic: --jobs 0: must be at least 1; see 'spraynic formal --help'`},
 		{name: "negative jobs", args: []string{"regress", "--jobs", "-1"}, code: 2,
 			stderr: `spraynic: --jobs -1: out of range (allowed: 0 for one per core, or more); ` +
 				`see 'spraynic regress --help'`},

@@ -75,7 +75,7 @@ func app() *cli.App {
 			testsCommand(), runCommand(), regressCommand(), mergeCommand(), replayCommand(),
 			simCommand(), genCommand(),
 			benchCommand(), measureCommand(), covCommand(),
-			synthCommand(), fpgaBaselineCommand(),
+			synthCommand(), fpgaBaselineCommand(), formalCommand(),
 			configCommand(), topsCommand(), buildModelsCommand(),
 		},
 	}

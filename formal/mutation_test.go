@@ -1,0 +1,105 @@
+package formal_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spraynic/spraynic/formal"
+	"github.com/stretchr/testify/require"
+)
+
+// mutant is one textual change to one RTL file that must make its property set fail.
+type mutant struct {
+	name string
+	// check selects block/set of formal/presets.json; file is the file under rtl/ that old is replaced in.
+	block, set, file string
+	old, new         string
+	// breaks is the property (or, for a vacuity mutant, the cover) expected in the failure; docs/formal.md lists
+	// each property with the mutant that breaks it.
+	breaks string
+	// bmc is the depth of the bounded check that must find the failure (0: run the whole check: BMC,
+	// induction and cover).
+	bmc int
+}
+
+var mutants = []mutant{
+	{name: "ram_read_other_address", block: "ram_sdp", set: "ram_sdp", file: "ram_sdp.v",
+		old: "rd_data_reg <= mem[rd_addr];", new: "rd_data_reg <= mem[rd_addr + 1'b1];",
+		breaks: "ram_read", bmc: 4},
+	{name: "ram_write_dropped", block: "ram_sdp", set: "ram_sdp", file: "ram_sdp.v",
+		old: "if (wr_en) begin\n        mem[wr_addr]", new: "if (wr_en && wr_data != 1) begin\n        mem[wr_addr]",
+		breaks: "ram_holds", bmc: 4},
+	// a property mutant: an assumption that no write happens makes every assertion hold and the covers
+	// unreachable, and the check must fail for it
+	{name: "ram_vacuous", block: "ram_sdp", set: "ram_sdp", file: "ram_sdp.v",
+		old: "always @* begin\n    if (f_written)", new: "always @* begin\n    assume (!wr_en);\n    if (f_written)",
+		breaks: "c_ram_read"},
+	{name: "rx_window_twice", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old:    "d_in_win = d[PSN_WIDTH-1:WIN_W] == {PSN_WIDTH-WIN_W{1'b0}};",
+		new:    "d_in_win = d[PSN_WIDTH-1:WIN_W+1] == {PSN_WIDTH-WIN_W-1{1'b0}};",
+		breaks: "rx_accept_window", bmc: 4},
+	{name: "rx_cum_skips_hole", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old:    "first_zero_in = ~(c_bitmap | {{WINDOW-1{1'b0}}, 1'b1});",
+		new:    "first_zero_in = ~(c_bitmap | {{WINDOW-2{1'b0}}, 2'b11});",
+		breaks: "rx_cum_bitmap", bmc: 4},
+	{name: "rx_cnt_closed_double", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "cnt_closed_next = cnt_closed_reg + 32'd1;", new: "cnt_closed_next = cnt_closed_reg + 32'd2;",
+		breaks: "rx_cnt_closed", bmc: 4},
+}
+
+// TestMutantsFail applies each mutant to a copy of rtl/ and requires its property set to fail: the properties
+// constrain what they claim to, and a vacuous proof is refused.
+func TestMutantsFail(t *testing.T) {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	f, err := formal.Load(root)
+	require.NoError(t, err)
+	if missing := formal.Tools(f.Solver); len(missing) > 0 {
+		t.Skipf("formal tools missing (%s): `make deps` installs them", strings.Join(missing, ", "))
+	}
+	for _, m := range mutants {
+		m := m
+		t.Run(m.name, func(t *testing.T) {
+			checks, err := f.Select("nightly", []string{m.block})
+			require.NoError(t, err)
+			var c formal.Check
+			for _, ch := range checks {
+				if ch.Set == m.set {
+					c = ch
+				}
+			}
+			require.Equal(t, m.set, c.Set, "formal/presets.json should have property set %s", m.set)
+			if m.bmc > 0 {
+				// the failure is a counterexample from reset: BMC alone finds it
+				c.Induction, c.BMC, c.Cover = 0, m.bmc, 0
+			}
+			rtl := t.TempDir()
+			for _, name := range []string{"ram_sdp.v", m.block + ".v"} {
+				b, err := os.ReadFile(filepath.Join(root, "rtl", name))
+				require.NoError(t, err)
+				s := string(b)
+				if name == m.file {
+					require.Equal(t, 1, strings.Count(s, m.old), "mutant text should occur once in %s", name)
+					s = strings.Replace(s, m.old, m.new, 1)
+				}
+				require.NoError(t, os.WriteFile(filepath.Join(rtl, name), []byte(s), 0o644))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+			defer cancel()
+			rs, err := formal.Run(ctx, f, []formal.Check{c}, formal.Options{Root: root, RTL: rtl, Out: t.TempDir(),
+				Jobs: 2})
+			require.NoError(t, err)
+			require.False(t, formal.Passed(rs), "mutant %s should make %s fail, got %+v", m.name, m.set, rs)
+			var text []string
+			for _, r := range rs {
+				text = append(text, r.Text())
+			}
+			t.Logf("%s: %s", m.name, strings.Join(text, "; "))
+			require.Contains(t, strings.Join(text, "; "), m.breaks, "the failure should name %s", m.breaks)
+		})
+	}
+}
