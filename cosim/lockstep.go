@@ -158,7 +158,7 @@ type batchBuf struct {
 // A sampler sees each cycle's inputs and golden outputs once the cycle passed the compare.
 func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O], chk Checker[I, O],
 	smp Sampler[I, O], inL, outL *Layout, opt Options) (Stats, error) {
-	s := &session[I, O]{dut: dut, gold: gold, drv: drv, chk: chk, smp: smp, inL: inL, outL: outL, opt: opt}
+	s := &lockRun[I, O]{dut: dut, gold: gold, drv: drv, chk: chk, smp: smp, inL: inL, outL: outL, opt: opt}
 	batch := max(1, opt.Batch)
 	const depth = 3
 	free := make(chan *batchBuf, depth)
@@ -188,9 +188,9 @@ func pipelined[I, O any](dut *bridge.Model, gold Golden[I, O], drv Driver[I, O],
 	return finish(chk, opt)
 }
 
-// session is one lockstep run: the model, the golden model, the stimulus, the checker and sampler, the port
+// lockRun is one lockstep run: the model, the golden model, the stimulus, the checker and sampler, the port
 // layouts and the options.
-type session[I, O any] struct {
+type lockRun[I, O any] struct {
 	dut  *bridge.Model
 	gold Golden[I, O]
 	drv  Driver[I, O]
@@ -204,7 +204,7 @@ type session[I, O any] struct {
 // produce fills batches from free with the golden-driven inputs and the golden outputs of each cycle and hands
 // them to full, in cycle order, until the run's cycles are done or stop closes. A batch ends where the waveform
 // window starts, so that the batch that starts tracing begins at its first cycle.
-func (s *session[I, O]) produce(batch int, free <-chan *batchBuf, full chan<- *batchBuf, stop <-chan struct{}) {
+func (s *lockRun[I, O]) produce(batch int, free <-chan *batchBuf, full chan<- *batchBuf, stop <-chan struct{}) {
 	defer close(full)
 	var in I
 	var out O
@@ -246,7 +246,7 @@ func (s *session[I, O]) produce(batch int, free <-chan *batchBuf, full chan<- *b
 
 // check compares the model's outputs got of batch b with the golden ones, cycle by cycle, and feeds the sampler
 // and the checker; it returns the first mismatch or checker violation.
-func (s *session[I, O]) check(b *batchBuf, got []uint32) (Stats, error) {
+func (s *lockRun[I, O]) check(b *batchBuf, got []uint32) (Stats, error) {
 	var in I
 	var dutOut, goldOut O
 	iw, ow := s.inL.Words(), s.outL.Words()
