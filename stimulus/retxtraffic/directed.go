@@ -12,5 +12,5 @@ package retxtraffic
 // directed is the table of the directed scripts.
 var directed = []Script{
 	sackHole, windowFull, rtoBackoff, maxRetries, gbnNak, ctlFlush(false), ctlFlush(true), gbnAckRewind,
-	sackAllLost, sackRegion, wrapScript, resetMid, earlyScan, ackReqAge,
+	sackAllLost, sackRegion, wrapScript, resetMid, earlyScan, ackReqAge, earlyLater, earlyHold,
 }

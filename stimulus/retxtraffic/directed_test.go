@@ -181,6 +181,9 @@ func TestScriptsCatchMutants(t *testing.T) {
 			cfgMutant("early_cycles 0 (off)", func(c *config.Config) { c.EarlyCycles = 0 }), lossFbLost, pktLate},
 		"ack_req_age": {cfgMutant("ack_req_ticks + 1", func(c *config.Config) { c.AckReqTicks++ }),
 			cfgMutant("ack_req_ticks 0 (off)", func(c *config.Config) { c.AckReqTicks = 0 }), ackReqLost},
+		"early_later": {cfgMutant("rto_ticks + 1", func(c *config.Config) { c.RTOTicks++ }), retriesPlus1, pktLate},
+		"early_hold": {cfgMutant("early_cycles 0 (off)", func(c *config.Config) { c.EarlyCycles = 0 }),
+			lossFbLost, retriesPlus1, pktLate},
 	}
 	for _, s := range Scripts() {
 		require.Contains(t, mutants, s.Name, "every script needs mutants it catches")
