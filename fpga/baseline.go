@@ -26,6 +26,8 @@ type BaselineEntry struct {
 	Resources Resources `json:"resources"`
 	// FmaxMHz is the place-and-route Fmax (0 where the board has no place-and-route).
 	FmaxMHz float64 `json:"fmax_mhz,omitempty"`
+	// LogicDepth is the logic depth in levels (Depth.Levels).
+	LogicDepth int `json:"logic_depth"`
 	// Tools are the tool versions the numbers come from.
 	Tools map[string]string `json:"tools"`
 }
@@ -52,6 +54,9 @@ func NewBaseline(reports []Report) Baseline {
 			Resources: r.Resources, Tools: r.Tools}
 		if r.PnR != nil {
 			e.FmaxMHz = r.PnR.FmaxMHz
+		}
+		if r.Depth != nil {
+			e.LogicDepth = r.Depth.Levels
 		}
 		b.Entries = append(b.Entries, e)
 	}
@@ -117,7 +122,7 @@ func (v Verdict) String() string {
 type Finding struct {
 	// Board and Top identify the block.
 	Board, Top string
-	// Kind is the resource kind, "fmax_mhz", or "entry" for a missing or stale baseline entry.
+	// Kind is the resource kind, "fmax_mhz", "depth", or "entry" for a missing or stale baseline entry.
 	Kind string
 	// Base and Now are the baseline and current values.
 	Base, Now float64
@@ -141,9 +146,9 @@ func (f Finding) String() string {
 }
 
 // Compare checks reports against the baseline: a resource that grows by more than Tolerance, an Fmax that drops
-// by more than Tolerance, a report without a baseline entry, a changed parameter set, and a baseline entry of
-// one of the boards that ran but no longer has a report (its top left the manifest) fail. boards lists the
-// boards that ran. The findings come in board, top, kind order.
+// by more than Tolerance, a logic depth above the baseline's, a report without a baseline entry, a changed
+// parameter set, and a baseline entry of one of the boards that ran but no longer has a report (its top left the
+// manifest) fail. boards lists the boards that ran. The findings come in board, top, kind order.
 func Compare(base Baseline, reports []Report, boards []string) []Finding {
 	var out []Finding
 	ran := map[string]bool{}
@@ -181,6 +186,7 @@ func Compare(base Baseline, reports []Report, boards []string) []Finding {
 			}
 			out = append(out, compareOne(r.Board, r.Top, "fmax_mhz", e.FmaxMHz, now, true))
 		}
+		out = append(out, compareDepth(r.Board, r.Top, e.LogicDepth, r.Depth))
 		if changed := toolChanges(e.Tools, r.Tools); changed != "" {
 			out = append(out, Finding{Board: r.Board, Top: r.Top, Kind: "tools", Verdict: Same,
 				Detail: "tool versions differ from the baseline's: " + changed})
@@ -232,6 +238,27 @@ func compareOne(board, top, kind string, base, now float64, higherIsBetter bool)
 	case base > 0 && now > base*(1+Tolerance):
 		f.Verdict = Better
 		f.Detail = fmt.Sprintf("rose %.1f%%: `make fpga-baseline` to lock it in", (now/base-1)*100)
+	}
+	return f
+}
+
+// compareDepth checks the logic depth exactly: one more level than the baseline fails, one less is better.
+func compareDepth(board, top string, base int, now *Depth) Finding {
+	f := Finding{Board: board, Top: top, Kind: "depth", Base: float64(base), Verdict: Same}
+	switch {
+	case now == nil:
+		f.Verdict, f.Detail = Worse, "no logic depth in the report"
+	case base == 0:
+		f.Now, f.Verdict = float64(now.Levels), Worse
+		f.Detail = "no logic depth in the baseline: `make fpga-baseline` records it"
+	case now.Levels > base:
+		f.Now, f.Verdict = float64(now.Levels), Worse
+		f.Detail = fmt.Sprintf("%d more level(s): %s", now.Levels-base, strings.Join(now.Path, " -> "))
+	case now.Levels < base:
+		f.Now, f.Verdict = float64(now.Levels), Better
+		f.Detail = "fewer levels: `make fpga-baseline` to lock it in"
+	default:
+		f.Now = float64(now.Levels)
 	}
 	return f
 }

@@ -9,10 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// report builds a report of rx_reorder on a board with the given resources and Fmax (0: no place-and-route).
+// report builds a report of rx_reorder on a board with the given resources and Fmax (0: no place-and-route), at a
+// logic depth of 6 levels.
 func report(board string, res fpga.Resources, fmax float64) fpga.Report {
 	r := fpga.Report{Board: board, Top: "rx_reorder", Resources: res,
-		Config: fpga.ConfigInfo{Name: "ice40", ParamsHash: "p1"}, Tools: map[string]string{"yosys": "Yosys 0.23"}}
+		Config: fpga.ConfigInfo{Name: "ice40", ParamsHash: "p1"}, Tools: map[string]string{"yosys": "Yosys 0.23"},
+		Depth: &fpga.Depth{Levels: 6, Path: []string{"LUT6 (a.v:1)"}}}
 	if fmax > 0 {
 		r.PnR = &fpga.PnR{FmaxMHz: fmax}
 	}
@@ -92,6 +94,30 @@ func TestCompare(t *testing.T) {
 			want: []verdict{{board: "ice40-hx8k", kind: "entry", verdict: fpga.Worse}}},
 		{name: "boards that did not run are not compared",
 			reports: []fpga.Report{report("ice40-hx8k", baseRes, 40)}, boards: []string{"ice40-hx8k"}},
+		{name: "one more logic level fails",
+			reports: []fpga.Report{func() fpga.Report {
+				r := report("ecp5-85k", baseRes, 0)
+				r.Depth = &fpga.Depth{Levels: 7}
+				return r
+			}()},
+			boards: []string{"ecp5-85k"}, fail: true,
+			want: []verdict{{board: "ecp5-85k", kind: "depth", verdict: fpga.Worse}}},
+		{name: "one less logic level is better",
+			reports: []fpga.Report{func() fpga.Report {
+				r := report("ecp5-85k", baseRes, 0)
+				r.Depth = &fpga.Depth{Levels: 5}
+				return r
+			}()},
+			boards: []string{"ecp5-85k"},
+			want:   []verdict{{board: "ecp5-85k", kind: "depth", verdict: fpga.Better}}},
+		{name: "a report without a logic depth fails",
+			reports: []fpga.Report{func() fpga.Report {
+				r := report("ecp5-85k", baseRes, 0)
+				r.Depth = nil
+				return r
+			}()},
+			boards: []string{"ecp5-85k"}, fail: true,
+			want: []verdict{{board: "ecp5-85k", kind: "depth", verdict: fpga.Worse}}},
 		{name: "other tool versions are noted, not failed",
 			reports: []fpga.Report{func() fpga.Report {
 				r := report("ice40-hx8k", baseRes, 40)

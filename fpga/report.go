@@ -63,6 +63,8 @@ type Report struct {
 	LibraryResizes int `json:"library_resize_warnings"`
 	// PnR is the place-and-route result (boards with PnR only): Fmax, critical path, utilisation.
 	PnR *PnR `json:"pnr,omitempty"`
+	// Depth is the logic depth of the block's mapped netlist (LogicDepth; on PnR boards without its harness).
+	Depth *Depth `json:"logic_depth,omitempty"`
 	// Packing is set instead of PnR when the block fits by yosys's count but nextpnr's packing of it with its I/O
 	// harness needs more than the device has: nextpnr stopped before placement, Fits is false, OverDevice names
 	// the bel types, and there is no Fmax.
@@ -124,6 +126,13 @@ func Summary(r Report, reportPath string) string {
 			ms = append(ms, s)
 		}
 		w("  memories: %s\n", strings.Join(ms, "; "))
+	}
+	if d := r.Depth; d != nil {
+		w("  logic depth %d levels (register to register)", d.Levels)
+		if locs := d.Locations(); len(locs) > 0 {
+			w(" through %s", strings.Join(locs, ", "))
+		}
+		w("\n")
 	}
 	summaryPnR(w, r)
 	if len(r.Warnings) > 0 {
