@@ -25,7 +25,8 @@
  * Log (+log=FILE): "D c" data and "A c" ACK descriptor accepted in cycle c, "P c" payload beat
  * accepted, "O c last tkeep tdata" output beat, then "S cycles C xerr X gaps G" with X the
  * m_axis protocol errors (a stalled beat that changed or vanished) and G the cycles without a
- * beat inside a frame.
+ * beat inside a frame. The run ends when every record has been presented and every frame has
+ * left, or 100000 cycles after the last transfer of any kind.
  */
 
 `resetall
@@ -188,6 +189,7 @@ endfunction
 integer cycle = 0;
 integer di = 0, ai = 0, ti = 0, pi = 0;
 integer frames_out = 0;
+integer last_xfer = 0;
 integer xerr = 0, gaps = 0;
 integer pkt_shown = -1, ack_shown = -1, pay_shown = -1;
 reg in_frame = 1'b0;
@@ -240,7 +242,8 @@ always @(negedge clk) begin
             s_pay_tdata <= pays[pi];
         end
     end
-    if (done || cycle > 50000000) begin
+    // watchdog: a lost frame or a stuck input ends the run (the frame count then fails the test)
+    if (done || cycle - last_xfer > 100000) begin
         $fwrite(logf, "S cycles %0d xerr %0d gaps %0d\n", cycle, xerr, gaps);
         $fclose(logf);
         $display("roce_tx_tb: cycles %0d frames %0d xerr %0d gaps %0d", cycle, frames_out, xerr,
@@ -276,6 +279,10 @@ always @(posedge clk) begin
         if (gaps < 5) begin
             $display("roce_tx_tb: cycle %0d: no beat inside frame %0d", cycle, frames_out);
         end
+    end
+    if ((m_axis_tvalid && m_axis_tready) || tbl_wr_en || (s_pkt_valid && s_pkt_ready) ||
+            (s_ack_valid && s_ack_ready) || (s_pay_tvalid && s_pay_tready)) begin
+        last_xfer <= cycle;
     end
     if (m_axis_tvalid && m_axis_tready) begin
         $fwrite(logf, "O %0d %0d %h %h\n", cycle, m_axis_tlast, m_axis_tkeep, m_axis_tdata);
