@@ -147,7 +147,7 @@ func (g *txGen) psn() uint32 {
 func (g *txGen) data(n int) error {
 	p := txPkt{epoch: g.epoch, conn: int(edge(g.r, uint32(g.p.conns-1))), psn: g.psn(),
 		pseq: edge(g.r, 1<<g.p.pseqW-1), path: uint8(edge(g.r, uint32(g.p.paths-1))),
-		entropy: uint16(edge(g.r, 0xFFFF)), handle: edge(g.r, uint32(1<<g.p.handleW-1)),
+		entropy: entropy(g.r), handle: edge(g.r, uint32(1<<g.p.handleW-1)),
 		offset: edge(g.r, 0xFFFFFFFF), first: g.r.IntN(2) == 0, last: g.r.IntN(2) == 0, ackReq: g.r.IntN(2) == 0,
 		payload: make([]byte, n)}
 	for i := range p.payload {
@@ -168,7 +168,7 @@ func (g *txGen) data(n int) error {
 func (g *txGen) ack() error {
 	a := txAck{epoch: g.epoch, conn: int(edge(g.r, uint32(g.p.conns-1))), psn: g.psn(),
 		pseq: edge(g.r, 1<<g.p.pseqW-1), path: uint8(edge(g.r, uint32(g.p.paths-1))),
-		entropy: uint16(edge(g.r, 0xFFFF)), ecn: g.r.IntN(2) == 0, nak: g.r.IntN(3) == 0}
+		entropy: entropy(g.r), ecn: g.r.IntN(2) == 0, nak: g.r.IntN(3) == 0}
 	if g.r.IntN(8) == 0 {
 		a.psn = 0
 	}
@@ -273,3 +273,7 @@ func writeLines(name string, lines []string) error {
 	}
 	return f.Close()
 }
+
+// entropy returns a UDP source port in the path entropy range 0xC000..0xFFFF (docs/protocol.md, "UDP"; a lower
+// port may be claimed by another Wireshark dissector).
+func entropy(r *rand.Rand) uint16 { return uint16(0xC000 + edge(r, 0x3FFF)) }
