@@ -215,9 +215,15 @@ reg [SACK_BITS-1:0] sack1;
 reg [47:0] smac1;
 reg [31:0] sip1;
 
+// rr is the one stage-0 register with a reset, kept in this block: two always blocks writing it
+// would be two drivers to synthesis (yosys resolves the conflict to a constant)
+always @(posedge clk) begin
+    if (rst) rr <= 1'b0;
+    else if (acc) rr <= !pick_ack;
+end
+
 always @(posedge clk) begin
     if (acc) begin
-        rr <= !pick_ack;
         k1 <= pick_ack;
         tbl1 <= tbl_mem[pick_ack ? s_ack_conn : s_pkt_conn];
         smac1 <= cfg_mac;
@@ -569,7 +575,6 @@ always @(posedge clk) begin
         nv <= 1'b0;
         cv <= 1'b0;
         bv <= 1'b0;
-        rr <= 1'b0;
         carry <= 48'd0;
     end
 end
