@@ -178,7 +178,8 @@ initial begin
     end
 end
 
-integer i;
+// loop indices, one per always block (a shared one would be driven by several)
+integer ia, ib, ic, id, ie, ig;
 
 /*
  * Connection table: {peer MAC, peer IP, QPN, DSCP, TTL}, read when a descriptor is accepted
@@ -278,9 +279,9 @@ always @* begin
     lsum = lin[L_W-1:2] + 18 + {{(L_W-3){1'b0}}, |len1[1:0]};
     in_n = lin[L_W-1:KEEP_LOG] + {{(IN_W-1){1'b0}}, |lin[KEEP_LOG-1:0]};
     therm_n = {KW{1'b1}};
-    for (i = 0; i < KW; i = i + 1) begin
-        if (len1[KEEP_LOG-1:0] != 0 && i >= len1[KEEP_LOG-1:0]) begin
-            therm_n[i] = 1'b0;
+    for (ia = 0; ia < KW; ia = ia + 1) begin
+        if (len1[KEEP_LOG-1:0] != 0 && ia >= len1[KEEP_LOG-1:0]) begin
+            therm_n[ia] = 1'b0;
         end
     end
 end
@@ -360,8 +361,8 @@ always @(posedge clk) begin
         f5 <= {1'b0, s4[15:0]} + {14'd0, s4[18:16]};
         tot5 <= tot4;
         b5 <= b4;
-        for (i = 0; i < KW; i = i + 1) begin
-            lkeep5[i] <= i < c4;
+        for (ib = 0; ib < KW; ib = ib + 1) begin
+            lkeep5[ib] <= ib < c4;
         end
         // ICRC at lanes c-4..c-1 (c = 2 mod 4): group gi upper half, group gi+1 lower half
         gi5 <= c4[KEEP_LOG-1:2] - 1;
@@ -417,6 +418,7 @@ always @* begin
     bm = {32*WORDS{1'b0}};
     bm[SACK_BITS-1:0] = sack5;
     hv = {HV_W{1'b0}};
+    ic = 0;
     put(0, 6, {16'd0, dmac5});
     put(6, 6, {16'd0, smac5});
     put(12, 2, 64'h0800);
@@ -439,8 +441,8 @@ always @* begin
         put(54, 1, nak5 ? 64'h60 : 64'h1F);
         put(58, 4, {32'd0, path5, pseq5});
         put(62, 2, {48'd0, ecn5, 7'd0, WORDS[7:0]});
-        for (i = 0; i < WORDS; i = i + 1) begin
-            put(66 + 4*i, 4, {32'd0, bm[32*i +: 32]});
+        for (ic = 0; ic < WORDS; ic = ic + 1) begin
+            put(66 + 4*ic, 4, {32'd0, bm[32*ic +: 32]});
         end
     end else begin
         put(54, 4, {32'd0, 8'hB5, path5, fst5, lst5, 6'd0, 8'h01});
@@ -492,15 +494,15 @@ reg [DATA_WIDTH-1:0] beat;
 reg [KW-1:0] lane_en;
 always @* begin
     beat = {DATA_WIDTH{1'b0}};
-    for (i = 0; i < HB; i = i + 1) begin
-        beat = beat | (chv[i*DATA_WIDTH +: DATA_WIDTH] & {DATA_WIDTH{hsel[i]}});
+    for (id = 0; id < HB; id = id + 1) begin
+        beat = beat | (chv[id*DATA_WIDTH +: DATA_WIDTH] & {DATA_WIDTH{hsel[id]}});
     end
-    for (i = 0; i < KW; i = i + 1) begin
-        lane_en[i] = con && (!cin1 || cinkeep[i]);
+    for (id = 0; id < KW; id = id + 1) begin
+        lane_en[id] = con && (!cin1 || cinkeep[id]);
     end
     beat[47:0] = beat[47:0] | carry;
-    for (i = 0; i < KW - 6; i = i + 1) begin
-        beat[8*(i+6) +: 8] = beat[8*(i+6) +: 8] | (s_pay_tdata[8*i +: 8] & {8{lane_en[i]}});
+    for (id = 0; id < KW - 6; id = id + 1) begin
+        beat[8*(id+6) +: 8] = beat[8*(id+6) +: 8] | (s_pay_tdata[8*id +: 8] & {8{lane_en[id]}});
     end
 end
 
@@ -525,8 +527,8 @@ always @(posedge clk) begin
         blo <= clast;
         bhi <= (clast && cgi != GLAST) || (cpen && cgi == GLAST);
         bgi <= cgi;
-        for (i = 0; i < 6; i = i + 1) begin
-            carry[8*i +: 8] <= s_pay_tdata[8*(KW-6+i) +: 8] & {8{lane_en[KW-6+i]}};
+        for (ie = 0; ie < 6; ie = ie + 1) begin
+            carry[8*ie +: 8] <= s_pay_tdata[8*(KW-6+ie) +: 8] & {8{lane_en[KW-6+ie]}};
         end
         ccnt <= ccnt - 1;
         clast <= cpen;
@@ -639,13 +641,13 @@ reg [DATA_WIDTH-1:0] ins;
 reg [GI_W-1:0] gprev;
 always @* begin
     ins = {DATA_WIDTH{1'b0}};
-    for (i = 0; i < G; i = i + 1) begin
-        gprev = i[GI_W-1:0] + GLAST;
-        if (h_hi && h_gi == i[GI_W-1:0]) begin
-            ins[32*i+16 +: 16] = ihead[15:0];
+    for (ig = 0; ig < G; ig = ig + 1) begin
+        gprev = ig[GI_W-1:0] + GLAST;
+        if (h_hi && h_gi == ig[GI_W-1:0]) begin
+            ins[32*ig+16 +: 16] = ihead[15:0];
         end
         if (h_lo && h_gi == gprev) begin
-            ins[32*i +: 16] = ihead[31:16];
+            ins[32*ig +: 16] = ihead[31:16];
         end
     end
 end
