@@ -440,22 +440,21 @@ end
 wire [16:0] cs_f1 = {1'b0, cs_sum[15:0]} + {12'd0, cs_sum[20:16]};
 wire [15:0] cs_f2 = cs_f1[15:0] + {15'd0, cs_f1[16]};
 
-// UDP payload (BTH .. ICRC) length, pad count, payload length; valid where the checks before
-// their use have passed
-wire [16:0] up = {1'b0, tot} - {9'd0, ihl4} - 17'd8;
+// Lengths are compared as the total length against the header bytes before a field: with h =
+// 4 x IHL, the UDP payload (BTH .. ICRC) is tot - h - 8 bytes, the data payload tot - h - 40 - pad.
 wire [7:0]  opcode = uv[8*8 +: 8];
 wire [1:0]  pad = uv[8*9+4 +: 2];
 wire [3:0]  tver = uv[8*9 +: 4];
 wire [23:0] qpn = {uv[8*13 +: 8], uv[8*14 +: 8], uv[8*15 +: 8]};
 wire [23:0] psn = {uv[8*17 +: 8], uv[8*18 +: 8], uv[8*19 +: 8]};
 wire        is_ack = opcode == 8'h11;
-wire [16:0] n_pay = up - 17'd32 - {15'd0, pad};
-wire [16:0] m_sack = up - 17'd20;
 wire [7:0]  syn = uv[8*20 +: 8];
 wire [7:0]  s_words = uv[8*29 +: 8];
-wire [16:0] s_need = {7'd0, s_words, 2'b00} + 17'd8;
 wire [7:0]  sp_path = uv[8*21 +: 8];
 wire [7:0]  sk_path = uv[8*24 +: 8];
+wire [15:0] h_pad = {8'd0, ihl4} + {14'd0, pad};
+wire [15:0] h_sack = {8'd0, ihl4} + {6'd0, s_words, 2'b00};
+wire [16:0] n_pay = {1'b0, tot} - {1'b0, h_pad} - 17'd40;
 reg  [255:0] bitmap;
 integer w;
 
@@ -466,73 +465,87 @@ always @* begin
     end
 end
 
-wire has_sack = m_sack != 17'd0;
+wire has_sack = tot > {8'd0, ihl4} + 16'd28;
 wire qpn_out = {1'b0, qpn} < QPN_LO || {1'b0, qpn} >= QPN_HI;
 wire bits_over = SACK_BITS < 32 && s_words != 8'd0 && (bitmap[31:0] >> SACK_BITS) != 32'd0;
 
-// steps 1 and 2 (before the ICRC), first failing check in the order of docs/protocol.md
-reg [2:0] pre;
+// Every check as one flag, in the order of docs/protocol.md "Receiver checks" (Parse's order):
+// the verdict is the kind of the first flag set (stage C), so a flag is meaningful only when the
+// flags before it are clear. pre_f: steps 1 and 2 (before the ICRC); data_f, ack_f: steps 4, 5.
+wire [20:0] pre_f = {
+    !is_ack && tot >= h_pad + 16'd40 && tot[1:0] != 2'd0,           // 20 pad count (data)
+    is_ack && pad != 2'd0,                                            // 19 pad count (ACK)
+    qpn == 24'd0 || qpn == 24'd1 || qpn == 24'hFFFFFF,                // 18 dest qp reserved
+    opcode != 8'h04 && opcode != 8'h11,                               // 17 opcode
+    tver != 4'd0,                                                     // 16 tver
+    tot < h_pad + 16'd24,                                             // 15 pad beyond BTH
+    tot < {8'd0, ihl4} + 16'd24,                                      // 14 BTH + ICRC
+    {uv[8*4 +: 8], uv[8*5 +: 8]} != tot - {8'd0, ihl4},               // 13 UDP length
+    {uv[8*2 +: 8], uv[8*3 +: 8]} != 16'd4791,                         // 12 UDP port
+    tot < {8'd0, ihl4} + 16'd8,                                       // 11 UDP header
+    {2'b00, tot} + 18'd14 > f_len_reg,                                // 10 total length > frame
+    tot < {8'd0, ihl4},                                               //  9 total length < header
+    cs_f2 != 16'hFFFF,                                                //  8 header checksum
+    {hdr_reg[8*20 +: 6], hdr_reg[8*21 +: 8]} != 14'd0,                //  7 fragment
+    hdr_reg[8*23 +: 8] != 8'd17,                                      //  6 protocol
+    f_len_reg < 18'd14 + {10'd0, ihl4},                               //  5 options present
+    d_ihl < 4'd5,                                                     //  4 IHL
+    hdr_reg[8*14+4 +: 4] != 4'd4,                                     //  3 version
+    f_len_reg < 18'd34,                                               //  2 IPv4 header present
+    {hdr_reg[8*12 +: 8], hdr_reg[8*13 +: 8]} != 16'h0800,             //  1 EtherType
+    f_len_reg < 18'd14};                                              //  0 Ethernet header
+wire [11:0] data_f = {4'd0,
+    n_pay > MTU17,                                                    //  7 payload > MTU
+    {1'b0, sp_path} >= PATHS9,                                        //  6 path
+    qpn_out,                                                          //  5 dest qp range
+    uv[8*22 +: 6] != 6'd0,                                            //  4 spray flags
+    uv[8*32 +: 8] != 8'd16,                                           //  3 spray length
+    uv[8*23 +: 8] != 8'd1,                                            //  2 spray version
+    uv[8*20 +: 8] != 8'hB5,                                           //  1 spray type
+    tot < h_pad + 16'd40};                                            //  0 spray header
+wire [11:0] ack_f = {
+    has_sack && bits_over,                                            // 11 bitmap bits
+    has_sack && s_words > SACK_WORDS8,                                // 10 SACK words
+    has_sack && {1'b0, sk_path} >= PATHS9,                            //  9 SACK path
+    qpn_out,                                                          //  8 dest qp range
+    has_sack && tot > h_sack + 16'd36,                                //  7 after the bitmap
+    has_sack && tot < h_sack + 16'd36,                                //  6 bitmap present
+    has_sack && {uv[8*30 +: 8], uv[8*31 +: 8]} != 16'd0,              //  5 SACK reserved
+    has_sack && s_words > 8'd8,                                       //  4 SACK words
+    has_sack && uv[8*28 +: 7] != 7'd0,                                //  3 SACK flags
+    has_sack && tot < {8'd0, ihl4} + 16'd36,                          //  2 SACK header
+    syn != 8'h60 && syn[6:5] != 2'b00,                                //  1 syndrome
+    tot < {8'd0, ihl4} + 16'd28};                                     //  0 AETH
+localparam [3*24-1:0] PRE_KINDS = {R_OK, R_OK, R_OK, R_INVALID, R_INVALID, R_INVALID, R_OPCODE,
+    R_INVALID, R_TRUNC, R_TRUNC, R_INVALID, R_NOTROCE, R_TRUNC, R_TRUNC, R_INVALID, R_INVALID,
+    R_INVALID, R_NOTROCE, R_TRUNC, R_INVALID, R_INVALID, R_TRUNC, R_NOTROCE, R_TRUNC};
+localparam [3*24-1:0] DATA_KINDS = {R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_OK,
+    R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_LIMIT, R_LIMIT, R_LIMIT, R_INVALID, R_INVALID,
+    R_INVALID, R_INVALID, R_TRUNC};
+localparam [3*24-1:0] ACK_KINDS = {R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_OK, R_OK,
+    R_OK, R_OK, R_LIMIT, R_LIMIT, R_LIMIT, R_LIMIT, R_INVALID, R_TRUNC, R_INVALID, R_INVALID,
+    R_INVALID, R_TRUNC, R_INVALID, R_TRUNC};
 
-always @* begin
-    pre = R_OK;
-    if (f_len_reg < 18'd14) pre = R_TRUNC;
-    else if ({hdr_reg[8*12 +: 8], hdr_reg[8*13 +: 8]} != 16'h0800) pre = R_NOTROCE;
-    else if (f_len_reg < 18'd34) pre = R_TRUNC;
-    else if (hdr_reg[8*14+4 +: 4] != 4'd4) pre = R_INVALID;
-    else if (d_ihl < 4'd5) pre = R_INVALID;
-    else if (f_len_reg < 18'd14 + {10'd0, ihl4}) pre = R_TRUNC;
-    else if (hdr_reg[8*23 +: 8] != 8'd17) pre = R_NOTROCE;
-    else if ({hdr_reg[8*20 +: 6], hdr_reg[8*21 +: 8]} != 14'd0) pre = R_INVALID;
-    else if (cs_f2 != 16'hFFFF) pre = R_INVALID;
-    else if (tot < {8'd0, ihl4}) pre = R_INVALID;
-    else if ({2'b00, tot} + 18'd14 > f_len_reg) pre = R_TRUNC;
-    else if (tot - {8'd0, ihl4} < 16'd8) pre = R_TRUNC;
-    else if ({uv[8*2 +: 8], uv[8*3 +: 8]} != 16'd4791) pre = R_NOTROCE;
-    else if ({uv[8*4 +: 8], uv[8*5 +: 8]} != tot - {8'd0, ihl4}) pre = R_INVALID;
-    else if (up < 17'd16) pre = R_TRUNC;
-    else if (up - 17'd16 < {15'd0, pad}) pre = R_TRUNC;
-    else if (tver != 4'd0) pre = R_INVALID;
-    else if (opcode != 8'h04 && opcode != 8'h11) pre = R_OPCODE;
-    else if (qpn == 24'd0 || qpn == 24'd1 || qpn == 24'hFFFFFF) pre = R_INVALID;
-    else if (is_ack && pad != 2'd0) pre = R_INVALID;
-    else if (!is_ack && up >= 17'd32 + {15'd0, pad} && up[1:0] != 2'd0) pre = R_INVALID;
-end
-
-// steps 4 and 5 (after the ICRC)
-reg [2:0] post;
-
-always @* begin
-    post = R_OK;
-    if (!is_ack) begin
-        if (up - 17'd16 - {15'd0, pad} < 17'd16) post = R_TRUNC;
-        else if (uv[8*20 +: 8] != 8'hB5) post = R_INVALID;
-        else if (uv[8*23 +: 8] != 8'd1) post = R_INVALID;
-        else if (uv[8*32 +: 8] != 8'd16) post = R_INVALID;
-        else if (uv[8*22 +: 6] != 6'd0) post = R_INVALID;
-        else if (qpn_out) post = R_LIMIT;
-        else if ({1'b0, sp_path} >= PATHS9) post = R_LIMIT;
-        else if (n_pay > MTU17) post = R_LIMIT;
-    end else begin
-        if (up < 17'd20) post = R_TRUNC;
-        else if (syn != 8'h60 && syn[6:5] != 2'b00) post = R_INVALID;
-        else if (has_sack && m_sack < 17'd8) post = R_TRUNC;
-        else if (has_sack && uv[8*28 +: 7] != 7'd0) post = R_INVALID;
-        else if (has_sack && s_words > 8'd8) post = R_INVALID;
-        else if (has_sack && {uv[8*30 +: 8], uv[8*31 +: 8]} != 16'd0) post = R_INVALID;
-        else if (has_sack && m_sack < s_need) post = R_TRUNC;
-        else if (has_sack && m_sack > s_need) post = R_INVALID;
-        else if (qpn_out) post = R_LIMIT;
-        else if (has_sack && {1'b0, sk_path} >= PATHS9) post = R_LIMIT;
-        else if (has_sack && s_words > SACK_WORDS8) post = R_LIMIT;
-        else if (has_sack && bits_over) post = R_LIMIT;
+// first_kind: the kind of the lowest flag set in f (R_OK if none)
+function [2:0] first_kind;
+    input [23:0] f;
+    input [3*24-1:0] kinds;
+    integer k;
+    begin
+        first_kind = R_OK;
+        for (k = 23; k >= 0; k = k - 1) begin
+            if (f[k]) begin
+                first_kind = kinds[3*k +: 3];
+            end
+        end
     end
-end
+endfunction
 
 // stage C registers: verdict parts and the descriptor
 reg                     c_valid_reg = 1'b0;
 reg                     c_user_reg;
-reg [2:0]               c_pre_reg;
-reg [2:0]               c_post_reg;
+reg [20:0]              c_pre_reg;
+reg [11:0]              c_post_reg;
 reg                     c_ack_reg;
 reg [IBW-1:0]           c_res_reg;
 reg [IBW-1:0]           c_words_reg;
@@ -542,7 +555,7 @@ reg [AD_W-1:0]          c_ad_reg;
 
 wire [23:0] qpn_off = qpn - QPN_LO[23:0];
 wire [23:0] cum_psn = syn == 8'h60 ? psn : psn + 24'd1;
-wire [16:0] n_words = (n_pay + K17 - 17'd1) >> KL;
+wire [16:0] n_words = ({1'b0, tot} + K17 - 17'd41 - {1'b0, h_pad}) >> KL;
 wire [23:0] sp_pseq = {uv[8*33 +: 8], uv[8*34 +: 8], uv[8*35 +: 8]};
 wire [31:0] msg_id = {uv[8*24 +: 8], uv[8*25 +: 8], uv[8*26 +: 8], uv[8*27 +: 8]};
 wire [31:0] p_offset = {uv[8*28 +: 8], uv[8*29 +: 8], uv[8*30 +: 8], uv[8*31 +: 8]};
@@ -552,8 +565,8 @@ wire [255:0] sack_all = has_sack ? bitmap : 256'd0;
 always @(posedge clk) begin
     c_valid_reg <= f_valid_reg && !rst;
     c_user_reg <= f_user_reg;
-    c_pre_reg <= pre;
-    c_post_reg <= post;
+    c_pre_reg <= pre_f;
+    c_post_reg <= is_ack ? ack_f : data_f;
     c_ack_reg <= is_ack;
     c_res_reg <= f_res_reg;
     c_words_reg <= n_words[IBW-1:0];
@@ -569,8 +582,10 @@ end
 /*
  * Stage C (cycle T+2): the verdict; commit (descriptor FIFO write, buffer pointer) or drop
  */
-wire [2:0] reason = c_user_reg ? R_MAC : c_pre_reg != R_OK ? c_pre_reg :
-    !icrc_ok_reg ? R_ICRC : c_post_reg;
+wire [2:0] pre_kind = first_kind({3'd0, c_pre_reg}, PRE_KINDS);
+wire [2:0] post_kind = first_kind({12'd0, c_post_reg}, c_ack_reg ? ACK_KINDS : DATA_KINDS);
+wire [2:0] reason = c_user_reg ? R_MAC : c_pre_reg != 21'd0 ? pre_kind :
+    !icrc_ok_reg ? R_ICRC : post_kind;
 wire       c_data = c_valid_reg && reason == R_OK && !c_ack_reg;
 wire       c_ack = c_valid_reg && reason == R_OK && c_ack_reg;
 

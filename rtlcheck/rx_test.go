@@ -120,6 +120,13 @@ func rxFrames(t *testing.T, r *rand.Rand, cfg config.Config, sd uint64) []rxFram
 	g.outsideLimits()
 	g.malformed()
 	r.Shuffle(len(g.fs), func(i, j int) { g.fs[i], g.fs[j] = g.fs[j], g.fs[i] })
+	// a data frame, then at once a short frame with IHL 0..4 (dropped; its words must not start before
+	// the data frame's commit)
+	for ihl := 0; ihl < 20; ihl++ {
+		g.add("data", g.data(1+r.IntN(200), g.qpn(), g.path()), false)
+		f := g.edit(g.valid(), func(b []byte) { b[14] = 0x40 | byte(ihl%5) })
+		g.add("edit", f[:min(len(f), 60+r.IntN(80))], false)
+	}
 	return g.fs
 }
 
