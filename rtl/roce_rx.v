@@ -428,17 +428,25 @@ end
 reg [20:0] cs_sum;
 integer j;
 
+// (masked words, no condition around the adds: one multi-operand sum, a carry-save tree). The
+// header is right when the folded sum is 0xFFFF, i.e. the sum is a non-zero multiple of 0xFFFF:
+// one of the 30 values 0xFFFF x m (m = 1..30), compared in parallel instead of folding.
+reg cs_ok;
+reg [20:0] cs_mul;
+
 always @* begin
     cs_sum = 21'd0;
     for (j = 0; j < 30; j = j + 1) begin
-        if (j < 2 * d_ihl) begin
-            cs_sum = cs_sum + {5'd0, hdr_reg[8*(14+2*j) +: 8], hdr_reg[8*(15+2*j) +: 8]};
-        end
+        cs_sum = cs_sum + ({5'd0, hdr_reg[8*(14+2*j) +: 8], hdr_reg[8*(15+2*j) +: 8]} &
+            {21{j < 2 * d_ihl}});
+    end
+    cs_ok = 1'b0;
+    cs_mul = 21'd0;
+    for (j = 1; j <= 30; j = j + 1) begin
+        cs_mul = cs_mul + 21'h0FFFF;
+        cs_ok = cs_ok | (cs_sum == cs_mul);
     end
 end
-
-wire [16:0] cs_f1 = {1'b0, cs_sum[15:0]} + {12'd0, cs_sum[20:16]};
-wire [15:0] cs_f2 = cs_f1[15:0] + {15'd0, cs_f1[16]};
 
 // Lengths are compared as the total length against the header bytes before a field: with h =
 // 4 x IHL, the UDP payload (BTH .. ICRC) is tot - h - 8 bytes, the data payload tot - h - 40 - pad.
@@ -485,7 +493,7 @@ wire [20:0] pre_f = {
     tot < {8'd0, ihl4} + 16'd8,                                       // 11 UDP header
     {2'b00, tot} + 18'd14 > f_len_reg,                                // 10 total length > frame
     tot < {8'd0, ihl4},                                               //  9 total length < header
-    cs_f2 != 16'hFFFF,                                                //  8 header checksum
+    !cs_ok,                                                           //  8 header checksum
     {hdr_reg[8*20 +: 6], hdr_reg[8*21 +: 8]} != 14'd0,                //  7 fragment
     hdr_reg[8*23 +: 8] != 8'd17,                                      //  6 protocol
     f_len_reg < 18'd14 + {10'd0, ihl4},                               //  5 options present
