@@ -487,7 +487,8 @@ func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what stri
 // system/roce Limits.Parse: a simulated capture, data of every pad count to the MTU, ACKs and NAKs of
 // every SACK length, IPv4 options, trailing bytes, frames outside the limits, bit flips at every byte
 // position, field edits, cut frames, runts, garbage, MAC errors. Each runs once with random idle cycles
-// and output back-pressure and once back to back with none; then the line-rate figures.
+// and 30% output back-pressure, once back to back with none, once back to back with 90%; then the
+// line-rate figures.
 func TestRoCERX(t *testing.T) {
 	sd := seed(t)
 	fmt.Printf("rtlcheck: TestRoCERX seed=%d (SEED=N to change)\n", sd)
@@ -523,24 +524,30 @@ type rxFigure struct {
 	frames []rxFrame
 }
 
-// rxFigureFrames returns the frame sets of the figures: data with 64, 1024 and 4096 payload bytes, and
-// ACKs of the configuration's SACK length.
+// rxFigureFrames returns the frame sets of the figures: plain ACKs (the smallest frame), ACKs of the
+// configuration's SACK length, data with 64, 1024 and 4096 payload bytes.
 func rxFigureFrames(t *testing.T, r *rand.Rand, cfg config.Config) []rxFigure {
 	g := &rxGen{t: t, r: r, cfg: cfg, lim: roce.LimitsFor(cfg, mtu)}
 	var figs []rxFigure
-	for _, n := range []int{-1, 64, 1024, 4096} {
+	for _, n := range []int{-2, -1, 64, 1024, 4096} {
 		g.fs = nil
 		count := max(24, 200*64/max(n, 64))
 		for k := 0; k < count; k++ {
-			if n < 0 {
+			switch {
+			case n == -2:
+				g.add("ack", g.ack(-1, g.qpn(), g.path()), false)
+			case n < 0:
 				g.add("ack", g.ack(max(1, cfg.SackBits/32), g.qpn(), g.path()), false)
-			} else {
+			default:
 				g.add("data", g.data(n, g.qpn(), g.path()), false)
 			}
 		}
 		name := fmt.Sprintf("data %d B (%d B frames)", n, len(g.fs[0].frame))
 		if n < 0 {
 			name = fmt.Sprintf("ACK (%d B frames)", len(g.fs[0].frame))
+		}
+		if n == -2 {
+			name = fmt.Sprintf("plain ACK (%d B frames)", len(g.fs[0].frame))
 		}
 		figs = append(figs, rxFigure{name: name, frames: g.fs})
 	}
@@ -569,6 +576,9 @@ func rxWidth(t *testing.T, r *rand.Rand, cfg config.Config, fs []rxFrame, width 
 	rxCompare(t, cfg, fs, o, fmt.Sprintf("width %d, idle cycles and 30%% back-pressure", width))
 	o = rxRun(t, tb, tight, 0, sd, width)
 	rxCompare(t, cfg, fs, o, fmt.Sprintf("width %d, back to back", width))
+	// outputs ready one cycle in ten: the FIFOs and the buffer fill, s_axis_tready must hold the input
+	o = rxRun(t, tb, tight, 90, sd, width)
+	rxCompare(t, cfg, fs, o, fmt.Sprintf("width %d, back to back, 90%% back-pressure", width))
 	fmt.Printf("rtlcheck: TestRoCERX width %d: %d frames, %d beat lines; build %v, runs %v\n", width, len(fs),
 		gappy.lines, built.Round(time.Second), (time.Since(t0) - built).Round(time.Second))
 	for i, fig := range figs {

@@ -238,7 +238,7 @@ always @(posedge clk) begin
     end else begin
         idle <= 0;
     end
-    if (idle == 20 || cycle > 4 * lines + 100000) begin
+    if (idle == 20 || cycle > 40 * lines + 100000) begin
         $fwrite(fd, "X %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x\n", first_cycle, last_cycle,
             nbeats, cnt[0], cnt[1], cnt[2], cnt[3], cnt[4], cnt[5], cnt[6], cnt[7], cnt[8]);
         $fclose(fd);
