@@ -115,9 +115,10 @@ module roce_rx #(
 // Byte lanes of a beat and log2 of them.
 localparam K = DATA_WIDTH / 8;
 localparam KL = $clog2(K);
-// Latency of roce_icrc; the frame delay line is one cycle shorter (the verdict of a frame arrives
-// no later than the cycle after its delayed tlast beat, the next frame's later).
-localparam ICRC_LAT = KL + 2;
+// Latency of roce_icrc plus its input register; the frame delay line is one cycle shorter (the
+// verdict of a frame arrives no later than the cycle after its delayed tlast beat, the next
+// frame's later).
+localparam ICRC_LAT = KL + 3;
 localparam DLY = ICRC_LAT - 1;
 localparam CONN_W = $clog2(CONNS);
 localparam PATH_W = $clog2(PATHS);
@@ -277,6 +278,19 @@ wire        cut = tot_known && ip_end_m1[16:KL] <= in_off_reg[16:KL];
 wire [K-1:0] cut_keep = cut_eq ? thermo(ip_end_m1[KL-1:0]) : {{K-1{1'b0}}, 1'b1};
 wire [K-1:0] ic_keep = !cut ? s_axis_tkeep : s_axis_tlast ? cut_keep & s_axis_tkeep : cut_keep;
 wire        ic_valid = in_xfer && !ic_done_reg;
+// the cut beat is registered in front of roce_icrc (the cut arithmetic ends at a register)
+reg [DATA_WIDTH-1:0] ic_data_reg;
+reg [K-1:0] ic_keep_reg;
+reg         ic_valid_reg = 1'b0;
+reg         ic_last_reg;
+
+always @(posedge clk) begin
+    ic_data_reg <= s_axis_tdata;
+    ic_keep_reg <= ic_keep;
+    ic_valid_reg <= ic_valid && !rst;
+    ic_last_reg <= s_axis_tlast || cut;
+end
+
 wire        ic_m_valid;
 wire [31:0] ic_m_icrc;
 wire [31:0] ic_m_icrc_rx;
@@ -289,11 +303,11 @@ roce_icrc #(
 ) icrc (
     .clk(clk),
     .rst(rst),
-    .s_axis_tdata(s_axis_tdata),
-    .s_axis_tkeep(ic_keep),
-    .s_axis_tvalid(ic_valid),
+    .s_axis_tdata(ic_data_reg),
+    .s_axis_tkeep(ic_keep_reg),
+    .s_axis_tvalid(ic_valid_reg),
     .s_axis_tready(ic_tready),
-    .s_axis_tlast(s_axis_tlast || cut),
+    .s_axis_tlast(ic_last_reg),
     .m_icrc_valid(ic_m_valid),
     .m_icrc(ic_m_icrc),
     .m_icrc_rx(ic_m_icrc_rx),
