@@ -483,7 +483,7 @@ func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what stri
 	}
 }
 
-// TestRoCERX runs rtl/roce_rx.v under Verilator at 64 and 512 bits on frames whose verdicts come from
+// TestRoCERX runs rtl/roce_rx.v under Verilator at 64, 128 and 512 bits on frames whose verdicts come from
 // system/roce Limits.Parse: a simulated capture, data of every pad count to the MTU, ACKs and NAKs of
 // every SACK length, IPv4 options, trailing bytes, frames outside the limits, bit flips at every byte
 // position, field edits, cut frames, runts, garbage, MAC errors. Each runs once with random idle cycles
@@ -505,7 +505,7 @@ func TestRoCERX(t *testing.T) {
 	}
 	_, _, _, cnt := rxWant(cfg, fs)
 	fmt.Printf("rtlcheck: TestRoCERX %d frames: %v; verdicts %v\n", len(fs), kinds, cnt)
-	for _, width := range []int{64, 512} {
+	for _, width := range []int{64, 128, 512} {
 		t.Run(fmt.Sprintf("width_%d", width), func(t *testing.T) {
 			rxWidth(t, r, cfg, fs, width, sd)
 		})
