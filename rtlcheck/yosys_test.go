@@ -16,6 +16,7 @@ import (
 // frameBlocks are the RoCEv2 frame blocks outside rtl/manifest.json, each with its files (the top last).
 var frameBlocks = map[string][]string{
 	"roce_icrc": {"roce_icrc.v"},
+	"roce_rx":   {"roce_icrc.v", "roce_rx.v"},
 	"roce_tx":   {"roce_icrc.v", "roce_tx.v"},
 }
 

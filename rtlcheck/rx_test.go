@@ -1,0 +1,594 @@
+package rtlcheck_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/system/roce"
+	"github.com/spraynic/spraynic/tops"
+)
+
+// rxFrame is one input frame of roce_rx and what Limits.Parse says of it.
+type rxFrame struct {
+	// kind names where the frame comes from (in messages and counts).
+	kind string
+	// frame is the Ethernet frame; user drives s_axis_tuser (MAC bad frame) on its beats.
+	frame []byte
+	user  bool
+	// pkt and err are Limits.Parse's result.
+	pkt roce.Packet
+	err error
+}
+
+// rxGen makes the frames of TestRoCERX for a receiver of configuration cfg.
+type rxGen struct {
+	t   *testing.T
+	r   *rand.Rand
+	cfg config.Config
+	lim roce.Limits
+	fs  []rxFrame
+}
+
+// add appends frame with its expected result.
+func (g *rxGen) add(kind string, frame []byte, user bool) {
+	p, err := g.lim.Parse(frame)
+	g.fs = append(g.fs, rxFrame{kind: kind, frame: frame, user: user, pkt: p, err: err})
+}
+
+// qpn returns a destination QP of the receiver, its first and last one more often.
+func (g *rxGen) qpn() uint32 {
+	c := g.r.IntN(g.cfg.Conns + 2)
+	return uint32(g.cfg.QPNBase + min(max(c-1, 0), g.cfg.Conns-1))
+}
+
+// path returns a path id below Paths, the edges more often.
+func (g *rxGen) path() uint8 { return uint8(min(max(g.r.IntN(g.cfg.Paths+2)-1, 0), g.cfg.Paths-1)) }
+
+// data returns a data frame with n random payload bytes to qpn on path.
+func (g *rxGen) data(n int, qpn uint32, path uint8) []byte {
+	p := make([]byte, n)
+	for i := range p {
+		p[i] = byte(g.r.Uint32())
+	}
+	h := randHeader(g.r)
+	h.DestQP = qpn
+	d := roce.Data{Header: h, PSN: g.r.Uint32N(1 << 24), AckReq: g.r.IntN(2) == 1, Path: path,
+		PSeq: g.r.Uint32N(1 << 24), First: g.r.IntN(2) == 1, Last: g.r.IntN(2) == 1, MsgID: g.r.Uint32(),
+		Offset: g.r.Uint32(), Payload: p}
+	f, err := roce.BuildData(&d)
+	require.NoError(g.t, err)
+	return f
+}
+
+// ack returns an ACK or NAK to qpn with words SACK words on path (no SACK extension when words < 0).
+func (g *rxGen) ack(words int, qpn uint32, path uint8) []byte {
+	h := randHeader(g.r)
+	h.DestQP = qpn
+	a := roce.Ack{Header: h, CumPSN: g.r.Uint32N(1 << 24), NAK: g.r.IntN(2) == 1, MSN: g.r.Uint32N(1 << 24),
+		HasSACK: words >= 0, Path: path, PNext: g.r.Uint32N(1 << 24), ECNEcho: g.r.IntN(2) == 1}
+	for i := 0; i < words; i++ {
+		a.Words = uint8(words)
+		a.Bitmap[i] = g.r.Uint32()
+		if (i+1)*32 > g.cfg.SackBits && g.r.IntN(2) == 0 {
+			a.Bitmap[i] &= 1<<(g.cfg.SackBits%32) - 1 // often within sack_bits
+		}
+	}
+	f, err := roce.BuildAck(&a)
+	require.NoError(g.t, err)
+	return f
+}
+
+// valid returns a random frame that passes every check: data or ACK, sometimes with IPv4 options.
+func (g *rxGen) valid() []byte {
+	words := g.r.IntN(max(1, g.cfg.SackBits/32)+2) - 1
+	f := g.ack(words, g.qpn(), g.path())
+	if g.r.IntN(3) != 0 {
+		f = g.data([]int{g.r.IntN(80), g.r.IntN(600), g.r.IntN(mtu + 1)}[g.r.IntN(3)], g.qpn(), g.path())
+	}
+	if g.r.IntN(4) == 0 {
+		f = withOptions(g.t, g.r, f, 6+g.r.IntN(10))
+	}
+	return f
+}
+
+// edit returns a copy of f changed by fn with the IPv4 checksum and ICRC recomputed (a frame that
+// fails only the check fn aims at).
+func (g *rxGen) edit(f []byte, fn func(b []byte)) []byte {
+	b := append([]byte(nil), f...)
+	fn(b)
+	_ = roce.FixChecksums(b) // fails on edits that leave no ICRC span (EtherType, IHL): sent as they are
+	return b
+}
+
+// rxFrames returns every frame of the test, shuffled.
+func rxFrames(t *testing.T, r *rand.Rand, cfg config.Config, sd uint64) []rxFrame {
+	g := &rxGen{t: t, r: r, cfg: cfg, lim: roce.LimitsFor(cfg, mtu)}
+	g.wellFormed(sd)
+	g.outsideLimits()
+	g.malformed()
+	r.Shuffle(len(g.fs), func(i, j int) { g.fs[i], g.fs[j] = g.fs[j], g.fs[i] })
+	// a data frame, then at once a short frame with IHL 0..4 (dropped; its words must not start before
+	// the data frame's commit)
+	for ihl := 0; ihl < 20; ihl++ {
+		g.add("data", g.data(1+r.IntN(200), g.qpn(), g.path()), false)
+		f := g.edit(g.valid(), func(b []byte) { b[14] = 0x40 | byte(ihl%5) })
+		g.add("edit", f[:min(len(f), 60+r.IntN(80))], false)
+	}
+	return g.fs
+}
+
+// wellFormed adds a capture's frames, data of every payload size to 259 bytes (every pad count) and a
+// sample to the MTU, ACKs and NAKs of every SACK length, IPv4 options, trailing bytes.
+func (g *rxGen) wellFormed(sd uint64) {
+	for _, f := range captureFrames(g.t, sd) {
+		g.add("capture", f, false)
+	}
+	for n := 0; n < 260; n++ {
+		g.add("data", g.data(n, g.qpn(), g.path()), false)
+	}
+	for _, n := range []int{mtu - 3, mtu - 2, mtu - 1, mtu, 1024, 1 + g.r.IntN(mtu)} {
+		g.add("data", g.data(n, g.qpn(), g.path()), false)
+	}
+	for words := -1; words <= max(1, g.cfg.SackBits/32); words++ {
+		for k := 0; k < 24; k++ {
+			g.add("ack", g.ack(words, g.qpn(), g.path()), false)
+		}
+	}
+	for ihl := 5; ihl <= 15; ihl++ {
+		for k := 0; k < 6; k++ {
+			g.add("ipv4 options", withOptions(g.t, g.r, g.valid(), ihl), false)
+		}
+	}
+	for k := 0; k < 40; k++ {
+		f := g.valid()
+		for n := 1 + g.r.IntN(80); n > 0; n-- {
+			f = append(f, byte(g.r.Uint32()))
+		}
+		g.add("trailing bytes", f, false)
+	}
+}
+
+// outsideLimits adds frames that are valid but outside the configuration (and the reserved QPNs).
+func (g *rxGen) outsideLimits() {
+	base, conns := uint32(g.cfg.QPNBase), uint32(g.cfg.Conns)
+	for _, q := range []uint32{2, base - 1, base + conns, roce.Max24 - 1} {
+		g.add("limit qpn", g.data(g.r.IntN(100), q, g.path()), false)
+		g.add("limit qpn", g.ack(1, q, g.path()), false)
+	}
+	for _, p := range []int{g.cfg.Paths, g.cfg.Paths + 1, 255} {
+		g.add("limit path", g.data(g.r.IntN(100), g.qpn(), uint8(p)), false)
+		g.add("limit path", g.ack(1, g.qpn(), uint8(p)), false)
+	}
+	for words := max(1, g.cfg.SackBits/32) + 1; words <= roce.SACKMaxWords; words++ {
+		g.add("limit words", g.ack(words, g.qpn(), g.path()), false)
+	}
+	for n := mtu + 1; n <= mtu+4; n++ {
+		g.add("limit mtu", g.data(n, g.qpn(), g.path()), false)
+	}
+	for _, q := range []uint32{0, 1, roce.Max24} {
+		g.add("reserved qpn", g.edit(g.data(g.r.IntN(50), g.qpn(), 0), func(b []byte) {
+			b[47], b[48], b[49] = byte(q>>16), byte(q>>8), byte(q)
+		}), false)
+	}
+}
+
+// malformed adds bit flips at every byte position of short frames and at random ones of others,
+// field edits, cut frames, runts, garbage, MAC errors and bad ICRCs.
+func (g *rxGen) malformed() {
+	flip := func(f []byte, i int) {
+		b := append([]byte(nil), f...)
+		b[i] ^= 1 << g.r.IntN(8)
+		g.add("flip", b, false)
+	}
+	for words := -1; words <= 2; words++ {
+		f := g.ack(words, g.qpn(), g.path())
+		for i := range f {
+			flip(f, i)
+		}
+	}
+	for _, f := range [][]byte{g.data(g.r.IntN(8), g.qpn(), g.path()), withOptions(g.t, g.r, g.valid(), 15)} {
+		for i := range f {
+			flip(f, i)
+		}
+	}
+	for k := 0; k < 300; k++ {
+		f := g.valid()
+		flip(f, g.r.IntN(len(f)))
+	}
+	edits := []func(b []byte){
+		func(b []byte) { b[12], b[13] = 0x86, 0xDD }, // IPv6
+		func(b []byte) { b[23] = 6 },                 // TCP
+		func(b []byte) { b[36], b[37] = 0x12, 0xB6 }, // UDP port 4790
+		func(b []byte) { b[42] = 0x0A },              // opcode RC RDMA WRITE
+		func(b []byte) { b[43] |= 0x01 },             // TVer 1
+		func(b []byte) { b[20] |= 0x20 },             // MF
+		func(b []byte) { b[14] = 0x44 },              // IHL 4
+		func(b []byte) { b[39]++ },                   // UDP length
+		func(b []byte) { b[43] ^= 0x30 },             // pad count
+		func(b []byte) { b[54] ^= 0x01 },             // spray type / AETH syndrome
+		func(b []byte) { b[len(b)-5] ^= 0x01 },       // last byte before the ICRC
+		func(b []byte) { b[17] += 4 },                // total length beyond the frame
+	}
+	for k := 0; k < 120; k++ {
+		g.add("edit", g.edit(g.valid(), edits[k%len(edits)]), false)
+	}
+	for k := 0; k < 60; k++ {
+		f := g.valid()
+		g.add("cut", f[:1+g.r.IntN(len(f)-1)], false)
+		b := append([]byte(nil), f...)
+		b[len(b)-1-g.r.IntN(4)] ^= byte(1 + g.r.IntN(255))
+		g.add("bad icrc", b, false)
+		g.add("mac error", g.valid(), true)
+	}
+	for k := 0; k < 40; k++ {
+		b := make([]byte, 1+g.r.IntN([]int{60, 300}[k%2]))
+		for i := range b {
+			b[i] = byte(g.r.Uint32())
+		}
+		g.add("garbage", b, false)
+	}
+}
+
+// rxWriteBeats writes the beat file of fs for a bus of width bits and returns its lines: when gaps,
+// runs of 1..32 frames either back to back or with random idle cycles between and inside frames.
+func rxWriteBeats(t *testing.T, r *rand.Rand, fs []rxFrame, width int, gaps bool, path string) int {
+	keep := width / 8
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	lines, gappy := 0, false
+	idle := fmt.Sprintf("0%0*x\n", keep/4+width/4, 0)
+	for i, fr := range fs {
+		if i%(1+r.IntN(32)) == 0 {
+			gappy = gaps && r.IntN(2) == 1
+		}
+		for off := 0; off < len(fr.frame); off += keep {
+			for n := 0; gappy && r.IntN(4) == 0 && n < 1+r.IntN(3); n++ {
+				_, _ = w.WriteString(idle)
+				lines++
+			}
+			_, _ = w.WriteString(rxBeat(r, fr, off, keep))
+			lines++
+		}
+	}
+	require.NoError(t, w.Flush())
+	return lines
+}
+
+// rxBeat renders the beat of fr at byte offset off: {valid, last, user}, tkeep, tdata (bytes outside
+// tkeep random).
+func rxBeat(r *rand.Rand, fr rxFrame, off, keep int) string {
+	n := min(keep, len(fr.frame)-off)
+	flags := 4
+	if off+keep >= len(fr.frame) {
+		flags |= 2
+	}
+	if fr.user {
+		flags |= 1
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%x", flags)
+	kb := make([]byte, keep/8)
+	for b := 0; b < n; b++ {
+		kb[b/8] |= 1 << (b % 8)
+	}
+	for b := len(kb) - 1; b >= 0; b-- {
+		fmt.Fprintf(&sb, "%02x", kb[b])
+	}
+	for b := keep - 1; b >= 0; b-- {
+		d := byte(r.Uint32())
+		if b < n {
+			d = fr.frame[off+b]
+		}
+		fmt.Fprintf(&sb, "%02x", d)
+	}
+	sb.WriteByte('\n')
+	return sb.String()
+}
+
+// rxKind is the counter a frame's verdict counts in, in the order of the testbench's X line.
+func rxKind(fr rxFrame) int {
+	switch {
+	case fr.user:
+		return 8
+	case fr.err == nil && fr.pkt.IsAck():
+		return 1
+	case fr.err == nil:
+		return 0
+	}
+	for i, e := range []error{roce.ErrNotRoCE, roce.ErrTruncated, roce.ErrInvalid, roce.ErrUnknownOpcode,
+		roce.ErrBadICRC, roce.ErrLimit} {
+		if errors.Is(fr.err, e) {
+			return 2 + i
+		}
+	}
+	return -1
+}
+
+// b2i renders a flag as the testbench does.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rxWant returns the descriptor lines (without the cycle), the payloads and the counters the testbench
+// must write for fs.
+func rxWant(cfg config.Config, fs []rxFrame) (data, acks []string, pays [][]byte, cnt [9]int) {
+	lim := roce.LimitsFor(cfg, mtu)
+	pmask, hmask := uint32(1)<<cfg.PseqWidth-1, uint32(1<<cfg.HandleWidth-1)
+	for _, fr := range fs {
+		cnt[rxKind(fr)]++
+		if fr.user || fr.err != nil {
+			continue
+		}
+		if a := fr.pkt.Ack; fr.pkt.IsAck() {
+			sack := new(big.Int)
+			for i := cfg.SackBits - 1; i >= 0; i-- {
+				sack.Lsh(sack, 1)
+				if a.HasSACK && i < 32*int(a.Words) && a.Bitmap[i/32]>>(i%32)&1 == 1 {
+					sack.SetBit(sack, 0, 1)
+				}
+			}
+			pnext := a.PNext & pmask
+			if !a.HasSACK {
+				pnext = 0
+			}
+			acks = append(acks, fmt.Sprintf("%x %x %x %x %s %x %x %x", lim.Conn(a.DestQP), a.CumPSN, a.Path,
+				pnext, sack.Text(16), b2i(a.ECNEcho), b2i(a.NAK), b2i(a.HasSACK)))
+			continue
+		}
+		d := fr.pkt.Data
+		data = append(data, fmt.Sprintf("%x %x %x %x %x %x %x %x %x %x %x", lim.Conn(d.DestQP), d.PSN, d.Path,
+			d.PSeq&pmask, b2i(d.First), b2i(d.Last), b2i(d.AckReq), b2i(d.ECN == roce.ECNCE), d.MsgID&hmask,
+			d.Offset, len(d.Payload)))
+		if len(d.Payload) > 0 {
+			pays = append(pays, d.Payload)
+		}
+	}
+	return data, acks, pays, cnt
+}
+
+// rxOut is what the testbench wrote.
+type rxOut struct {
+	data, acks []string
+	pays       [][]byte
+	starts     []int
+	descCycles []int
+	x          []int
+}
+
+// readRxOut parses the out file of a run; width is the bus width, bits.
+func readRxOut(t *testing.T, path string, width int) rxOut {
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var o rxOut
+	var cur []byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		cyc, err := strconv.ParseInt(fs[1], 16, 64)
+		require.NoError(t, err, "%q", sc.Text())
+		switch fs[0] {
+		case "S":
+			o.starts = append(o.starts, int(cyc))
+		case "D":
+			o.data = append(o.data, strings.Join(fs[2:], " "))
+			o.descCycles = append(o.descCycles, int(cyc))
+		case "A":
+			o.acks = append(o.acks, strings.Join(fs[2:], " "))
+			o.descCycles = append(o.descCycles, int(cyc))
+		case "P":
+			cur = rxAppendBeat(t, cur, fs, width)
+			if fs[2] == "1" {
+				o.pays, cur = append(o.pays, cur), nil
+			}
+		case "X":
+			for _, s := range fs[1:] {
+				v, err := strconv.ParseInt(s, 16, 64)
+				require.NoError(t, err)
+				o.x = append(o.x, int(v))
+			}
+		}
+	}
+	require.NoError(t, sc.Err())
+	require.Len(t, o.x, 12, "testbench wrote no X line")
+	return o
+}
+
+// rxAppendBeat appends the bytes a payload beat "P cycle last keep data" carries to cur.
+func rxAppendBeat(t *testing.T, cur []byte, fs []string, width int) []byte {
+	keep, ok := new(big.Int).SetString(fs[3], 16)
+	require.True(t, ok)
+	data, ok := new(big.Int).SetString(fs[4], 16)
+	require.True(t, ok)
+	n := 0
+	for n < width/8 && keep.Bit(n) == 1 {
+		n++
+	}
+	require.Equal(t, keep.BitLen(), n, "payload tkeep %s not contiguous", fs[3])
+	if fs[2] != "1" {
+		require.Equal(t, width/8, n, "payload beat before tlast not full: tkeep %s", fs[3])
+	}
+	b := data.FillBytes(make([]byte, width/8))
+	for i := 0; i < n; i++ {
+		cur = append(cur, b[width/8-1-i])
+	}
+	return cur
+}
+
+// rxBuild builds the testbench at width bits for cfg in dir and returns the binary.
+func rxBuild(t *testing.T, cfg config.Config, width, cycles int, dir string) string {
+	root, err := tops.Root()
+	require.NoError(t, err)
+	args := []string{"-n", "10", "verilator", "--binary", "-j", "2", "-Wall", "--top-module", "roce_rx_tb",
+		fmt.Sprintf("-GDATA_WIDTH=%d", width), fmt.Sprintf("-GCONNS=%d", cfg.Conns),
+		fmt.Sprintf("-GPATHS=%d", cfg.Paths), fmt.Sprintf("-GQPN_BASE=%d", cfg.QPNBase), fmt.Sprintf("-GMTU=%d", mtu),
+		fmt.Sprintf("-GSACK_BITS=%d", cfg.SackBits), fmt.Sprintf("-GPSEQ_WIDTH=%d", cfg.PseqWidth),
+		fmt.Sprintf("-GHANDLE_WIDTH=%d", cfg.HandleWidth), fmt.Sprintf("-GCYCLES=%d", cycles),
+		"--Mdir", filepath.Join(dir, "obj"), "-o", "tb",
+		filepath.Join(root, "rtl", "lint.vlt"), filepath.Join(root, "rtl", "tb", "roce_rx_tb.v"),
+		filepath.Join(root, "rtl", "roce_rx.v"), filepath.Join(root, "rtl", "roce_icrc.v")}
+	out, err := exec.Command("nice", args...).CombinedOutput()
+	require.NoError(t, err, "verilator build:\n%s", out)
+	return filepath.Join(dir, "obj", "tb")
+}
+
+// rxRun runs the testbench on a beat file with bp percent of back-pressure and returns its output.
+func rxRun(t *testing.T, tb string, run rxBeats, bp int, sd uint64, width int) rxOut {
+	out := run.path + ".out"
+	cmd := exec.Command("nice", "-n", "10", tb, "+beats="+run.path, "+out="+out, fmt.Sprintf("+bp=%d", bp),
+		fmt.Sprintf("+seed=%d", sd%1000000+1), fmt.Sprintf("+lines=%d", run.lines),
+		fmt.Sprintf("+frames=%d", run.frames))
+	msg, err := cmd.CombinedOutput()
+	require.NoError(t, err, "testbench:\n%s", msg)
+	return readRxOut(t, out, width)
+}
+
+// rxCompare requires that o holds exactly the descriptors, payloads and counters fs gives.
+func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what string) {
+	data, acks, pays, cnt := rxWant(cfg, fs)
+	require.Equal(t, cnt[:], o.x[3:], "%s: counters (data ack not_roce truncated invalid unknown_opcode "+
+		"bad_icrc limit mac_error)", what)
+	require.Equal(t, len(data), len(o.data), "%s: data descriptors", what)
+	for i := range data {
+		require.Equal(t, data[i], o.data[i], "%s: data descriptor %d (conn psn path pseq first last ack_req ecn "+
+			"handle offset len)", what, i)
+	}
+	require.Equal(t, len(acks), len(o.acks), "%s: ACK descriptors", what)
+	for i := range acks {
+		require.Equal(t, acks[i], o.acks[i], "%s: ACK descriptor %d (conn psn path pseq sack ecn nak has_sack)",
+			what, i)
+	}
+	require.Equal(t, len(pays), len(o.pays), "%s: payloads", what)
+	for i := range pays {
+		require.Equal(t, pays[i], o.pays[i], "%s: payload %d", what, i)
+	}
+}
+
+// TestRoCERX runs rtl/roce_rx.v under Verilator at 64, 128 and 512 bits on frames whose verdicts come from
+// system/roce Limits.Parse: a simulated capture, data of every pad count to the MTU, ACKs and NAKs of
+// every SACK length, IPv4 options, trailing bytes, frames outside the limits, bit flips at every byte
+// position, field edits, cut frames, runts, garbage, MAC errors. Each runs once with random idle cycles
+// and 30% output back-pressure, once back to back with none, once back to back with 90%; then the
+// line-rate figures.
+func TestRoCERX(t *testing.T) {
+	sd := seed(t)
+	fmt.Printf("rtlcheck: TestRoCERX seed=%d (SEED=N to change)\n", sd)
+	if _, err := exec.LookPath("verilator"); err != nil {
+		t.Skip("verilator not installed (make deps)")
+	}
+	cfg, err := config.Preset("default")
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(sd, 0x5e7))
+	fs := rxFrames(t, r, cfg, sd)
+	kinds := map[string]int{}
+	for _, fr := range fs {
+		kinds[fr.kind]++
+	}
+	_, _, _, cnt := rxWant(cfg, fs)
+	fmt.Printf("rtlcheck: TestRoCERX %d frames: %v; verdicts %v\n", len(fs), kinds, cnt)
+	for _, width := range []int{64, 128, 512} {
+		t.Run(fmt.Sprintf("width_%d", width), func(t *testing.T) {
+			rxWidth(t, r, cfg, fs, width, sd)
+		})
+	}
+}
+
+// rxBeats is a beat file: its path, lines and frames.
+type rxBeats struct {
+	path          string
+	lines, frames int
+}
+
+// rxFigure is a set of frames of one size for the line-rate figures.
+type rxFigure struct {
+	name   string
+	frames []rxFrame
+}
+
+// rxFigureFrames returns the frame sets of the figures: plain ACKs (the smallest frame), ACKs of the
+// configuration's SACK length, data with 64, 1024 and 4096 payload bytes.
+func rxFigureFrames(t *testing.T, r *rand.Rand, cfg config.Config) []rxFigure {
+	g := &rxGen{t: t, r: r, cfg: cfg, lim: roce.LimitsFor(cfg, mtu)}
+	var figs []rxFigure
+	for _, n := range []int{-2, -1, 64, 1024, 4096} {
+		g.fs = nil
+		count := max(24, 200*64/max(n, 64))
+		for k := 0; k < count; k++ {
+			switch {
+			case n == -2:
+				g.add("ack", g.ack(-1, g.qpn(), g.path()), false)
+			case n < 0:
+				g.add("ack", g.ack(max(1, cfg.SackBits/32), g.qpn(), g.path()), false)
+			default:
+				g.add("data", g.data(n, g.qpn(), g.path()), false)
+			}
+		}
+		name := fmt.Sprintf("data %d B (%d B frames)", n, len(g.fs[0].frame))
+		if n < 0 {
+			name = fmt.Sprintf("ACK (%d B frames)", len(g.fs[0].frame))
+		}
+		if n == -2 {
+			name = fmt.Sprintf("plain ACK (%d B frames)", len(g.fs[0].frame))
+		}
+		figs = append(figs, rxFigure{name: name, frames: g.fs})
+	}
+	return figs
+}
+
+// rxWidth runs the checks and the figures at one width.
+func rxWidth(t *testing.T, r *rand.Rand, cfg config.Config, fs []rxFrame, width int, sd uint64) {
+	dir := t.TempDir()
+	write := func(name string, frs []rxFrame, gaps bool) rxBeats {
+		p := filepath.Join(dir, name)
+		return rxBeats{path: p, lines: rxWriteBeats(t, r, frs, width, gaps, p), frames: len(frs)}
+	}
+	gappy, tight := write("gappy.hex", fs, true), write("tight.hex", fs, false)
+	figs := rxFigureFrames(t, r, cfg)
+	runs := make([]rxBeats, len(figs))
+	most := gappy.lines
+	for i, fig := range figs {
+		runs[i] = write(fmt.Sprintf("fig%d.hex", i), fig.frames, false)
+		most = max(most, runs[i].lines)
+	}
+	t0 := time.Now()
+	tb := rxBuild(t, cfg, width, most, dir)
+	built := time.Since(t0)
+	o := rxRun(t, tb, gappy, 30, sd, width)
+	rxCompare(t, cfg, fs, o, fmt.Sprintf("width %d, idle cycles and 30%% back-pressure", width))
+	o = rxRun(t, tb, tight, 0, sd, width)
+	rxCompare(t, cfg, fs, o, fmt.Sprintf("width %d, back to back", width))
+	// outputs ready one cycle in ten: the FIFOs and the buffer fill, s_axis_tready must hold the input
+	o = rxRun(t, tb, tight, 90, sd, width)
+	rxCompare(t, cfg, fs, o, fmt.Sprintf("width %d, back to back, 90%% back-pressure", width))
+	fmt.Printf("rtlcheck: TestRoCERX width %d: %d frames, %d beat lines; build %v, runs %v\n", width, len(fs),
+		gappy.lines, built.Round(time.Second), (time.Since(t0) - built).Round(time.Second))
+	for i, fig := range figs {
+		o := rxRun(t, tb, runs[i], 0, sd, width)
+		rxCompare(t, cfg, fig.frames, o, fig.name)
+		span := o.x[1] - o.x[0] + 1
+		fmt.Printf("rtlcheck: TestRoCERX width %d figure %s: %d frames, %d beats in %d cycles: "+
+			"%.3f beats/cycle, %.4f frames/cycle; latency first beat -> descriptor %d cycles\n", width, fig.name,
+			len(fig.frames), o.x[2], span, float64(o.x[2])/float64(span), float64(len(fig.frames))/float64(span),
+			o.descCycles[0]-o.starts[0])
+		require.Equal(t, o.x[2], span, "%s: the input stalled at line rate", fig.name)
+	}
+}
