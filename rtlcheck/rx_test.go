@@ -319,14 +319,6 @@ func rxKind(fr rxFrame) int {
 	return -1
 }
 
-// b2i renders a flag as the testbench does.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // rxWant returns the descriptor lines (without the cycle), the payloads and the counters the testbench
 // must write for fs.
 func rxWant(cfg config.Config, fs []rxFrame) (data, acks []string, pays [][]byte, cnt [9]int) {

@@ -248,6 +248,7 @@ func payBeats(b []byte, kw int) []string {
 	return out
 }
 
+// b2i is 1 for true, 0 for false.
 func b2i(b bool) int {
 	if b {
 		return 1
