@@ -16,10 +16,16 @@ import (
 type Depth struct {
 	// Levels is the number of combinational cells on the longest path.
 	Levels int `json:"levels"`
+	// WideMux is how many of those levels are wide-mux cells (MUXF7-9, PFUMX, L6MUX21, MUX2_LUT*): they join
+	// the LUTs of one slice into a wider function without a route, so they cost far less than a LUT level.
+	WideMux int `json:"wide_mux"`
 	// Path lists the cells of one longest path in order, from the register it starts at to the one it ends at:
 	// "TYPE (source location)".
 	Path []string `json:"path"`
 }
+
+// wideMuxPrefixes are the cell types Depth.WideMux counts.
+var wideMuxPrefixes = []string{"MUXF", "PFUMX", "L6MUX", "MUX2_LUT"}
 
 // cellKind says how a cell type takes part in paths.
 type cellKind int
@@ -309,13 +315,19 @@ func (g *depthGraph) longest() (Depth, error) {
 		}
 	}
 	var path []string
+	mux := 0
 	for c := end; c >= 0; c = g.from[c] {
 		path = append(path, fmt.Sprintf("%s (%s)", g.cells[c].typ, g.cells[c].src))
+		for _, p := range wideMuxPrefixes {
+			if strings.HasPrefix(g.cells[c].typ, p) {
+				mux++
+			}
+		}
 	}
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
 	}
-	return Depth{Levels: best, Path: path}, nil
+	return Depth{Levels: best, WideMux: mux, Path: path}, nil
 }
 
 // Locations lists the RTL source locations of the path's cells in path order, each once, without yosys's own

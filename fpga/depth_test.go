@@ -39,6 +39,7 @@ func TestLogicDepth(t *testing.T) {
 		name    string
 		cells   []string
 		levels  int
+		mux     int
 		wantErr string
 	}{
 		{name: "two LUTs between flip-flops", levels: 2, cells: []string{
@@ -54,6 +55,9 @@ func TestLogicDepth(t *testing.T) {
 		{name: "carry chain counts each cell", levels: 3, cells: []string{
 			"f1 FDRE <C=1 <D=2 >Q=3", "c1 CARRY4 <CI=3 <S=9 >CO=4", "c2 CARRY4 <CI=4 <S=9 >CO=5",
 			"c3 CARRY4 <CI=5 <S=9 >O=6", "f2 FDRE <C=1 <D=6 >Q=7"}},
+		{name: "wide-mux cells are levels, counted apart", levels: 3, mux: 2, cells: []string{
+			"f1 FDRE <C=1 <D=2 >Q=3", "l1 LUT6 <I0=3 >O=4", "m1 MUXF7 <I0=4 <I1=4 <S=3 >O=5",
+			"m2 MUXF8 <I0=5 <I1=5 <S=3 >O=6", "f2 FDRE <C=1 <D=6 >Q=7"}},
 		{name: "block RAM is a register", levels: 1, cells: []string{
 			"b1 RAMB36E2 <CLKARDCLK=1 <ADDRARDADDR=3 >DOUTADOUT=4", "l1 LUT1 <I0=4 >O=3"}},
 		{name: "combinational loop", wantErr: "combinational loop", cells: []string{
@@ -69,6 +73,7 @@ func TestLogicDepth(t *testing.T) {
 			}
 			require.NoError(t, err)
 			require.Equal(t, c.levels, d.Levels, "path %v", d.Path)
+			require.Equal(t, c.mux, d.WideMux, "wide-mux levels of %v", d.Path)
 			require.Len(t, d.Path, c.levels)
 		})
 	}
@@ -100,6 +105,7 @@ func TestLogicDepthYosys(t *testing.T) {
 			t.Logf("%s: %d levels: %v", f, d.Levels, d.Path)
 			if f == fpga.Xilinx {
 				require.Equal(t, 4, d.Levels, "LUT + 3 carry cells: %v", d.Path)
+				require.Zero(t, d.WideMux, "no wide mux on the add's path")
 			}
 			require.Positive(t, d.Levels)
 			require.Contains(t, strings.Join(d.Path, " "), "depth.v:17", "the path names the RTL line of the add")

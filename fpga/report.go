@@ -128,7 +128,7 @@ func Summary(r Report, reportPath string) string {
 		w("  memories: %s\n", strings.Join(ms, "; "))
 	}
 	if d := r.Depth; d != nil {
-		w("  logic depth %d levels (register to register)", d.Levels)
+		w("  logic depth %d levels (%d of them wide-mux cells; register to register)", d.Levels, d.WideMux)
 		if locs := d.Locations(); len(locs) > 0 {
 			w(" through %s", strings.Join(locs, ", "))
 		}
