@@ -1596,8 +1596,7 @@ end
 
 // covers, per set: path_sel a failure, a decision that fills a window at CWND_MAX, every path of a
 // connection failed; path_sel_io the status showing it, a decision held by back-pressure, a
-// recovery counted; path_sel_bmc a heal, a probe after the hold-off and one by the guard, a
-// retransmission kept off its path
+// failure counted; path_sel_bmc a retransmission kept off the path that lost it
 always @* begin
     if (f_past_valid && !rst) begin
 `ifndef FORMAL_PS_IO
@@ -1606,9 +1605,6 @@ always @* begin
             f_g_if[sidx*IF_W +: IF_W] + 8'd1 == f_cw_eff[sidx*CW_W + 4 +: IF_W]);
         c_ps_all_failed: cover (f_af != {CONNS{1'b0}});
 `ifdef FORMAL_BMC
-        c_ps_heal: cover (f_fb_recover);
-        c_ps_probe_holdoff: cover (s1_fire && sel_probe && !f_allf);
-        c_ps_probe_guard: cover (s1_fire && sel_probe && f_g_ho[sidx*8 +: 8] != 8'd0);
         c_ps_retx_avoid: cover (s1_fire && s1_retx_reg && sel_path != s1_avoid_reg &&
             state_reg[{s1_conn_reg, s1_avoid_reg}*ST_W +: ST_W] == ST_ACTIVE &&
             room_reg[{s1_conn_reg, s1_avoid_reg}]);
