@@ -1255,10 +1255,12 @@ end
 
 `ifdef FORMAL
 /*
- * Properties (docs/formal.md, property set path_sel), checked by k-induction. Reference fields
- * (ghosts, f_g_*) follow the contract (docs/path_sel.md) per (connection, path): inflight, consec
- * and the hold-off down-counter; the RTL's fields, read through the fresh bits, the live-value bit
- * and the lanes (f_*_eff), must agree with them.
+ * Properties (docs/formal.md). Set path_sel (k-induction): reference fields (f_g_*) kept by the
+ * contract (docs/path_sel.md) per (connection, path), inflight, consec and the hold-off
+ * down-counter, and the RTL's fields read through the fresh bits, the live-value bit and the lanes
+ * (f_*_eff), which must agree with them. Set path_sel_io (FORMAL_PS_IO, k-induction): the output
+ * handshake, status registers and counters. Set path_sel_bmc (FORMAL_BMC, bounded): path_sel plus
+ * the failure, heal, hold-off and decision rules.
  */
 reg                     f_past_valid = 1'b0;
 reg [NPATHS*IF_W-1:0]   f_g_if;
