@@ -49,6 +49,21 @@ var mutants = []mutant{
 	{name: "rx_cnt_closed_double", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
 		old: "cnt_closed_next = cnt_closed_reg + 32'd1;", new: "cnt_closed_next = cnt_closed_reg + 32'd2;",
 		breaks: "rx_cnt_closed", bmc: 4},
+	{name: "ps_fail_early", block: "path_sel", set: "path_sel", file: "path_sel.v",
+		old: "if (f_consec_sat >= FAIL_THR) begin", new: "if (f_consec_sat + 4'd1 >= FAIL_THR) begin",
+		breaks: "ps_consec", bmc: 4},
+	{name: "ps_inflight_no_dec", block: "path_sel", set: "path_sel", file: "path_sel.v",
+		old: "if (s_fb_kind == FB_DELIVERED) begin\n        f_inflight_new = f_inflight_sub;",
+		new: "if (s_fb_kind == FB_DELIVERED) begin", breaks: "ps_inflight", bmc: 5},
+	{name: "ps_rd_state_late", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old: "rd_state_next = state_reg[ridx*ST_W +: ST_W];", new: "rd_state_next = state_next[ridx*ST_W +: ST_W];",
+		breaks: "ps_rd_state", bmc: 4},
+	{name: "ps_heal_no_holdoff", block: "path_sel", set: "path_sel_bmc", file: "path_sel.v",
+		old: "prb[i] = p_state == ST_FAILED && c_ho_over_reg[i];", new: "prb[i] = p_state == ST_FAILED;",
+		breaks: "ps_probe_holdoff", bmc: 4},
+	{name: "ps_pick_failed", block: "path_sel", set: "path_sel_bmc", file: "path_sel.v",
+		old: "act[i] = p_state == ST_ACTIVE && c_room[i];", new: "act[i] = p_state != ST_SUSPECT && c_room[i];",
+		breaks: "ps_pick_probe", bmc: 5},
 }
 
 // TestMutantsFail applies each mutant to a copy of rtl/ and requires its property set to fail: the properties

@@ -1253,6 +1253,373 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+/*
+ * Properties (docs/formal.md). Set path_sel (k-induction): reference fields (f_g_*) kept by the
+ * contract (docs/path_sel.md) per (connection, path), inflight, consec and the hold-off
+ * down-counter, and the RTL's fields read through the fresh bits, the live-value bit and the lanes
+ * (f_*_eff), which must agree with them. Set path_sel_io (FORMAL_PS_IO, k-induction): the output
+ * handshake, status registers and counters. Set path_sel_bmc (FORMAL_BMC, bounded): path_sel plus
+ * the failure, heal, hold-off and decision rules.
+ */
+reg                     f_past_valid = 1'b0;
+reg [NPATHS*IF_W-1:0]   f_g_if;
+reg [NPATHS*CS_W-1:0]   f_g_cs;
+reg [NPATHS*8-1:0]      f_g_ho;
+reg [NPATHS*IF_W-1:0]   f_g_if_next;
+reg [NPATHS*CS_W-1:0]   f_g_cs_next;
+reg [NPATHS*8-1:0]      f_g_ho_next;
+// the feedback's target by the contract: sum of losses (saturating) and whether it fails
+reg [ST_W-1:0]          f_fb_st;
+reg [8:0]               f_fb_sum;
+reg [CS_W-1:0]          f_fb_sat;
+reg                     f_fb_fail;
+reg                     f_fb_recover;
+// last cycle: reset, counters, events {recovery, failure, probe, decision}, status inputs
+reg                     f_rst_prev = 1'b1;
+reg [4*32-1:0]          f_cnt_prev;
+reg [3:0]               f_ev_prev;
+reg                     f_sel_hold_prev = 1'b0;
+reg [CONN_W+PATH_W+EN_W:0] f_sel_prev;
+reg [CONNS-1:0]         f_af_prev;
+reg [CONN_W-1:0]        f_af_low_prev;
+reg [PIDX_W-1:0]        f_ridx_prev;
+reg [NPATHS*ST_W-1:0]   f_state_prev;
+reg [NPATHS*IF_W-1:0]   f_if_prev;
+reg [NPATHS*CW_W-1:0]   f_cw_prev;
+// per (c, p), entry {c, p}: the RTL's fields as the contract sees them, and the hold-off stamp
+wire [NPATHS*CW_W-1:0]  f_cw_eff;
+wire [NPATHS*IF_W-1:0]  f_if_eff;
+wire [NPATHS*CS_W-1:0]  f_cs_eff;
+wire [NPATHS*EN_W-1:0]  f_en_eff;
+wire [NPATHS*TS_W-1:0]  f_stamp;
+reg [CONNS-1:0]         f_af;
+reg [CONN_W-1:0]        f_af_low;
+reg [ST_W-1:0]          f_st;
+reg [TS_W-1:0]          f_elapsed;
+reg [7:0]               f_ho_left;
+reg [PIDX_W-1:0]        f_e;
+reg                     f_ok;
+reg                     f_allf;
+reg                     f_ps_cwnd_range;
+reg                     f_ps_inflight;
+reg                     f_ps_consec;
+reg                     f_ps_entropy_form;
+reg                     f_ps_room_h;
+reg                     f_ps_consec_h;
+reg                     f_ps_holdoff_h;
+reg                     f_ps_holdoff_stamp_h;
+reg                     f_ps_fail_after_k;
+reg                     f_ps_fail_at_k;
+reg                     f_ps_heal_probe;
+reg                     f_ps_heal_delivered;
+reg                     f_ps_ho_over_h;
+reg [ST_W-1:0]          f_af_st;
+integer                 f_i;
+integer                 f_j;
+integer                 f_k;
+integer                 f_l;
+
+genvar f_gc;
+genvar f_gp;
+generate
+    for (f_gc = 0; f_gc < CONNS; f_gc = f_gc + 1) begin : f_conn
+        for (f_gp = 0; f_gp < PATHS; f_gp = f_gp + 1) begin : f_path
+            localparam integer E = f_gc * PATHS + f_gp;
+            localparam [31:0] E_32 = E;
+            wire [IF_W+CW_W-1:0] fbw = fb_lane[f_gp].mem[f_gc];
+            assign f_cw_eff[E*CW_W +: CW_W] = rec_fresh_reg[E] ? CWND_OPEN : fbw[CW_W-1:0];
+            assign f_if_eff[E*IF_W +: IF_W] = if_lv_reg[E] ? fire_lane[f_gp].mem[f_gc] :
+                rec_fresh_reg[E] ? {IF_W{1'b0}} : fbw[CW_W +: IF_W];
+            assign f_cs_eff[E*CS_W +: CS_W] = rec_fresh_reg[E] ? {CS_W{1'b0}} :
+                rec_mem[E][EN_W+GD_W +: CS_W];
+            assign f_en_eff[E*EN_W +: EN_W] = rec_fresh_reg[E] ? entropy_open(E_32[PIDX_W-1:0]) :
+                rec_mem[E][EN_W-1:0];
+            assign f_stamp[E*TS_W +: TS_W] = ho_lane[f_gp].mem[f_gc];
+        end
+    end
+endgenerate
+
+always @* begin
+    // contract (docs/path_sel.md, Ports): rst is a synchronous reset, high in the first cycle
+    if (!f_past_valid) begin
+        assume (rst);
+    end
+end
+
+// the reference fields' next values, by the contract's order: tick, feedback, stage 1, control
+always @* begin
+    f_fb_st = state_reg[fidx*ST_W +: ST_W];
+    f_fb_sum = {5'd0, f_g_cs[fidx*CS_W +: CS_W]} + {1'b0, s_fb_count};
+    f_fb_sat = f_fb_sum > 9'd15 ? 4'd15 : f_fb_sum[CS_W-1:0];
+    f_fb_fail = fb_hs && s_fb_kind[1] && s_fb_count != 8'd0 && (f_fb_st == ST_PROBING ||
+        (f_fb_st[1] == 1'b0 && f_fb_sat >= FAIL_THR));
+    f_fb_recover = fb_hs && s_fb_kind == FB_DELIVERED && s_fb_count != 8'd0 &&
+        f_fb_st == ST_PROBING;
+    f_g_if_next = f_g_if;
+    f_g_cs_next = f_g_cs;
+    f_g_ho_next = f_g_ho;
+    for (f_k = 0; f_k < NPATHS; f_k = f_k + 1) begin
+        if (tick && state_reg[f_k*ST_W +: ST_W] == ST_FAILED && f_g_ho[f_k*8 +: 8] != 8'd0) begin
+            f_g_ho_next[f_k*8 +: 8] = f_g_ho[f_k*8 +: 8] - 8'd1;
+        end
+        if (fb_hs && fidx == f_k[PIDX_W-1:0]) begin
+            if (s_fb_kind != FB_ECN) begin
+                f_g_if_next[f_k*IF_W +: IF_W] = f_g_if[f_k*IF_W +: IF_W] > s_fb_count ?
+                    f_g_if[f_k*IF_W +: IF_W] - s_fb_count : {IF_W{1'b0}};
+            end
+            if (s_fb_kind == FB_DELIVERED && s_fb_count != 8'd0) begin
+                f_g_cs_next[f_k*CS_W +: CS_W] = {CS_W{1'b0}};
+            end
+            if (s_fb_kind[1] && s_fb_count != 8'd0 && f_fb_st[1] == 1'b0) begin
+                f_g_cs_next[f_k*CS_W +: CS_W] = f_fb_sat;
+            end
+            if (f_fb_fail) begin
+                f_g_if_next[f_k*IF_W +: IF_W] = {IF_W{1'b0}};
+                f_g_cs_next[f_k*CS_W +: CS_W] = {CS_W{1'b0}};
+                f_g_ho_next[f_k*8 +: 8] = HOLDOFF_TICKS;
+            end
+        end
+        if (s1_fire && sidx == f_k[PIDX_W-1:0] &&
+                f_g_if_next[f_k*IF_W +: IF_W] != {IF_W{1'b1}}) begin
+            f_g_if_next[f_k*IF_W +: IF_W] = f_g_if_next[f_k*IF_W +: IF_W] + 8'd1;
+        end
+        if (rst || (ctl_hs && s_ctl_conn == f_k[PIDX_W-1:PATH_W])) begin
+            f_g_if_next[f_k*IF_W +: IF_W] = {IF_W{1'b0}};
+            f_g_cs_next[f_k*CS_W +: CS_W] = {CS_W{1'b0}};
+            f_g_ho_next[f_k*8 +: 8] = 8'd0;
+        end
+    end
+    // all_failed(c) by the contract: every path FAILED or PROBING; the lowest such c
+    f_af_low = {CONN_W{1'b0}};
+    for (f_k = CONNS - 1; f_k >= 0; f_k = f_k - 1) begin
+        f_af[f_k] = 1'b1;
+        for (f_l = 0; f_l < PATHS; f_l = f_l + 1) begin
+            f_af_st = state_reg[(f_k*PATHS + f_l)*ST_W +: ST_W];
+            if (f_af_st != ST_FAILED && f_af_st != ST_PROBING) begin
+                f_af[f_k] = 1'b0;
+            end
+        end
+        if (f_af[f_k]) begin
+            f_af_low = f_k[CONN_W-1:0];
+        end
+    end
+end
+
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+    f_g_if <= f_g_if_next;
+    f_g_cs <= f_g_cs_next;
+    f_g_ho <= f_g_ho_next;
+    f_rst_prev <= rst;
+    f_cnt_prev <= {cnt_recoveries_reg, cnt_failures_reg, cnt_probes_reg, cnt_decisions_reg};
+    f_ev_prev <= {fb_hs && f_recover, fb_hs && f_fail, s1_fire && sel_probe, s1_fire};
+    f_sel_hold_prev <= !rst && m_sel_valid_reg && !m_sel_ready;
+    f_sel_prev <= {m_sel_conn_reg, m_sel_path_reg, m_sel_entropy_reg, m_sel_probe_reg};
+    f_af_prev <= f_af;
+    f_af_low_prev <= f_af_low;
+    f_ridx_prev <= ridx;
+    f_state_prev <= state_reg;
+    f_if_prev <= f_if_eff;
+    f_cw_prev <= f_cw_eff;
+end
+
+always @* begin
+    if (f_past_valid && !rst) begin
+        f_ps_cwnd_range = 1'b1;
+        f_ps_inflight = 1'b1;
+        f_ps_consec = 1'b1;
+        f_ps_entropy_form = 1'b1;
+        f_ps_room_h = 1'b1;
+        f_ps_consec_h = 1'b1;
+        f_ps_holdoff_h = 1'b1;
+        f_ps_holdoff_stamp_h = 1'b1;
+        f_ps_fail_after_k = 1'b1;
+        f_ps_fail_at_k = 1'b1;
+        f_ps_heal_probe = 1'b1;
+        f_ps_heal_delivered = 1'b1;
+        f_ps_ho_over_h = 1'b1;
+        for (f_i = 0; f_i < NPATHS; f_i = f_i + 1) begin
+            // window within [1 packet, CWND_MAX] (8.4); inflight, consec as the contract counts
+            // them (inflight: decisions minus feedback, saturating at 0 and 255)
+            if (!(f_cw_eff[f_i*CW_W +: CW_W] >= CWND_FLOOR &&
+                f_cw_eff[f_i*CW_W +: CW_W] <= CWND_CAP)) begin
+                f_ps_cwnd_range = 1'b0;
+            end
+            if (!(f_if_eff[f_i*IF_W +: IF_W] == f_g_if[f_i*IF_W +: IF_W])) begin
+                f_ps_inflight = 1'b0;
+            end
+            if (!(f_cs_eff[f_i*CS_W +: CS_W] == f_g_cs[f_i*CS_W +: CS_W])) begin
+                f_ps_consec = 1'b0;
+            end
+            if (!(f_en_eff[f_i*EN_W + 14 +: 2] == 2'b11)) begin
+                f_ps_entropy_form = 1'b0;
+            end
+            // (helper) the room bit is the compare of the fields
+            if (!(room_reg[f_i] == (f_if_eff[f_i*IF_W +: IF_W] <
+                f_cw_eff[f_i*CW_W + 4 +: IF_W]))) begin
+                f_ps_room_h = 1'b0;
+            end
+            // (helper) consec below FAIL_K, and 0 outside ACTIVE and SUSPECT
+            f_st = state_reg[f_i*ST_W +: ST_W];
+            if (!(f_g_cs[f_i*CS_W +: CS_W] < FAIL_THR &&
+                (f_st[1] == 1'b0 || f_g_cs[f_i*CS_W +: CS_W] == {CS_W{1'b0}}))) begin
+                f_ps_consec_h = 1'b0;
+            end
+            // (helper) a FAILED path whose hold-off runs: the stamp is HOLDOFF_TICKS - left
+            // ticks back, and the sweeper has not marked it over
+            f_elapsed = ticks_reg - f_stamp[f_i*TS_W +: TS_W];
+            f_ho_left = f_g_ho[f_i*8 +: 8];
+            if (f_st == ST_FAILED) begin
+                if (!(f_ho_left <= HOLDOFF_TICKS)) begin
+                    f_ps_holdoff_h = 1'b0;
+                end
+                if (f_ho_left != 8'd0) begin
+                    if (!(!ho_over_reg[f_i] &&
+                        {{8-TS_W{1'b0}}, f_elapsed} == HOLDOFF_TICKS - f_ho_left)) begin
+                        f_ps_holdoff_stamp_h = 1'b0;
+                    end
+                end
+            end
+            // a path becomes FAILED only by a fail: FAIL_K consecutive losses or a loss while
+            // PROBING; FAIL_K consecutive losses always fail it (control overrides)
+            if (f_st != ST_FAILED && state_next[f_i*ST_W +: ST_W] == ST_FAILED) begin
+                if (!(f_fb_fail && fidx == f_i[PIDX_W-1:0])) begin
+                    f_ps_fail_after_k = 1'b0;
+                end
+            end
+            if (f_fb_fail && fidx == f_i[PIDX_W-1:0] &&
+                    !(ctl_hs && s_ctl_conn == f_i[PIDX_W-1:PATH_W])) begin
+                if (!(state_next[f_i*ST_W +: ST_W] == ST_FAILED)) begin
+                    f_ps_fail_at_k = 1'b0;
+                end
+            end
+            // a FAILED path leaves FAILED only by a probe (or control): after its hold-off, or by
+            // the starvation guard when every path of the connection is FAILED
+            if (f_st == ST_FAILED && state_next[f_i*ST_W +: ST_W] != ST_FAILED &&
+                    !(ctl_hs && s_ctl_conn == f_i[PIDX_W-1:PATH_W])) begin
+                if (!(s1_fire && sel_probe && sidx == f_i[PIDX_W-1:0] &&
+                    state_next[f_i*ST_W +: ST_W] == ST_PROBING)) begin
+                    f_ps_heal_probe = 1'b0;
+                end
+            end
+            // PROBING returns to ACTIVE only on a delivery
+            if (f_st == ST_PROBING && state_next[f_i*ST_W +: ST_W] == ST_ACTIVE &&
+                    !(ctl_hs && s_ctl_conn == f_i[PIDX_W-1:PATH_W])) begin
+                if (!(f_fb_recover && fidx == f_i[PIDX_W-1:0])) begin
+                    f_ps_heal_delivered = 1'b0;
+                end
+            end
+        end
+        // (helper) the hold-off-over bits S1 reads: set only for a FAILED path whose hold-off is
+        // over
+        for (f_j = 0; f_j < PATHS; f_j = f_j + 1) begin
+            f_e = {s1_conn_reg, f_j[PATH_W-1:0]};
+            if (state_reg[f_e*ST_W +: ST_W] == ST_FAILED && c_ho_over_reg[f_j]) begin
+                if (!(f_g_ho[f_e*8 +: 8] == 8'd0)) begin
+                    f_ps_ho_over_h = 1'b0;
+                end
+            end
+        end
+
+`ifndef FORMAL_PS_IO
+        ps_cwnd_range: assert (f_ps_cwnd_range);
+        ps_inflight: assert (f_ps_inflight);
+        ps_consec: assert (f_ps_consec);
+        ps_entropy_form: assert (f_ps_entropy_form);
+        ps_room_h: assert (f_ps_room_h);
+        ps_consec_h: assert (f_ps_consec_h);
+`ifdef FORMAL_BMC
+        ps_holdoff_h: assert (f_ps_holdoff_h);
+        ps_holdoff_stamp_h: assert (f_ps_holdoff_stamp_h);
+        ps_fail_after_k: assert (f_ps_fail_after_k);
+        ps_fail_at_k: assert (f_ps_fail_at_k);
+        ps_heal_probe: assert (f_ps_heal_probe);
+        ps_heal_delivered: assert (f_ps_heal_delivered);
+        ps_ho_over_h: assert (f_ps_ho_over_h);
+
+        // decisions (start-of-cycle state of s1_conn)
+        f_allf = 1'b1;
+        f_ok = 1'b1;
+        for (f_j = 0; f_j < PATHS; f_j = f_j + 1) begin
+            f_e = {s1_conn_reg, f_j[PATH_W-1:0]};
+            f_st = state_reg[f_e*ST_W +: ST_W];
+            if (f_st != ST_FAILED) begin
+                f_allf = 1'b0;
+            end
+            // another path is usable (ACTIVE or SUSPECT with room)
+            if (f_j[PATH_W-1:0] != s1_avoid_reg && f_st[1] == 1'b0 &&
+                    f_g_if[f_e*IF_W +: IF_W] < f_cw_eff[f_e*CW_W + 4 +: IF_W]) begin
+                f_ok = 1'b0;
+            end
+        end
+        f_st = state_reg[sidx*ST_W +: ST_W];
+        if (s1_fire) begin
+            // a decision names a FAILED path exactly when it is a probe
+            ps_pick_probe: assert (sel_probe == (f_st == ST_FAILED));
+            // a probe after the hold-off, or by the guard when every path is FAILED
+            if (sel_probe) begin
+                ps_probe_holdoff: assert (f_g_ho[sidx*8 +: 8] == 8'd0 || (f_allf && s1_aged_reg));
+            end
+            // before the starvation guard: ACTIVE or SUSPECT with room in its window
+            if (!sel_probe && !s1_aged_reg) begin
+                ps_pick_room: assert (f_st[1] == 1'b0 &&
+                    f_g_if[sidx*IF_W +: IF_W] < f_cw_eff[sidx*CW_W + 4 +: IF_W]);
+            end
+            // a retransmission goes on the path that lost it only when no other is usable
+            if (s1_retx_reg && !sel_probe && sel_path == s1_avoid_reg) begin
+                ps_pick_avoid: assert (f_ok);
+            end
+        end
+`endif
+`else
+        // decision output: held until taken, its fields stable
+        if (f_sel_hold_prev) begin
+            ps_sel_hold: assert (m_sel_valid_reg &&
+                {m_sel_conn_reg, m_sel_path_reg, m_sel_entropy_reg, m_sel_probe_reg} == f_sel_prev);
+        end
+        if (!f_rst_prev) begin
+            // status registers show the start of the previous cycle
+            ps_status: assert (m_status_all_failed_reg == (f_af_prev != {CONNS{1'b0}}));
+            ps_status_conn: assert (m_status_conn_reg == f_af_low_prev);
+            ps_rd_all_failed: assert (rd_all_failed_reg == f_af_prev[f_ridx_prev[PIDX_W-1:PATH_W]]);
+            ps_rd_state: assert (rd_state_reg == f_state_prev[f_ridx_prev*ST_W +: ST_W]);
+            ps_rd_inflight: assert (rd_inflight_reg == f_if_prev[f_ridx_prev*IF_W +: IF_W]);
+            ps_rd_cwnd: assert (rd_cwnd_reg == f_cw_prev[f_ridx_prev*CW_W +: CW_W]);
+            // counters: each moves by one on its event and by nothing otherwise
+            ps_cnt_decisions: assert (cnt_decisions_reg == f_cnt_prev[0 +: 32] + f_ev_prev[0]);
+            ps_cnt_probes: assert (cnt_probes_reg == f_cnt_prev[32 +: 32] + f_ev_prev[1]);
+            ps_cnt_failures: assert (cnt_failures_reg == f_cnt_prev[64 +: 32] + f_ev_prev[2]);
+            ps_cnt_recoveries: assert (cnt_recoveries_reg == f_cnt_prev[96 +: 32] + f_ev_prev[3]);
+        end
+`endif
+    end
+end
+
+// covers, per set: path_sel a failure, a decision that fills a window at CWND_MAX, every path of a
+// connection failed; path_sel_io the status showing it, a decision held by back-pressure, a
+// failure counted; path_sel_bmc a retransmission kept off the path that lost it
+always @* begin
+    if (f_past_valid && !rst) begin
+`ifndef FORMAL_PS_IO
+        c_ps_fail: cover (f_fb_fail && f_fb_st != ST_PROBING);
+        c_ps_window_edge: cover (s1_fire && !sel_probe && f_cw_eff[sidx*CW_W +: CW_W] == CWND_CAP &&
+            f_g_if[sidx*IF_W +: IF_W] + 8'd1 == f_cw_eff[sidx*CW_W + 4 +: IF_W]);
+        c_ps_all_failed: cover (f_af != {CONNS{1'b0}});
+`ifdef FORMAL_BMC
+        c_ps_retx_avoid: cover (s1_fire && s1_retx_reg && sel_path != s1_avoid_reg &&
+            state_reg[{s1_conn_reg, s1_avoid_reg}*ST_W +: ST_W] == ST_ACTIVE &&
+            room_reg[{s1_conn_reg, s1_avoid_reg}]);
+`endif
+`else
+        c_ps_status: cover (m_status_all_failed_reg);
+        c_ps_sel_held: cover (f_sel_hold_prev && m_sel_valid_reg);
+        c_ps_cnt_failures: cover (!f_rst_prev && f_ev_prev[2]);
+`endif
+    end
+end
+`endif
+
 endmodule
 
 `resetall
