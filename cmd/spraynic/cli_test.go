@@ -8,12 +8,15 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
+
+	"github.com/spraynic/spraynic/cosim"
 )
 
 // cliCase is one command line and what it must print and return.
@@ -91,7 +94,7 @@ func TestUsageErrors(t *testing.T) {
 				`see 'spraynic merge --help'`},
 		{name: "unknown test", args: []string{"run", "--test", "rx_inordr"}, code: 2,
 			stderr: `spraynic: --test: unknown test "rx_inordr" (did you mean rx_inorder?) ('spraynic tests' lists ` +
-				`all 105); see 'spraynic run --help'`},
+				`all ` + strconv.Itoa(len(cosim.Tests())) + `); see 'spraynic run --help'`},
 		{name: "unknown suite", args: []string{"regress", "--suite", "smok"}, code: 2,
 			stderr: `spraynic: --suite "smok": unknown (did you mean smoke?) (suites: nightly, smoke; more with ` +
 				`--suite-file); see 'spraynic regress --help'`},

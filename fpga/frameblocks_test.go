@@ -1,4 +1,4 @@
-package rtlcheck_test
+package fpga_test
 
 import (
 	"os"
@@ -20,12 +20,12 @@ var frameBlocks = map[string][]string{
 	"roce_tx":   {"roce_icrc.v", "roce_tx.v"},
 }
 
-// TestYosysCheck elaborates each frame block at 64 and 512 bits with yosys and requires what the FPGA flows
+// TestFrameBlocksYosysCheck elaborates each frame block at 64 and 512 bits with yosys and requires what the FPGA flows
 // require of a manifest top (docs/fpga.md, "Problems found before they cost a run"): `check -assert` passes (no
 // signal with two drivers, no combinational loop, nothing undriven) and the log holds none of the flow's
 // problems. Verilator and Icarus simulate a register written by two always blocks as intended; synthesis does
 // not.
-func TestYosysCheck(t *testing.T) {
+func TestFrameBlocksYosysCheck(t *testing.T) {
 	if _, err := exec.LookPath("yosys"); err != nil {
 		t.Skip("yosys not installed (make deps)")
 	}
