@@ -116,6 +116,7 @@ localparam KEEP_LOG = $clog2(KW);
 // width of the last-beat byte count register: KEEP_LOG on every width the checks accept
 localparam C4_W = KEEP_LOG > 3 ? KEEP_LOG : 3;
 localparam PATH_W = $clog2(PATHS);
+localparam CONN_W = $clog2(CONNS);
 // zero padding of the descriptor fields to their wire widths (0 for widths the checks refuse, so that
 // such a configuration compiles and reaches the checks)
 localparam PSEQ_PAD = PSEQ_WIDTH < 24 ? 24 - PSEQ_WIDTH : 0;
@@ -193,19 +194,6 @@ end
 integer ia, ib, ic, id, ie, ig;
 
 /*
- * Connection table: {peer MAC, peer IP, QPN, DSCP, TTL}, read when a descriptor is accepted
- */
-(* ram_style = "distributed" *)
-reg [TBL_W-1:0] tbl_mem [0:CONNS-1];
-reg [TBL_W-1:0] tbl1;
-
-always @(posedge clk) begin
-    if (tbl_wr_en) begin
-        tbl_mem[tbl_wr_conn] <= {tbl_wr_mac, tbl_wr_ip, tbl_wr_qpn, tbl_wr_dscp, tbl_wr_ttl};
-    end
-end
-
-/*
  * Stage 0: accept a descriptor (data and ACK alternate when both wait) into stage 1
  */
 reg v1 = 1'b0, v2 = 1'b0, v3 = 1'b0, v4 = 1'b0, v5 = 1'b0, nv = 1'b0;
@@ -214,6 +202,25 @@ wire pick_ack = s_ack_valid && (!s_pkt_valid || rr);
 wire acc = !v1 && (s_pkt_valid || s_ack_valid);
 assign s_pkt_ready = !v1 && !pick_ack;
 assign s_ack_ready = !v1 && pick_ack;
+
+/*
+ * Connection table: {peer MAC, peer IP, QPN, DSCP, TTL}, read when a descriptor is accepted (stage 0)
+ * into tbl1; read-first, so a write at the same edge is seen by the next descriptor
+ */
+wire [TBL_W-1:0] tbl1;
+
+ram_sdp #(
+    .ADDR_WIDTH(CONN_W),
+    .DATA_WIDTH(TBL_W)
+) tbl_ram (
+    .clk(clk),
+    .wr_en(tbl_wr_en),
+    .wr_addr(tbl_wr_conn),
+    .wr_data({tbl_wr_mac, tbl_wr_ip, tbl_wr_qpn, tbl_wr_dscp, tbl_wr_ttl}),
+    .rd_en(acc),
+    .rd_addr(pick_ack ? s_ack_conn : s_pkt_conn),
+    .rd_data(tbl1)
+);
 
 // stage 1: the descriptor (union of both kinds; the other kind's fields are zero)
 reg k1;
@@ -237,7 +244,6 @@ end
 always @(posedge clk) begin
     if (acc) begin
         k1 <= pick_ack;
-        tbl1 <= tbl_mem[pick_ack ? s_ack_conn : s_pkt_conn];
         smac1 <= cfg_mac;
         sip1 <= cfg_ip;
         ent1 <= pick_ack ? s_ack_entropy : s_pkt_entropy;
@@ -620,9 +626,7 @@ roce_icrc #(
 /*
  * Output FIFO (beats) and ICRC FIFO (one entry per frame), then the output register
  */
-(* ram_style = "distributed" *)
 reg [FW-1:0] fmem [0:DEPTH-1];
-(* ram_style = "distributed" *)
 reg [31:0] imem [0:DEPTH-1];
 reg [PTR_W-1:0] wp = {PTR_W{1'b0}}, rp = {PTR_W{1'b0}};
 reg [PTR_W-1:0] iwp = {PTR_W{1'b0}}, irp = {PTR_W{1'b0}};

@@ -36,6 +36,15 @@ func seed(t *testing.T) uint64 {
 	return v
 }
 
+// topSources returns the files of top as rtl/manifest.json lists them.
+func topSources(t *testing.T, root, top string) []string {
+	m, err := tops.LoadManifest(root)
+	require.NoError(t, err)
+	srcs, err := m.Sources(root, top)
+	require.NoError(t, err)
+	return srcs
+}
+
 // mtu is the largest data payload of the vectors, bytes (the default MTU).
 const mtu = 4096
 

@@ -437,8 +437,8 @@ func rxBuild(t *testing.T, cfg config.Config, width, cycles int, dir string) str
 		fmt.Sprintf("-GSACK_BITS=%d", cfg.SackBits), fmt.Sprintf("-GPSEQ_WIDTH=%d", cfg.PseqWidth),
 		fmt.Sprintf("-GHANDLE_WIDTH=%d", cfg.HandleWidth), fmt.Sprintf("-GCYCLES=%d", cycles),
 		"--Mdir", filepath.Join(dir, "obj"), "-o", "tb",
-		filepath.Join(root, "rtl", "lint.vlt"), filepath.Join(root, "rtl", "tb", "roce_rx_tb.v"),
-		filepath.Join(root, "rtl", "roce_rx.v"), filepath.Join(root, "rtl", "roce_icrc.v")}
+		filepath.Join(root, "rtl", "lint.vlt"), filepath.Join(root, "rtl", "tb", "roce_rx_tb.v")}
+	args = append(args, topSources(t, root, "roce_rx")...)
 	out, err := exec.Command("nice", args...).CombinedOutput()
 	require.NoError(t, err, "verilator build:\n%s", out)
 	return filepath.Join(dir, "obj", "tb")

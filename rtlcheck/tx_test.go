@@ -88,8 +88,8 @@ func buildTx(t *testing.T, root string, p txParams) string {
 		args = append(args, fmt.Sprintf("-G%s=%d", k, v))
 	}
 	rtl := filepath.Join(root, "rtl")
-	args = append(args, filepath.Join(rtl, "lint.vlt"), filepath.Join(rtl, "tb", "roce_tx_tb.v"),
-		filepath.Join(rtl, "roce_tx.v"), filepath.Join(rtl, "roce_icrc.v"))
+	args = append(args, filepath.Join(rtl, "lint.vlt"), filepath.Join(rtl, "tb", "roce_tx_tb.v"))
+	args = append(args, topSources(t, root, "roce_tx")...)
 	out, err := exec.Command("nice", args...).CombinedOutput()
 	require.NoError(t, err, "verilator build:\n%s", out)
 	fmt.Printf("rtlcheck: TestRoCETX width %d: build %v\n", p.width, time.Since(t0).Round(time.Second))
