@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/system/roce"
 	"github.com/spraynic/spraynic/tops"
@@ -17,17 +19,27 @@ func replayCommand() *cli.Command {
 		Name:     "replay",
 		Category: catCosim,
 		Usage: "feed a capture (pcap or pcapng: spraynic gen, a simulation, or a Wireshark capture of our format) " +
-			"into one nic_transport RTL endpoint's network input, in lockstep with its golden twin",
-		Description: "Frames that are not RoCEv2 of docs/protocol.md, are malformed or are outside --config and " +
-			"--mtu are listed as FILE: frame N: reason and not fed. The command fails when the file is not a " +
-			"capture, when no frame can be fed, when RTL and golden model disagree, and when the file ends " +
-			"inside a frame (after replaying the complete frames), unless --allow-cut.",
+			"into one nic_transport RTL endpoint's network input, in lockstep with its golden twin, or " +
+			"(--level frame) into the RoCEv2 RX parser roce_rx, frame by frame",
+		Description: "--level packet (the default): frames that are not RoCEv2 of docs/protocol.md, are malformed " +
+			"or are outside --config and --mtu are listed as FILE: frame N: reason and not fed. The command fails " +
+			"when the file is not a capture, when no frame can be fed, when RTL and golden model disagree, and " +
+			"when the file ends inside a frame (after replaying the complete frames), unless --allow-cut.\n\n" +
+			"--level frame: every Ethernet frame, good or bad, is driven as AXI-Stream beats of --data-width bits " +
+			"into rtl/roce_rx.v (parameters from --config, MTU --mtu) and the parser's verdict, descriptors, " +
+			"SACK words and payload bytes are compared with roce.Parse frame by frame; each mismatch is listed as " +
+			"FILE: frame N: field: RTL X, roce.Parse Y and fails the command (docs/roce_rx.md, \"Frame replay\").",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
-			&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray or gbn (the endpoint's GBN parameter)"},
+			&cli.StringFlag{Name: "level", Value: "packet", Usage: "packet (parsed in Go, fed to nic_transport) or " +
+				"frame (each frame's bytes fed to roce_rx)"},
+			&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray or gbn (the endpoint's GBN parameter; " +
+				"--level packet)"},
+			&cli.IntFlag{Name: "data-width", Value: 64, Usage: "roce_rx's AXI-Stream width, bits: 64, 128, 256 or " +
+				"512 (--level frame)"},
 			&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "largest data payload accepted, bytes (the sender's --mtu)"},
-			&cli.IntFlag{Name: "show", Value: 10, Usage: "rejected frames listed at most"},
+			&cli.IntFlag{Name: "show", Value: 10, Usage: "rejected frames (and mismatches) listed at most"},
 			&cli.BoolFlag{Name: "allow-cut", Usage: "a capture cut inside a frame is expected: replay its complete " +
 				"frames, report the cut and succeed"},
 		},
@@ -55,6 +67,15 @@ func replayAction(c *cli.Context) error {
 	if mtu := c.Int("mtu"); mtu < 1 {
 		return usageErr("--mtu %d: allowed 1 or more bytes", mtu)
 	}
+	level := c.String("level")
+	if level != "packet" && level != "frame" {
+		return usageErr("--level %q: allowed packet, frame", level)
+	}
+	if level == "frame" {
+		if err := frameFlags(c); err != nil {
+			return err
+		}
+	}
 	capt, err := readCapture(path)
 	if err != nil {
 		return err
@@ -63,6 +84,9 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if level == "frame" {
+		return replayFrames(c, root, cfg, capt)
+	}
 	res, err := cosim.Replay(root, cfg, c.Int("mtu"), capt, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
 	if res != nil {
 		res.Print(c.App.Writer, path, cfg.Name, c.String("mode"), c.Int("show"), err == nil)
@@ -70,6 +94,39 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	return cutErr(c, capt)
+}
+
+// frameFlags checks the flags of --level frame: the bus width and the MTU roce_rx allows.
+func frameFlags(c *cli.Context) error {
+	w := c.Int("data-width")
+	if !slices.Contains(cosim.RXWidths, w) {
+		return usageErr("--data-width %d: allowed 64, 128, 256, 512 (bits)", w)
+	}
+	if mtu := c.Int("mtu"); mtu > cosim.RXMaxMTU {
+		return usageErr("--mtu %d: allowed 1..%d bytes with --level frame (roce_rx's MTU)", mtu, cosim.RXMaxMTU)
+	}
+	return nil
+}
+
+// replayFrames runs the frame-level replay, prints its summary and fails on a mismatch or a cut capture.
+func replayFrames(c *cli.Context, root string, cfg config.Config, capt *roce.Capture) error {
+	path := c.Args().First()
+	res, err := cosim.FrameReplay(root, cfg, c.Int("data-width"), c.Int("mtu"), capt, os.Stderr)
+	if res != nil {
+		res.Print(c.App.Writer, path, cfg.Name, c.Int("show"))
+	}
+	if err != nil {
+		return err
+	}
+	if err := res.Err(path); err != nil {
+		return err
+	}
+	return cutErr(c, capt)
+}
+
+// cutErr reports a cut capture after its complete frames were replayed: an error unless --allow-cut.
+func cutErr(c *cli.Context, capt *roce.Capture) error {
 	if capt.Cut != nil {
 		if c.Bool("allow-cut") {
 			fmt.Fprintf(c.App.Writer, "%v (--allow-cut: not an error)\n", capt.Cut)
