@@ -47,11 +47,10 @@ type frameBoard struct {
 }
 
 // newFrameRun returns the run of feed on model m with ports p.
-func newFrameRun(m *bridge.Model, p *roceRXPorts, cfg config.Config, feed []rxFrame, res *FrameReplayResult,
-) *frameRun {
+func newFrameRun(m *bridge.Model, p *roceRXPorts, cfg config.Config, lim roce.Limits, feed []rxFrame,
+	res *FrameReplayResult) *frameRun {
 	return &frameRun{m: m, p: p, in: make([]uint32, p.inWords), out: make([]uint32, p.outWords),
-		keep: res.Width / 8, feed: feed, res: res,
-		sb: frameBoard{cfg: cfg, lim: roce.LimitsFor(cfg, res.MTU), feed: feed, res: res}}
+		keep: res.Width / 8, feed: feed, res: res, sb: frameBoard{cfg: cfg, lim: lim, feed: feed, res: res}}
 }
 
 // run steps the model until every frame has its verdict and every output its frame, plus frameDrain cycles,

@@ -1,0 +1,115 @@
+package cosim_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/google/gopacket/layers"
+	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/system"
+	"github.com/spraynic/spraynic/system/roce"
+)
+
+// simCapture returns the capture of a short simulation of cfg (both directions: data and ACKs).
+func simCapture(t *testing.T, cfg config.Config, sd uint64) *roce.Capture {
+	var buf bytes.Buffer
+	_, err := system.Run(system.Options{Config: cfg, Seed: sd, DurationUS: 3, DrainUS: 20, Loss: 0.05,
+		Msg: "fixed:1500", Capture: &buf})
+	require.NoError(t, err)
+	c, err := roce.ReadCapture("sim.pcap", &buf)
+	require.NoError(t, err)
+	require.Nil(t, c.Cut)
+	return c
+}
+
+// corrupt returns a capture of frames from good, each changed at random: one bit flipped, cut short, an ICRC
+// byte changed, or left as it is; then three frames edited with their checksums fixed (a QPN beyond the
+// configuration, an unknown opcode, TCP), a runt of one byte and a frame cut by the snap length (not fed).
+func corrupt(r *rand.Rand, good *roce.Capture) *roce.Capture {
+	c := &roce.Capture{Name: "corrupt.pcap", Format: "pcap"}
+	add := func(b []byte) {
+		c.Frames = append(c.Frames, roce.CapturedFrame{Data: b, Length: len(b), LinkType: layers.LinkTypeEthernet})
+	}
+	for _, f := range good.Frames {
+		b := append([]byte(nil), f.Data...)
+		switch r.IntN(4) {
+		case 0:
+			b[r.IntN(len(b))] ^= 1 << r.IntN(8)
+		case 1:
+			b = b[:1+r.IntN(len(b)-1)]
+		case 2:
+			b[len(b)-1-r.IntN(4)] ^= byte(1 + r.IntN(255))
+		}
+		add(b)
+	}
+	edits := []func(b []byte){
+		func(b []byte) { b[47], b[48], b[49] = 0, 1, 0x10 }, // QPN 272: beyond the 16 connections (limit)
+		func(b []byte) { b[42] = 0x0a },                     // opcode RC RDMA WRITE (unknown opcode)
+		func(b []byte) { b[23] = 6 },                        // TCP (not RoCEv2)
+	}
+	for i, e := range edits {
+		b := append([]byte(nil), good.Frames[i].Data...)
+		e(b)
+		if roce.FixChecksums(b) == nil {
+			add(b)
+		}
+	}
+	add([]byte{0x5a})
+	snap := append([]byte(nil), good.Frames[0].Data[:60]...)
+	c.Frames = append(c.Frames, roce.CapturedFrame{Data: snap, Length: len(good.Frames[0].Data),
+		LinkType: layers.LinkTypeEthernet})
+	return c
+}
+
+// goVerdicts counts the verdicts roce.Parse gives the Ethernet frames of c, in the order of cosim.RXVerdicts.
+func goVerdicts(t *testing.T, lim roce.Limits, c *roce.Capture) (cnt [len(cosim.RXVerdicts)]uint32) {
+	for i := range c.Frames {
+		f := &c.Frames[i]
+		if f.Check() != nil {
+			continue
+		}
+		k := cosim.RXVerdict(lim.Parse(f.Data))
+		require.GreaterOrEqual(t, k, 0, "frame %d: an error of no counter", i+1)
+		cnt[k]++
+	}
+	return cnt
+}
+
+// TestFrameReplay replays a simulation capture and a corrupted copy of it (bit flips, cut frames, bad ICRCs, a
+// runt, a frame cut by the snap length) into roce_rx at 64 bits and requires no mismatch and the verdict counts
+// of roce.Parse.
+func TestFrameReplay(t *testing.T) {
+	sd := seed(t)
+	fmt.Printf("cosim: TestFrameReplay seed=%d (SEED=N to change)\n", sd)
+	if _, err := exec.LookPath("verilator"); err != nil {
+		t.Skip("verilator not installed (make deps)")
+	}
+	cfg, err := config.Preset("default")
+	require.NoError(t, err)
+	good := simCapture(t, cfg, sd)
+	bad := corrupt(rand.New(rand.NewPCG(sd, 0xf4a3)), good)
+	lim := roce.LimitsFor(cfg, 4096)
+	for _, c := range []*roce.Capture{good, bad} {
+		res, err := cosim.FrameReplay(root(t), cfg, 64, 4096, c, os.Stderr)
+		require.NoError(t, err)
+		var out strings.Builder
+		res.Print(&out, c.Name, cfg.Name, 5)
+		fmt.Print(out.String())
+		require.NoError(t, res.Err(c.Name), "seed %d", sd)
+		require.Equal(t, goVerdicts(t, lim, c), res.Verdicts, "%s: verdicts (%v)", c.Name, cosim.RXVerdicts)
+		require.Equal(t, len(c.Frames), res.Fed+len(res.NotFed))
+	}
+	require.Len(t, good.Frames, int(goVerdicts(t, lim, good)[0]+goVerdicts(t, lim, good)[1]), "every frame good")
+	v := goVerdicts(t, lim, bad)
+	for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7} { // every counter but mac_error
+		require.Positive(t, v[k], "the corrupt capture has frames of verdict %s", cosim.RXVerdicts[k])
+	}
+}
