@@ -18,13 +18,14 @@ import (
 	"github.com/spraynic/spraynic/system/roce"
 )
 
-// simCapture returns the capture of a short simulation of cfg (both directions: data and ACKs).
-func simCapture(t *testing.T, cfg config.Config, sd uint64) *roce.Capture {
+// simCapture returns the capture, named name, of a short simulation of cfg in mode at 5% loss (both directions: data and
+// ACKs; in go-back-N mode NAKs too).
+func simCapture(t *testing.T, cfg config.Config, mode system.Mode, sd uint64, name string) *roce.Capture {
 	var buf bytes.Buffer
-	_, err := system.Run(system.Options{Config: cfg, Seed: sd, DurationUS: 3, DrainUS: 20, Loss: 0.05,
+	_, err := system.Run(system.Options{Config: cfg, Mode: mode, Seed: sd, DurationUS: 3, DrainUS: 20, Loss: 0.05,
 		Msg: "fixed:1500", Capture: &buf})
 	require.NoError(t, err)
-	c, err := roce.ReadCapture("sim.pcap", &buf)
+	c, err := roce.ReadCapture(name, &buf)
 	require.NoError(t, err)
 	require.Nil(t, c.Cut)
 	return c
@@ -83,9 +84,9 @@ func goVerdicts(t *testing.T, lim roce.Limits, c *roce.Capture) (cnt [len(cosim.
 	return cnt
 }
 
-// TestFrameReplay replays a simulation capture and a corrupted copy of it (bit flips, cut frames, bad ICRCs, a
-// runt, a frame cut by the snap length) into roce_rx at 64 bits and requires no mismatch and the verdict counts
-// of roce.Parse.
+// TestFrameReplay replays a simulation capture, one in go-back-N mode (with NAKs) and a corrupted copy of the
+// first (bit flips, cut frames, bad ICRCs, edited fields, a runt, a frame cut by the snap length) into roce_rx at
+// 64 bits and requires no mismatch and the verdict counts of roce.Parse.
 func TestFrameReplay(t *testing.T) {
 	sd := seed(t)
 	fmt.Printf("cosim: TestFrameReplay seed=%d (SEED=N to change)\n", sd)
@@ -94,10 +95,18 @@ func TestFrameReplay(t *testing.T) {
 	}
 	cfg, err := config.Preset("default")
 	require.NoError(t, err)
-	good := simCapture(t, cfg, sd)
+	good := simCapture(t, cfg, system.ModeSpray, sd, "spray.pcap")
+	gbn := simCapture(t, cfg, system.ModeGBN, sd, "gbn.pcap")
 	bad := corrupt(rand.New(rand.NewPCG(sd, 0xf4a3)), good)
 	lim := roce.LimitsFor(cfg, 4096)
-	for _, c := range []*roce.Capture{good, bad} {
+	naks := 0
+	for _, f := range gbn.Frames {
+		if p, err := lim.Parse(f.Data); err == nil && p.IsAck() && p.Ack.NAK {
+			naks++
+		}
+	}
+	require.Positive(t, naks, "the go-back-N capture has NAKs")
+	for _, c := range []*roce.Capture{good, gbn, bad} {
 		res, err := cosim.FrameReplay(root(t), cfg, 64, 4096, c, os.Stderr)
 		require.NoError(t, err)
 		var out strings.Builder
