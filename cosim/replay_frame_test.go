@@ -18,8 +18,8 @@ import (
 	"github.com/spraynic/spraynic/system/roce"
 )
 
-// simCapture returns the capture, named name, of a short simulation of cfg in mode at 5% loss (both directions: data and
-// ACKs; in go-back-N mode NAKs too).
+// simCapture returns the capture, named name, of a short simulation of cfg in mode at 5% loss (both directions:
+// data and ACKs; in go-back-N mode NAKs too).
 func simCapture(t *testing.T, cfg config.Config, mode system.Mode, sd uint64, name string) *roce.Capture {
 	var buf bytes.Buffer
 	_, err := system.Run(system.Options{Config: cfg, Mode: mode, Seed: sd, DurationUS: 3, DrainUS: 20, Loss: 0.05,
