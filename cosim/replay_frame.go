@@ -168,13 +168,9 @@ func frameFeed(lim roce.Limits, frames []roce.CapturedFrame, res *FrameReplayRes
 func (r *FrameReplayResult) Print(w io.Writer, path, cfgName string, show int) {
 	fmt.Fprintf(w, "%s: %s: %d fed to roce_rx as AXI-Stream beats (config %s, DATA_WIDTH %d, MTU %d), %d not fed\n",
 		path, english.Plural(r.Frames, "frame"), r.Fed, cfgName, r.Width, r.MTU, len(r.NotFed))
-	for i, rj := range r.NotFed {
-		if i == show {
-			fmt.Fprintf(w, "  ... %d more not fed\n", len(r.NotFed)-i)
-			break
-		}
-		fmt.Fprintf(w, "  %s: frame %d: not fed: %s\n", path, rj.Frame, rj.Reason)
-	}
+	printSome(w, len(r.NotFed), show, "not fed", func(i int) string {
+		return fmt.Sprintf("%s: frame %d: not fed: %s", path, r.NotFed[i].Frame, r.NotFed[i].Reason)
+	})
 	if r.Fed == 0 {
 		return
 	}
@@ -188,15 +184,22 @@ func (r *FrameReplayResult) Print(w io.Writer, path, cfgName string, show int) {
 		fmt.Fprintf(w, "%s %d%s", RXVerdicts[i], v[i], sep)
 	}
 	fmt.Fprintf(w, "\n%d beats in %d cycles; mismatches %d\n", r.Beats, r.Cycles, r.MismatchCount)
-	for i, m := range r.Mismatches {
-		if i == show {
-			fmt.Fprintf(w, "  ... %d more mismatches\n", r.MismatchCount-i)
-			break
-		}
-		fmt.Fprintf(w, "  %s: %v\n", path, m)
-	}
+	printSome(w, r.MismatchCount, min(show, len(r.Mismatches)), "mismatches", func(i int) string {
+		return fmt.Sprintf("%s: %v", path, r.Mismatches[i])
+	})
 	if r.MismatchCount == 0 {
 		fmt.Fprintf(w, "roce_rx equals roce.Parse on every frame: verdict, descriptor fields, SACK words, payload bytes\n")
+	}
+}
+
+// printSome writes the lines line(0..) of n items, at most show of them, indented, then how many more (what).
+func printSome(w io.Writer, n, show int, what string, line func(i int) string) {
+	for i := 0; i < n; i++ {
+		if i == show {
+			fmt.Fprintf(w, "  ... %d more %s\n", n-i, what)
+			return
+		}
+		fmt.Fprintf(w, "  %s\n", line(i))
 	}
 }
 

@@ -52,29 +52,9 @@ func replayAction(c *cli.Context) error {
 		return usageErr("replay: want one FILE argument (pcap or pcapng), got %d", c.NArg())
 	}
 	path := c.Args().First()
-	cfg, err := configFlag("config", c.String("config"))
+	cfg, err := replayFlags(c)
 	if err != nil {
 		return err
-	}
-	switch c.String("mode") {
-	case "spray":
-		cfg.GBN = 0
-	case "gbn":
-		cfg.GBN = 1
-	default:
-		return usageErr("--mode %q: allowed spray, gbn", c.String("mode"))
-	}
-	if mtu := c.Int("mtu"); mtu < 1 {
-		return usageErr("--mtu %d: allowed 1 or more bytes", mtu)
-	}
-	level := c.String("level")
-	if level != "packet" && level != "frame" {
-		return usageErr("--level %q: allowed packet, frame", level)
-	}
-	if level == "frame" {
-		if err := frameFlags(c); err != nil {
-			return err
-		}
 	}
 	capt, err := readCapture(path)
 	if err != nil {
@@ -84,7 +64,7 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if level == "frame" {
+	if c.String("level") == "frame" {
 		return replayFrames(c, root, cfg, capt)
 	}
 	res, err := cosim.Replay(root, cfg, c.Int("mtu"), capt, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
@@ -95,6 +75,33 @@ func replayAction(c *cli.Context) error {
 		return err
 	}
 	return cutErr(c, capt)
+}
+
+// replayFlags checks the flags and returns the configuration (--config, with --mode's GBN).
+func replayFlags(c *cli.Context) (config.Config, error) {
+	cfg, err := configFlag("config", c.String("config"))
+	if err != nil {
+		return cfg, err
+	}
+	switch c.String("mode") {
+	case "spray":
+		cfg.GBN = 0
+	case "gbn":
+		cfg.GBN = 1
+	default:
+		return cfg, usageErr("--mode %q: allowed spray, gbn", c.String("mode"))
+	}
+	if mtu := c.Int("mtu"); mtu < 1 {
+		return cfg, usageErr("--mtu %d: allowed 1 or more bytes", mtu)
+	}
+	switch level := c.String("level"); level {
+	case "packet":
+		return cfg, nil
+	case "frame":
+		return cfg, frameFlags(c)
+	default:
+		return cfg, usageErr("--level %q: allowed packet, frame", level)
+	}
 }
 
 // frameFlags checks the flags of --level frame: the bus width and the MTU roce_rx allows.
