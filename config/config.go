@@ -68,6 +68,10 @@ type Config struct {
 	// EarlyCycles is the early loss detection age, in cycles: a duplicate ACK marks the oldest outstanding packet
 	// lost when nothing was sent on its path for this long (0: off; losses without a later SACK wait for the RTO).
 	EarlyCycles int `json:"early_cycles"`
+	// DataWidth is the AXI-Stream width of the frame blocks (roce_rx, roce_tx), bits.
+	DataWidth int `json:"data_width"`
+	// MTU is the largest RoCEv2 data payload the frame blocks take, bytes: one of the IBTA path MTUs.
+	MTU int `json:"mtu"`
 }
 
 // Key describes one configuration key: its JSON name, its Verilog parameter and its allowed range.
@@ -108,6 +112,8 @@ var Keys = []Key{
 	key("qpn_base", "QPN_BASE", 2, 1<<24-3, plain, func(c *Config) *int { return &c.QPNBase }),
 	key("ack_req_ticks", "ACK_REQ_TICKS", 0, 15, plain, func(c *Config) *int { return &c.AckReqTicks }),
 	key("early_cycles", "EARLY_CYCLES", 0, 32767, plain, func(c *Config) *int { return &c.EarlyCycles }),
+	key("data_width", "DATA_WIDTH", 64, 512, pow2, func(c *Config) *int { return &c.DataWidth }),
+	key("mtu", "MTU", 256, 4096, pow2, func(c *Config) *int { return &c.MTU }),
 }
 
 // pow2 and plain say whether a key's value must be a power of two.

@@ -30,7 +30,7 @@ func TestLoadErrors(t *testing.T) {
 	good := `"conns": 16, "window": 64, "paths": 8, "sack_bits": 64, "psn_width": 24, "pseq_width": 16, ` +
 		`"handle_width": 16, "ack_every": 4, "ack_fifo_depth": 16, "tick_cycles": 256, "cwnd_init": 16, ` +
 		`"cwnd_max": 64, "ai_16ths": 2, "fail_k": 3, "holdoff_ticks": 40, "rto_ticks": 8, "rto_max_ticks": 64, ` +
-		`"max_retries": 7, "gbn": 0, "qpn_base": 256, "ack_req_ticks": 1, "early_cycles": 950`
+		`"max_retries": 7, "gbn": 0, "qpn_base": 256, "ack_req_ticks": 1, "early_cycles": 950, "data_width": 256, "mtu": 4096`
 	tests := []struct {
 		name, body, want string
 	}{

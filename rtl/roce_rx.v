@@ -30,20 +30,16 @@ module roce_rx #(
     parameter PATHS = 8,
     // QPN of connection 0; 2..2^24-2-CONNS.
     parameter QPN_BASE = 256,
-    // Largest data payload, bytes; 1..16384.
+    // Largest data payload, bytes; an IBTA path MTU: power of two, 256..4096.
     parameter MTU = 4096,
     // SACK bitmap bits per path; power of two, 8..256.
     parameter SACK_BITS = 64,
     // PSN width; exactly 24.
     parameter PSN_WIDTH = 24,
-    // Path sequence width; 8..24.
+    // Path sequence width; 8..24, and 2^(PSEQ_WIDTH-1) > SACK_BITS.
     parameter PSEQ_WIDTH = 16,
     // Payload handle (message id) width; 1..32.
-    parameter HANDLE_WIDTH = 16,
-    // Payload buffer, DATA_WIDTH-bit words; power of two, >= 2 * ceil(MTU / (DATA_WIDTH/8)).
-    parameter BUF_WORDS = 2 ** $clog2(2 * ((MTU + DATA_WIDTH/8 - 1) / (DATA_WIDTH/8))),
-    // Entries of each descriptor FIFO; power of two, 4..256.
-    parameter DESC_DEPTH = 16
+    parameter HANDLE_WIDTH = 16
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -125,7 +121,12 @@ localparam PATH_W = $clog2(PATHS);
 localparam LEN_W = $clog2(MTU + 1);
 // Payload words of the largest packet; buffer and descriptor pointer widths.
 localparam MAXW = (MTU + K - 1) / K;
+// payload buffer, DATA_WIDTH-bit words: two frames of MTU payload (MTU and K are powers of two)
+localparam BUF_WORDS = 2 * MAXW;
+// entries of each descriptor FIFO
+localparam DESC_DEPTH = 16;
 localparam BAW = $clog2(BUF_WORDS);
+localparam [BAW+1:0] BUF_WORDS_N = BUF_WORDS[BAW+1:0];
 localparam DAW = $clog2(DESC_DEPTH);
 // Header bytes kept: Ethernet, IPv4 with 40 option bytes, UDP, BTH, AETH, SACK with 8 words.
 localparam HB = 138;
@@ -173,8 +174,8 @@ initial begin
             16777215 - CONNS);
         $finish;
     end
-    if (MTU < 1 || MTU > 16384) begin
-        $error("Error: MTU = %0d (allowed: 1..16384) (instance %m)", MTU);
+    if (MTU < 256 || MTU > 4096 || (MTU & (MTU - 1)) != 0) begin
+        $error("Error: MTU = %0d (allowed: power of two, 256..4096) (instance %m)", MTU);
         $finish;
     end
     if (SACK_BITS < 8 || SACK_BITS > 256 || (SACK_BITS & (SACK_BITS - 1)) != 0) begin
@@ -193,14 +194,9 @@ initial begin
         $error("Error: HANDLE_WIDTH = %0d (allowed: 1..32) (instance %m)", HANDLE_WIDTH);
         $finish;
     end
-    if (BUF_WORDS < 2 * MAXW || (BUF_WORDS & (BUF_WORDS - 1)) != 0) begin
-        $error("Error: BUF_WORDS = %0d (allowed: power of two, >= %0d) (instance %m)",
-            BUF_WORDS, 2 * MAXW);
-        $finish;
-    end
-    if (DESC_DEPTH < 4 || DESC_DEPTH > 256 || (DESC_DEPTH & (DESC_DEPTH - 1)) != 0) begin
-        $error("Error: DESC_DEPTH = %0d (allowed: power of two, 4..256) (instance %m)",
-            DESC_DEPTH);
+    if ((1 << (PSEQ_WIDTH - 1)) <= SACK_BITS) begin
+        $error("Error: PSEQ_WIDTH = %0d too small for SACK_BITS = %0d (allowed: %0s) (instance %m)",
+            PSEQ_WIDTH, SACK_BITS, "2^(PSEQ_WIDTH-1) > SACK_BITS");
         $finish;
     end
 end
@@ -264,7 +260,7 @@ wire [BAW+1:0] wtotal = {1'b0, wused} + {1'b0, wres_reg};
 wire need_word = in_beat_reg < MAXW[IBW-1:0];
 wire start_ok = ({1'b0, occ_d} + {1'b0, infl_reg} < DESC_DEPTH) &&
     ({1'b0, occ_a} + {1'b0, infl_reg} < DESC_DEPTH);
-assign s_axis_tready = (in_frame_reg || start_ok) && (!need_word || wtotal < BUF_WORDS);
+assign s_axis_tready = (in_frame_reg || start_ok) && (!need_word || wtotal < BUF_WORDS_N);
 wire in_xfer = s_axis_tvalid && s_axis_tready;
 
 // ICRC cut: the frame ends for roce_icrc at byte 14 + total length (or at tlast, if earlier)

@@ -38,7 +38,7 @@ module roce_tx #(
     parameter HANDLE_WIDTH = 16,
     // PSN width, bits; exactly 24.
     parameter PSN_WIDTH = 24,
-    // Largest payload, bytes; 64..4096.
+    // Largest payload, bytes; an IBTA path MTU: power of two, 256..4096.
     parameter MTU = 4096
 ) (
     input  wire                         clk,
@@ -113,7 +113,13 @@ module roce_tx #(
 
 localparam KW = DATA_WIDTH / 8;
 localparam KEEP_LOG = $clog2(KW);
+// width of the last-beat byte count register: KEEP_LOG on every width the checks accept
+localparam C4_W = KEEP_LOG > 3 ? KEEP_LOG : 3;
 localparam PATH_W = $clog2(PATHS);
+// zero padding of the descriptor fields to their wire widths (0 for widths the checks refuse, so that
+// such a configuration compiles and reaches the checks)
+localparam PSEQ_PAD = PSEQ_WIDTH < 24 ? 24 - PSEQ_WIDTH : 0;
+localparam HDL_PAD = HANDLE_WIDTH < 32 ? 32 - HANDLE_WIDTH : 0;
 localparam LEN_W = $clog2(MTU + 1);
 // SACK bitmap words on the wire, and the ACK frame length (fixed per instance).
 localparam WORDS = SACK_BITS < 32 ? 1 : SACK_BITS / 32;
@@ -172,8 +178,13 @@ initial begin
         $error("Error: PSN_WIDTH = %0d (allowed: exactly 24) (instance %m)", PSN_WIDTH);
         $finish;
     end
-    if (MTU < 64 || MTU > 4096) begin
-        $error("Error: MTU = %0d (allowed: 64..4096) (instance %m)", MTU);
+    if (MTU < 256 || MTU > 4096 || (MTU & (MTU - 1)) != 0) begin
+        $error("Error: MTU = %0d (allowed: power of two, 256..4096) (instance %m)", MTU);
+        $finish;
+    end
+    if ((1 << (PSEQ_WIDTH - 1)) <= SACK_BITS) begin
+        $error("Error: PSEQ_WIDTH = %0d too small for SACK_BITS = %0d (allowed: %0s) (instance %m)",
+            PSEQ_WIDTH, SACK_BITS, "2^(PSEQ_WIDTH-1) > SACK_BITS");
         $finish;
     end
 end
@@ -231,9 +242,9 @@ always @(posedge clk) begin
         sip1 <= cfg_ip;
         ent1 <= pick_ack ? s_ack_entropy : s_pkt_entropy;
         psn1 <= pick_ack ? s_ack_psn : s_pkt_psn;
-        pseq1 <= {{(24-PSEQ_WIDTH){1'b0}}, pick_ack ? s_ack_pseq : s_pkt_pseq};
+        pseq1 <= {{PSEQ_PAD{1'b0}}, pick_ack ? s_ack_pseq : s_pkt_pseq};
         path1 <= {{(8-PATH_W){1'b0}}, pick_ack ? s_ack_path : s_pkt_path};
-        hdl1 <= pick_ack ? 32'd0 : {{(32-HANDLE_WIDTH){1'b0}}, s_pkt_handle};
+        hdl1 <= pick_ack ? 32'd0 : {{HDL_PAD{1'b0}}, s_pkt_handle};
         off1 <= pick_ack ? 32'd0 : s_pkt_offset;
         fst1 <= !pick_ack && s_pkt_first;
         lst1 <= !pick_ack && s_pkt_last;
@@ -329,7 +340,7 @@ reg [KW-1:0] inkeep4;
 reg [18:0] s4;
 reg [15:0] tot4;
 reg [B_W-1:0] b4;
-reg [KEEP_LOG-1:0] c4;
+reg [C4_W-1:0] c4;
 always @(posedge clk) begin
     if (v3 && !v4) begin
         pass4 <= pass3;
@@ -365,7 +376,7 @@ always @(posedge clk) begin
             lkeep5[ib] <= ib < c4;
         end
         // ICRC at lanes c-4..c-1 (c = 2 mod 4): group gi upper half, group gi+1 lower half
-        gi5 <= c4[KEEP_LOG-1:2] - 1;
+        gi5 <= c4[C4_W-1:2] - 1;
     end
 end
 

@@ -168,14 +168,12 @@ func maskedAt(frame []byte, i int) bool {
 	return i < 14
 }
 
-// captureFrames returns the frames of a short simulation's pcap (what spraynic sim --pcap writes), read back
-// with roce.ReadCapture.
-func captureFrames(t *testing.T, sd uint64) [][]byte {
-	cfg, err := config.Preset("default")
-	require.NoError(t, err)
+// captureFrames returns the frames of a short simulation of cfg (payloads up to its MTU) as spraynic sim --pcap
+// writes them, read back with roce.ReadCapture.
+func captureFrames(t *testing.T, cfg config.Config, sd uint64) [][]byte {
 	var buf bytes.Buffer
-	_, err = system.Run(system.Options{Config: cfg, Seed: sd, DurationUS: 4, DrainUS: 20, Loss: 0.05,
-		Msg: "fixed:3000", Capture: &buf})
+	_, err := system.Run(system.Options{Config: cfg, Seed: sd, DurationUS: 4, DrainUS: 20, Loss: 0.05,
+		Msg: "fixed:3000", MTU: cfg.MTU, Capture: &buf})
 	require.NoError(t, err)
 	c, err := roce.ReadCapture("sim.pcap", &buf)
 	require.NoError(t, err)
@@ -217,7 +215,9 @@ func vectors(t *testing.T, r *rand.Rand, sd uint64) ([]vector, map[string]int) {
 		add("any length", resized(t, r, dataFrame(t, r, r.IntN(200)), k))
 		add("any length", resized(t, r, withOptions(t, r, dataFrame(t, r, r.IntN(mtu+1)), 5+r.IntN(11)), k))
 	}
-	for _, f := range captureFrames(t, sd) {
+	def, err := config.Preset("default")
+	require.NoError(t, err)
+	for _, f := range captureFrames(t, def, sd) {
 		add("capture", f)
 	}
 	// single-bit flips, the ICRC field left as built: m_icrc_ok must be 0 exactly when the byte is covered

@@ -96,7 +96,7 @@ func (g *rxGen) valid() []byte {
 	words := g.r.IntN(max(1, g.cfg.SackBits/32)+2) - 1
 	f := g.ack(words, g.qpn(), g.path())
 	if g.r.IntN(3) != 0 {
-		f = g.data([]int{g.r.IntN(80), g.r.IntN(600), g.r.IntN(mtu + 1)}[g.r.IntN(3)], g.qpn(), g.path())
+		f = g.data([]int{g.r.IntN(80), g.r.IntN(600), g.r.IntN(g.cfg.MTU + 1)}[g.r.IntN(3)], g.qpn(), g.path())
 	}
 	if g.r.IntN(4) == 0 {
 		f = withOptions(g.t, g.r, f, 6+g.r.IntN(10))
@@ -115,7 +115,7 @@ func (g *rxGen) edit(f []byte, fn func(b []byte)) []byte {
 
 // rxFrames returns every frame of the test, shuffled.
 func rxFrames(t *testing.T, r *rand.Rand, cfg config.Config, sd uint64) []rxFrame {
-	g := &rxGen{t: t, r: r, cfg: cfg, lim: roce.LimitsFor(cfg, mtu)}
+	g := &rxGen{t: t, r: r, cfg: cfg, lim: roce.LimitsFor(cfg, cfg.MTU)}
 	g.wellFormed(sd)
 	g.outsideLimits()
 	g.malformed()
@@ -133,13 +133,14 @@ func rxFrames(t *testing.T, r *rand.Rand, cfg config.Config, sd uint64) []rxFram
 // wellFormed adds a capture's frames, data of every payload size to 259 bytes (every pad count) and a
 // sample to the MTU, ACKs and NAKs of every SACK length, IPv4 options, trailing bytes.
 func (g *rxGen) wellFormed(sd uint64) {
-	for _, f := range captureFrames(g.t, sd) {
+	for _, f := range captureFrames(g.t, g.cfg, sd) {
 		g.add("capture", f, false)
 	}
 	for n := 0; n < 260; n++ {
 		g.add("data", g.data(n, g.qpn(), g.path()), false)
 	}
-	for _, n := range []int{mtu - 3, mtu - 2, mtu - 1, mtu, 1024, 1 + g.r.IntN(mtu)} {
+	m := g.cfg.MTU
+	for _, n := range []int{m - 3, m - 2, m - 1, m, min(m, 1024), 1 + g.r.IntN(m)} {
 		g.add("data", g.data(n, g.qpn(), g.path()), false)
 	}
 	for words := -1; words <= max(1, g.cfg.SackBits/32); words++ {
@@ -175,7 +176,7 @@ func (g *rxGen) outsideLimits() {
 	for words := max(1, g.cfg.SackBits/32) + 1; words <= roce.SACKMaxWords; words++ {
 		g.add("limit words", g.ack(words, g.qpn(), g.path()), false)
 	}
-	for n := mtu + 1; n <= mtu+4; n++ {
+	for n := g.cfg.MTU + 1; n <= g.cfg.MTU+4; n++ {
 		g.add("limit mtu", g.data(n, g.qpn(), g.path()), false)
 	}
 	for _, q := range []uint32{0, 1, roce.Max24} {
@@ -321,7 +322,7 @@ func rxLine(fields []cosim.RXField) string {
 // rxWant returns the descriptor lines (without the cycle), the payloads and the counters the testbench
 // must write for fs.
 func rxWant(cfg config.Config, fs []rxFrame) (data, acks []string, pays [][]byte, cnt [9]int) {
-	lim := roce.LimitsFor(cfg, mtu)
+	lim := roce.LimitsFor(cfg, cfg.MTU)
 	for _, fr := range fs {
 		cnt[rxKind(fr)]++
 		if fr.user || fr.err != nil {
@@ -416,7 +417,7 @@ func rxBuild(t *testing.T, cfg config.Config, width, cycles int, dir string) str
 	require.NoError(t, err)
 	args := []string{"-n", "10", "verilator", "--binary", "-j", "2", "-Wall", "--top-module", "roce_rx_tb",
 		fmt.Sprintf("-GDATA_WIDTH=%d", width), fmt.Sprintf("-GCONNS=%d", cfg.Conns),
-		fmt.Sprintf("-GPATHS=%d", cfg.Paths), fmt.Sprintf("-GQPN_BASE=%d", cfg.QPNBase), fmt.Sprintf("-GMTU=%d", mtu),
+		fmt.Sprintf("-GPATHS=%d", cfg.Paths), fmt.Sprintf("-GQPN_BASE=%d", cfg.QPNBase), fmt.Sprintf("-GMTU=%d", cfg.MTU),
 		fmt.Sprintf("-GSACK_BITS=%d", cfg.SackBits), fmt.Sprintf("-GPSEQ_WIDTH=%d", cfg.PseqWidth),
 		fmt.Sprintf("-GHANDLE_WIDTH=%d", cfg.HandleWidth), fmt.Sprintf("-GCYCLES=%d", cycles),
 		"--Mdir", filepath.Join(dir, "obj"), "-o", "tb",
@@ -459,12 +460,13 @@ func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what stri
 	}
 }
 
-// TestRoCERX runs rtl/roce_rx.v under Verilator at 64, 128 and 512 bits on frames whose verdicts come from
-// system/roce Limits.Parse: a simulated capture, data of every pad count to the MTU, ACKs and NAKs of
-// every SACK length, IPv4 options, trailing bytes, frames outside the limits, bit flips at every byte
-// position, field edits, cut frames, runts, garbage, MAC errors. Each runs once with random idle cycles
-// and 30% output back-pressure, once back to back with none, once back to back with 90%; then the
-// line-rate figures.
+// TestRoCERX runs rtl/roce_rx.v under Verilator at 64, 128 and 512 bits with the default preset's geometry, and
+// at the data_width of the ice40 and u250 presets with theirs (connections, paths, SACK bits, widths, MTU), on
+// frames whose verdicts come from system/roce Limits.Parse: a simulated capture, data of every pad count to
+// the MTU, ACKs and NAKs of every SACK length, IPv4 options, trailing bytes, frames outside the limits, bit
+// flips at every byte position, field edits, cut frames, runts, garbage, MAC errors. Each runs once with
+// random idle cycles and 30% output back-pressure, once back to back with none, once back to back with 90%;
+// then the line-rate figures.
 func TestRoCERX(t *testing.T) {
 	sd := seed(t)
 	fmt.Printf("rtlcheck: TestRoCERX seed=%d (SEED=N to change)\n", sd)
@@ -486,6 +488,16 @@ func TestRoCERX(t *testing.T) {
 			rxWidth(t, r, cfg, fs, width, sd)
 		})
 	}
+	for _, name := range []string{"ice40", "u250"} {
+		pc, err := config.Preset(name)
+		require.NoError(t, err)
+		t.Run(fmt.Sprintf("%s_width_%d", name, pc.DataWidth), func(t *testing.T) {
+			pfs := rxFrames(t, r, pc, sd)
+			_, _, _, cnt := rxWant(pc, pfs)
+			fmt.Printf("rtlcheck: TestRoCERX %s: %d frames; verdicts %v\n", name, len(pfs), cnt)
+			rxWidth(t, r, pc, pfs, pc.DataWidth, sd)
+		})
+	}
 }
 
 // rxBeats is a beat file: its path, lines and frames.
@@ -503,9 +515,12 @@ type rxFigure struct {
 // rxFigureFrames returns the frame sets of the figures: plain ACKs (the smallest frame), ACKs of the
 // configuration's SACK length, data with 64, 1024 and 4096 payload bytes.
 func rxFigureFrames(t *testing.T, r *rand.Rand, cfg config.Config) []rxFigure {
-	g := &rxGen{t: t, r: r, cfg: cfg, lim: roce.LimitsFor(cfg, mtu)}
+	g := &rxGen{t: t, r: r, cfg: cfg, lim: roce.LimitsFor(cfg, cfg.MTU)}
 	var figs []rxFigure
 	for _, n := range []int{-2, -1, 64, 1024, 4096} {
+		if n > cfg.MTU {
+			continue
+		}
 		g.fs = nil
 		count := max(24, 200*64/max(n, 64))
 		for k := 0; k < count; k++ {

@@ -17,6 +17,8 @@ type txParams struct {
 	width int
 	// conns, paths, sackBits, pseqW and handleW are CONNS, PATHS, SACK_BITS, PSEQ_WIDTH and HANDLE_WIDTH.
 	conns, paths, sackBits, pseqW, handleW int
+	// mtu is MTU, the largest payload.
+	mtu int
 }
 
 // words is the SACK bitmap length on the wire, in 32-bit words.

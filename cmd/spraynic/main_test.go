@@ -27,7 +27,7 @@ func TestConfigCommands(t *testing.T) {
 			`"pseq_width": 16, "handle_width": 16, "ack_every": 4, "ack_fifo_depth": 16, "tick_cycles": 256, `+
 			`"cwnd_init": 16, "cwnd_max": 64, "ai_16ths": 2, "fail_k": 3, "holdoff_ticks": 40, "rto_ticks": 8, `+
 			`"rto_max_ticks": 64, "max_retries": 7, "gbn": 0, "qpn_base": 256, "ack_req_ticks": 1, `+
-			`"early_cycles": 950}`), 0o644),
+			`"early_cycles": 950, "data_width": 256, "mtu": 4096}`), 0o644),
 	)
 	tests := []struct {
 		name    string
