@@ -31,13 +31,6 @@ func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writ
 	for _, p := range tps {
 		params = append(params, bridge.Param{Name: p.Name, Value: p.Value})
 	}
-	return buildModel(root, top, src, params, cfg.Name, v, log)
-}
-
-// buildModel builds (or finds in the cache) the Verilator model of top from the sources src with params; cfgName
-// names the configuration in the log line of a build.
-func buildModel(root, top string, src []string, params []bridge.Param, cfgName string, v bridge.Variant,
-	log io.Writer) (string, error) {
 	cache := os.Getenv("SPRAYNIC_CACHE")
 	if cache == "" {
 		cache = filepath.Join(root, "build", "models")
@@ -61,7 +54,7 @@ func buildModel(root, top string, src []string, params []bridge.Param, cfgName s
 		return "", err
 	}
 	if blog.Len() > 0 && log != nil {
-		fmt.Fprintf(log, "built %s model of %s for config %s: %s\n", v, top, cfgName, lib)
+		fmt.Fprintf(log, "built %s model of %s for config %s: %s\n", v, top, cfg.Name, lib)
 	}
 	return lib, nil
 }

@@ -3,7 +3,6 @@ package cosim
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim/bridge"
@@ -11,19 +10,13 @@ import (
 	"github.com/spraynic/spraynic/system/roce"
 )
 
-// RXWidths are the bus widths rtl/roce_rx.v allows (DATA_WIDTH), bits.
-var RXWidths = []int{64, 128, 256, 512}
-
-// RXMaxMTU is the largest MTU rtl/roce_rx.v allows, bytes.
-const RXMaxMTU = 16384
-
 // FrameReplayResult is what rtl/roce_rx.v did with the frames of a capture (spraynic replay --level frame).
 type FrameReplayResult struct {
 	// Frames in the capture; Fed the frames driven into the parser; NotFed the others (not an Ethernet link
 	// type, cut by the snap length, empty), with the reason.
 	Frames, Fed int
 	NotFed      []Rejected
-	// Width is DATA_WIDTH, MTU the parser's and the limits' MTU.
+	// Width is DATA_WIDTH (data_width), MTU the parser's and the limits' MTU (mtu).
 	Width, MTU int
 	// Verdicts are the parser's counters at the end, in the order of RXVerdicts.
 	Verdicts [len(RXVerdicts)]uint32
@@ -56,29 +49,28 @@ func (m FrameMismatch) String() string {
 // maxMismatches is the number of mismatches a result keeps.
 const maxMismatches = 100
 
-// FrameReplay drives every frame of a capture, as AXI-Stream beats of width bits (tkeep on the last beat, tuser
-// 0, back to back, outputs always ready), into rtl/roce_rx.v under Verilator, with the configuration's
-// parameters and MTU mtu, and checks frame by frame that the parser's verdict, descriptor fields, SACK words and
-// payload bytes equal roce.LimitsFor(cfg, mtu).Parse of the same bytes. A mismatch is in the result, not an
+// FrameReplay drives every frame of a capture, as AXI-Stream beats of cfg.DataWidth bits (tkeep on the last beat,
+// tuser 0, back to back, outputs always ready), into the roce_rx top under Verilator, with the configuration's
+// parameters (MTU cfg.MTU), and checks frame by frame that the parser's verdict, descriptor fields, SACK words and
+// payload bytes equal roce.LimitsFor(cfg, cfg.MTU).Parse of the same bytes. A mismatch is in the result, not an
 // error; an error is a replay that could not run. root is the repository (log nil-safe).
-func FrameReplay(root string, cfg config.Config, width, mtu int, capt *roce.Capture, log io.Writer) (
-	*FrameReplayResult, error) {
-	return frameReplay(root, cfg, width, mtu, roce.LimitsFor(cfg, mtu), capt, log)
+func FrameReplay(root string, cfg config.Config, capt *roce.Capture, log io.Writer) (*FrameReplayResult, error) {
+	return frameReplay(root, cfg, roce.LimitsFor(cfg, cfg.MTU), capt, log)
 }
 
 // frameReplay is FrameReplay with the limits of roce.Parse given apart (they differ from the RTL's only in a
 // test that the check bites).
-func frameReplay(root string, cfg config.Config, width, mtu int, lim roce.Limits, capt *roce.Capture,
-	log io.Writer) (*FrameReplayResult, error) {
-	if err := checkRXShape(width, mtu); err != nil {
+func frameReplay(root string, cfg config.Config, lim roce.Limits, capt *roce.Capture, log io.Writer) (
+	*FrameReplayResult, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	res := &FrameReplayResult{Frames: len(capt.Frames), Width: width, MTU: mtu}
+	res := &FrameReplayResult{Frames: len(capt.Frames), Width: cfg.DataWidth, MTU: cfg.MTU}
 	feed := frameFeed(lim, capt.Frames, res)
 	if len(feed) == 0 {
 		return res, noneFed(capt.Name, res.NotFed)
 	}
-	lib, err := BuildRoCERX(root, cfg, width, mtu, bridge.Plain, log)
+	lib, err := BuildTop(root, "roce_rx", cfg, bridge.Plain, log)
 	if err != nil {
 		return nil, err
 	}
@@ -87,49 +79,12 @@ func frameReplay(root string, cfg config.Config, width, mtu int, lim roce.Limits
 		return nil, err
 	}
 	defer m.Close()
-	ports, err := newRoceRXPorts(m.Ports(), width)
+	ports, err := newRoceRXPorts(m.Ports(), cfg.DataWidth)
 	if err != nil {
 		return nil, err
 	}
 	run := newFrameRun(m, ports, cfg, lim, feed, res)
 	return res, run.run()
-}
-
-// checkRXShape checks width and mtu against the ranges of rtl/roce_rx.v.
-func checkRXShape(width, mtu int) error {
-	ok := false
-	for _, w := range RXWidths {
-		ok = ok || w == width
-	}
-	if !ok {
-		return fmt.Errorf("roce_rx: data width %d: allowed %v bits", width, RXWidths)
-	}
-	if mtu < 1 || mtu > RXMaxMTU {
-		return fmt.Errorf("roce_rx: MTU %d: allowed 1..%d bytes", mtu, RXMaxMTU)
-	}
-	return nil
-}
-
-// BuildRoCERX builds (or finds in the cache) the Verilator model of rtl/roce_rx.v with its ICRC engine, with
-// cfg's parameters, DATA_WIDTH width and MTU mtu.
-func BuildRoCERX(root string, cfg config.Config, width, mtu int, v bridge.Variant, log io.Writer) (string, error) {
-	src := []string{filepath.Join(root, "rtl", "roce_icrc.v"), filepath.Join(root, "rtl", "roce_rx.v")}
-	return buildModel(root, "roce_rx", src, rxParams(cfg, width, mtu), cfg.Name, v, log)
-}
-
-// rxConfigParams are the Verilog parameters of roce_rx that configuration keys set.
-var rxConfigParams = map[string]bool{"CONNS": true, "PATHS": true, "QPN_BASE": true, "SACK_BITS": true,
-	"PSN_WIDTH": true, "PSEQ_WIDTH": true, "HANDLE_WIDTH": true}
-
-// rxParams returns roce_rx's parameters: cfg's in configuration order, then DATA_WIDTH and MTU.
-func rxParams(cfg config.Config, width, mtu int) []bridge.Param {
-	var ps []bridge.Param
-	for _, p := range cfg.Params() {
-		if rxConfigParams[p.Name] {
-			ps = append(ps, bridge.Param{Name: p.Name, Value: p.Value})
-		}
-	}
-	return append(ps, bridge.Param{Name: "DATA_WIDTH", Value: width}, bridge.Param{Name: "MTU", Value: mtu})
 }
 
 // rxFrame is one frame driven into the parser and what Limits.Parse says of it.

@@ -15,8 +15,9 @@ import (
 	"github.com/spraynic/spraynic/tops"
 )
 
-// TestFrameReplayBites replays a simulation capture into a roce_rx of MTU 4096 while roce.Parse judges with an
-// MTU of 1000: every data frame with more payload must be a verdict mismatch naming its frame.
+// TestFrameReplayBites replays a simulation capture into the roce_rx of the default preset (MTU 4096) while
+// roce.Parse judges with an MTU of 1000: every data frame with more payload must be a verdict mismatch naming its
+// frame.
 func TestFrameReplayBites(t *testing.T) {
 	if _, err := exec.LookPath("verilator"); err != nil {
 		t.Skip("verilator not installed (make deps)")
@@ -31,11 +32,11 @@ func TestFrameReplayBites(t *testing.T) {
 	require.NoError(t, err)
 	root, err := tops.Root()
 	require.NoError(t, err)
-	res, err := frameReplay(root, cfg, 64, 4096, roce.LimitsFor(cfg, 1000), c, os.Stderr)
+	res, err := frameReplay(root, cfg, roce.LimitsFor(cfg, 1000), c, os.Stderr)
 	require.NoError(t, err)
 	big := 0
 	for i, f := range c.Frames {
-		if p, err := roce.LimitsFor(cfg, 4096).Parse(f.Data); err == nil && !p.IsAck() && len(p.Data.Payload) > 1000 {
+		if p, err := roce.LimitsFor(cfg, cfg.MTU).Parse(f.Data); err == nil && !p.IsAck() && len(p.Data.Payload) > 1000 {
 			if big == 0 {
 				want := FrameMismatch{Frame: i + 1, Field: "verdict", RTL: "data", Parse: "limit (roce: Spray payload: " +
 					"outside the configuration: 1500 bytes, allowed 0..1000 bytes (the MTU))"}

@@ -85,8 +85,8 @@ func goVerdicts(t *testing.T, lim roce.Limits, c *roce.Capture) (cnt [len(cosim.
 }
 
 // TestFrameReplay replays a simulation capture, one in go-back-N mode (with NAKs) and a corrupted copy of the
-// first (bit flips, cut frames, bad ICRCs, edited fields, a runt, a frame cut by the snap length) into roce_rx at
-// 64 bits and requires no mismatch and the verdict counts of roce.Parse.
+// first (bit flips, cut frames, bad ICRCs, edited fields, a runt, a frame cut by the snap length) into the roce_rx
+// of the default preset (256 bits) and requires no mismatch and the verdict counts of roce.Parse.
 func TestFrameReplay(t *testing.T) {
 	sd := seed(t)
 	fmt.Printf("cosim: TestFrameReplay seed=%d (SEED=N to change)\n", sd)
@@ -98,7 +98,7 @@ func TestFrameReplay(t *testing.T) {
 	good := simCapture(t, cfg, system.ModeSpray, sd, "spray.pcap")
 	gbn := simCapture(t, cfg, system.ModeGBN, sd, "gbn.pcap")
 	bad := corrupt(rand.New(rand.NewPCG(sd, 0xf4a3)), good)
-	lim := roce.LimitsFor(cfg, 4096)
+	lim := roce.LimitsFor(cfg, cfg.MTU)
 	naks := 0
 	for _, f := range gbn.Frames {
 		if p, err := lim.Parse(f.Data); err == nil && p.IsAck() && p.Ack.NAK {
@@ -107,7 +107,7 @@ func TestFrameReplay(t *testing.T) {
 	}
 	require.Positive(t, naks, "the go-back-N capture has NAKs")
 	for _, c := range []*roce.Capture{good, gbn, bad} {
-		res, err := cosim.FrameReplay(root(t), cfg, 64, 4096, c, os.Stderr)
+		res, err := cosim.FrameReplay(root(t), cfg, c, os.Stderr)
 		require.NoError(t, err)
 		var out strings.Builder
 		res.Print(&out, c.Name, cfg.Name, 5)

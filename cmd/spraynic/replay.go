@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -25,10 +24,11 @@ func replayCommand() *cli.Command {
 			"or are outside --config and --mtu are listed as FILE: frame N: reason and not fed. The command fails " +
 			"when the file is not a capture, when no frame can be fed, when RTL and golden model disagree, and " +
 			"when the file ends inside a frame (after replaying the complete frames), unless --allow-cut.\n\n" +
-			"--level frame: every Ethernet frame, good or bad, is driven as AXI-Stream beats of --data-width bits " +
-			"into rtl/roce_rx.v (parameters from --config, MTU --mtu) and the parser's verdict, descriptors, " +
-			"SACK words and payload bytes are compared with roce.Parse frame by frame; each mismatch is listed as " +
-			"FILE: frame N: field: RTL X, roce.Parse Y and fails the command (docs/roce_rx.md, \"Frame replay\").",
+			"--level frame: every Ethernet frame, good or bad, is driven as AXI-Stream beats into rtl/roce_rx.v " +
+			"(parameters from --config, width and MTU its data_width and mtu or --data-width and --mtu) and the " +
+			"parser's verdict, descriptors, SACK words and payload bytes are compared with roce.Parse frame by " +
+			"frame; each mismatch is listed as FILE: frame N: field: RTL X, roce.Parse Y and fails the command " +
+			"(docs/roce_rx.md, \"Frame replay\").",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
@@ -36,9 +36,10 @@ func replayCommand() *cli.Command {
 				"frame (each frame's bytes fed to roce_rx)"},
 			&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray or gbn (the endpoint's GBN parameter; " +
 				"--level packet)"},
-			&cli.IntFlag{Name: "data-width", Value: 64, Usage: "roce_rx's AXI-Stream width, bits: 64, 128, 256 or " +
-				"512 (--level frame)"},
-			&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "largest data payload accepted, bytes (the sender's --mtu)"},
+			&cli.IntFlag{Name: "data-width", Usage: "roce_rx's AXI-Stream width, bits: 64, 128, 256 or 512 " +
+				"(--level frame; 0: the config's data_width)"},
+			&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "largest data payload accepted, bytes (the sender's --mtu); " +
+				"with --level frame roce_rx's MTU too, 256..4096, a power of two (unset: the config's mtu)"},
 			&cli.IntFlag{Name: "show", Value: 10, Usage: "rejected frames (and mismatches) listed at most"},
 			&cli.BoolFlag{Name: "allow-cut", Usage: "a capture cut inside a frame is expected: replay its complete " +
 				"frames, report the cut and succeed"},
@@ -98,28 +99,46 @@ func replayFlags(c *cli.Context) (config.Config, error) {
 	case "packet":
 		return cfg, nil
 	case "frame":
-		return cfg, frameFlags(c)
+		return frameFlags(c, cfg)
 	default:
 		return cfg, usageErr("--level %q: allowed packet, frame", level)
 	}
 }
 
-// frameFlags checks the flags of --level frame: the bus width and the MTU roce_rx allows.
-func frameFlags(c *cli.Context) error {
-	w := c.Int("data-width")
-	if !slices.Contains(cosim.RXWidths, w) {
-		return usageErr("--data-width %d: allowed 64, 128, 256, 512 (bits)", w)
+// frameFlags applies the flags of --level frame to cfg: --data-width, and --mtu when set, within the ranges of
+// the config keys data_width and mtu.
+func frameFlags(c *cli.Context, cfg config.Config) (config.Config, error) {
+	if w := c.Int("data-width"); w != 0 {
+		if !pow2Key("data_width", w) {
+			return cfg, usageErr("--data-width %d: allowed 64, 128, 256, 512 (bits; 0: the config's data_width)", w)
+		}
+		cfg.DataWidth = w
 	}
-	if mtu := c.Int("mtu"); mtu > cosim.RXMaxMTU {
-		return usageErr("--mtu %d: allowed 1..%d bytes with --level frame (roce_rx's MTU)", mtu, cosim.RXMaxMTU)
+	if c.IsSet("mtu") {
+		mtu := c.Int("mtu")
+		if !pow2Key("mtu", mtu) {
+			return cfg, usageErr("--mtu %d: allowed 256, 512, 1024, 2048, 4096 bytes with --level frame (roce_rx's "+
+				"MTU, an IBTA path MTU)", mtu)
+		}
+		cfg.MTU = mtu
 	}
-	return nil
+	return cfg, nil
+}
+
+// pow2Key reports whether v is a power of two in the range of the config key named json.
+func pow2Key(json string, v int) bool {
+	for _, k := range config.Keys {
+		if k.JSON == json {
+			return v >= k.Min && v <= k.Max && v&(v-1) == 0
+		}
+	}
+	return false
 }
 
 // replayFrames runs the frame-level replay, prints its summary and fails on a mismatch or a cut capture.
 func replayFrames(c *cli.Context, root string, cfg config.Config, capt *roce.Capture) error {
 	path := c.Args().First()
-	res, err := cosim.FrameReplay(root, cfg, c.Int("data-width"), c.Int("mtu"), capt, os.Stderr)
+	res, err := cosim.FrameReplay(root, cfg, capt, os.Stderr)
 	if res != nil {
 		res.Print(c.App.Writer, path, cfg.Name, c.Int("show"))
 	}

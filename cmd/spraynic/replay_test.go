@@ -202,11 +202,13 @@ func TestReplayFrameFlags(t *testing.T) {
 		{args: []string{"--level", "beat"}, want: `--level "beat": allowed packet, frame`},
 		{args: []string{"--level", ""}, want: `--level "": allowed packet, frame`},
 		{args: []string{"--level", "frame", "--data-width", "32"},
-			want: "--data-width 32: allowed 64, 128, 256, 512 (bits)"},
+			want: "--data-width 32: allowed 64, 128, 256, 512 (bits; 0: the config's data_width)"},
 		{args: []string{"--level", "frame", "--data-width", "96"},
-			want: "--data-width 96: allowed 64, 128, 256, 512 (bits)"},
-		{args: []string{"--level", "frame", "--mtu", "16385"},
-			want: "--mtu 16385: allowed 1..16384 bytes with --level frame (roce_rx's MTU)"},
+			want: "--data-width 96: allowed 64, 128, 256, 512 (bits; 0: the config's data_width)"},
+		{args: []string{"--level", "frame", "--mtu", "8192"}, want: "--mtu 8192: allowed 256, 512, 1024, 2048, " +
+			"4096 bytes with --level frame (roce_rx's MTU, an IBTA path MTU)"},
+		{args: []string{"--level", "frame", "--mtu", "1500"}, want: "--mtu 1500: allowed 256, 512, 1024, 2048, " +
+			"4096 bytes with --level frame (roce_rx's MTU, an IBTA path MTU)"},
 		{args: []string{"--level", "frame", "--mtu", "0"}, want: "--mtu 0: allowed 1 or more bytes"},
 	} {
 		_, err := runApp(t, append(append([]string{"replay"}, tc.args...), p)...)
@@ -224,7 +226,7 @@ func TestReplayFrameLevel(t *testing.T) {
 		d.Path = 9
 	}), replayData(t, 3, nil))
 	p := writeBytes(t, dir, "frames.pcap", whole)
-	out, err := runApp(t, "replay", "--level", "frame", "--data-width", "128", p)
+	out, err := runApp(t, "replay", "--level", "frame", "--data-width", "128", "--mtu", "4096", p)
 	require.NoError(t, err)
 	require.Contains(t, out, p+": 5 frames: 5 fed to roce_rx as AXI-Stream beats (config default, DATA_WIDTH "+
 		"128, MTU 4096), 0 not fed\naccepted: data 2, ack 0; rejected: not_roce 1, truncated 0, invalid 0, "+
