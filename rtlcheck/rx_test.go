@@ -2,7 +2,6 @@ package rtlcheck_test
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/system/roce"
 	"github.com/spraynic/spraynic/tops"
 )
@@ -301,55 +301,39 @@ func rxBeat(r *rand.Rand, fr rxFrame, off, keep int) string {
 	return sb.String()
 }
 
-// rxKind is the counter a frame's verdict counts in, in the order of the testbench's X line.
+// rxKind is the counter a frame's verdict counts in, in the order of the testbench's X line
+// (cosim.RXVerdicts).
 func rxKind(fr rxFrame) int {
-	switch {
-	case fr.user:
-		return 8
-	case fr.err == nil && fr.pkt.IsAck():
-		return 1
-	case fr.err == nil:
-		return 0
+	if fr.user {
+		return cosim.RXMacError
 	}
-	for i, e := range []error{roce.ErrNotRoCE, roce.ErrTruncated, roce.ErrInvalid, roce.ErrUnknownOpcode,
-		roce.ErrBadICRC, roce.ErrLimit} {
-		if errors.Is(fr.err, e) {
-			return 2 + i
-		}
+	return cosim.RXVerdict(fr.pkt, fr.err)
+}
+
+// rxLine is the testbench's line of a descriptor's fields: their values, space separated.
+func rxLine(fields []cosim.RXField) string {
+	vs := make([]string, len(fields))
+	for i, f := range fields {
+		vs[i] = f.Value
 	}
-	return -1
+	return strings.Join(vs, " ")
 }
 
 // rxWant returns the descriptor lines (without the cycle), the payloads and the counters the testbench
 // must write for fs.
 func rxWant(cfg config.Config, fs []rxFrame) (data, acks []string, pays [][]byte, cnt [9]int) {
 	lim := roce.LimitsFor(cfg, cfg.MTU)
-	pmask, hmask := uint32(1)<<cfg.PseqWidth-1, uint32(1<<cfg.HandleWidth-1)
 	for _, fr := range fs {
 		cnt[rxKind(fr)]++
 		if fr.user || fr.err != nil {
 			continue
 		}
-		if a := fr.pkt.Ack; fr.pkt.IsAck() {
-			sack := new(big.Int)
-			for i := cfg.SackBits - 1; i >= 0; i-- {
-				sack.Lsh(sack, 1)
-				if a.HasSACK && i < 32*int(a.Words) && a.Bitmap[i/32]>>(i%32)&1 == 1 {
-					sack.SetBit(sack, 0, 1)
-				}
-			}
-			pnext := a.PNext & pmask
-			if !a.HasSACK {
-				pnext = 0
-			}
-			acks = append(acks, fmt.Sprintf("%x %x %x %x %s %x %x %x", lim.Conn(a.DestQP), a.CumPSN, a.Path,
-				pnext, sack.Text(16), b2i(a.ECNEcho), b2i(a.NAK), b2i(a.HasSACK)))
+		if fr.pkt.IsAck() {
+			acks = append(acks, rxLine(cosim.RXAckFields(cfg, lim, &fr.pkt.Ack)))
 			continue
 		}
 		d := fr.pkt.Data
-		data = append(data, fmt.Sprintf("%x %x %x %x %x %x %x %x %x %x %x", lim.Conn(d.DestQP), d.PSN, d.Path,
-			d.PSeq&pmask, b2i(d.First), b2i(d.Last), b2i(d.AckReq), b2i(d.ECN == roce.ECNCE), d.MsgID&hmask,
-			d.Offset, len(d.Payload)))
+		data = append(data, rxLine(cosim.RXDataFields(cfg, lim, &d)))
 		if len(d.Payload) > 0 {
 			pays = append(pays, d.Payload)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/system/roce"
 	"github.com/spraynic/spraynic/tops"
@@ -17,17 +18,29 @@ func replayCommand() *cli.Command {
 		Name:     "replay",
 		Category: catCosim,
 		Usage: "feed a capture (pcap or pcapng: spraynic gen, a simulation, or a Wireshark capture of our format) " +
-			"into one nic_transport RTL endpoint's network input, in lockstep with its golden twin",
-		Description: "Frames that are not RoCEv2 of docs/protocol.md, are malformed or are outside --config and " +
-			"--mtu are listed as FILE: frame N: reason and not fed. The command fails when the file is not a " +
-			"capture, when no frame can be fed, when RTL and golden model disagree, and when the file ends " +
-			"inside a frame (after replaying the complete frames), unless --allow-cut.",
+			"into one nic_transport RTL endpoint's network input, in lockstep with its golden twin, or " +
+			"(--level frame) into the RoCEv2 RX parser roce_rx, frame by frame",
+		Description: "--level packet (the default): frames that are not RoCEv2 of docs/protocol.md, are malformed " +
+			"or are outside --config and --mtu are listed as FILE: frame N: reason and not fed. The command fails " +
+			"when the file is not a capture, when no frame can be fed, when RTL and golden model disagree, and " +
+			"when the file ends inside a frame (after replaying the complete frames), unless --allow-cut.\n\n" +
+			"--level frame: every Ethernet frame, good or bad, is driven as AXI-Stream beats into rtl/roce_rx.v " +
+			"(parameters from --config, width and MTU its data_width and mtu or --data-width and --mtu) and the " +
+			"parser's verdict, descriptors, SACK words and payload bytes are compared with roce.Parse frame by " +
+			"frame; each mismatch is listed as FILE: frame N: field: RTL X, roce.Parse Y and fails the command " +
+			"(docs/roce_rx.md, \"Frame replay\").",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
-			&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray or gbn (the endpoint's GBN parameter)"},
-			&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "largest data payload accepted, bytes (the sender's --mtu)"},
-			&cli.IntFlag{Name: "show", Value: 10, Usage: "rejected frames listed at most"},
+			&cli.StringFlag{Name: "level", Value: "packet", Usage: "packet (parsed in Go, fed to nic_transport) or " +
+				"frame (each frame's bytes fed to roce_rx)"},
+			&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray or gbn (the endpoint's GBN parameter; " +
+				"--level packet)"},
+			&cli.IntFlag{Name: "data-width", Usage: "roce_rx's AXI-Stream width, bits: 64, 128, 256 or 512 " +
+				"(--level frame; 0: the config's data_width)"},
+			&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "largest data payload accepted, bytes (the sender's --mtu); " +
+				"with --level frame roce_rx's MTU too, 256..4096, a power of two (unset: the config's mtu)"},
+			&cli.IntFlag{Name: "show", Value: 10, Usage: "rejected frames (and mismatches) listed at most"},
 			&cli.BoolFlag{Name: "allow-cut", Usage: "a capture cut inside a frame is expected: replay its complete " +
 				"frames, report the cut and succeed"},
 		},
@@ -40,20 +53,9 @@ func replayAction(c *cli.Context) error {
 		return usageErr("replay: want one FILE argument (pcap or pcapng), got %d", c.NArg())
 	}
 	path := c.Args().First()
-	cfg, err := configFlag("config", c.String("config"))
+	cfg, err := replayFlags(c)
 	if err != nil {
 		return err
-	}
-	switch c.String("mode") {
-	case "spray":
-		cfg.GBN = 0
-	case "gbn":
-		cfg.GBN = 1
-	default:
-		return usageErr("--mode %q: allowed spray, gbn", c.String("mode"))
-	}
-	if mtu := c.Int("mtu"); mtu < 1 {
-		return usageErr("--mtu %d: allowed 1 or more bytes", mtu)
 	}
 	capt, err := readCapture(path)
 	if err != nil {
@@ -63,6 +65,9 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.String("level") == "frame" {
+		return replayFrames(c, root, cfg, capt)
+	}
 	res, err := cosim.Replay(root, cfg, c.Int("mtu"), capt, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
 	if res != nil {
 		res.Print(c.App.Writer, path, cfg.Name, c.String("mode"), c.Int("show"), err == nil)
@@ -70,6 +75,84 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	return cutErr(c, capt)
+}
+
+// replayFlags checks the flags and returns the configuration (--config, with --mode's GBN).
+func replayFlags(c *cli.Context) (config.Config, error) {
+	cfg, err := configFlag("config", c.String("config"))
+	if err != nil {
+		return cfg, err
+	}
+	switch c.String("mode") {
+	case "spray":
+		cfg.GBN = 0
+	case "gbn":
+		cfg.GBN = 1
+	default:
+		return cfg, usageErr("--mode %q: allowed spray, gbn", c.String("mode"))
+	}
+	if mtu := c.Int("mtu"); mtu < 1 {
+		return cfg, usageErr("--mtu %d: allowed 1 or more bytes", mtu)
+	}
+	switch level := c.String("level"); level {
+	case "packet":
+		return cfg, nil
+	case "frame":
+		return frameFlags(c, cfg)
+	default:
+		return cfg, usageErr("--level %q: allowed packet, frame", level)
+	}
+}
+
+// frameFlags applies the flags of --level frame to cfg: --data-width, and --mtu when set, within the ranges of
+// the config keys data_width and mtu.
+func frameFlags(c *cli.Context, cfg config.Config) (config.Config, error) {
+	if w := c.Int("data-width"); w != 0 {
+		if !pow2Key("data_width", w) {
+			return cfg, usageErr("--data-width %d: allowed 64, 128, 256, 512 (bits; 0: the config's data_width)", w)
+		}
+		cfg.DataWidth = w
+	}
+	if c.IsSet("mtu") {
+		mtu := c.Int("mtu")
+		if !pow2Key("mtu", mtu) {
+			return cfg, usageErr("--mtu %d: allowed 256, 512, 1024, 2048, 4096 bytes with --level frame (roce_rx's "+
+				"MTU, an IBTA path MTU)", mtu)
+		}
+		cfg.MTU = mtu
+	}
+	return cfg, nil
+}
+
+// pow2Key reports whether v is a power of two in the range of the config key named json.
+func pow2Key(json string, v int) bool {
+	for _, k := range config.Keys {
+		if k.JSON == json {
+			return v >= k.Min && v <= k.Max && v&(v-1) == 0
+		}
+	}
+	return false
+}
+
+// replayFrames runs the frame-level replay, prints its summary and fails on a mismatch or a cut capture.
+func replayFrames(c *cli.Context, root string, cfg config.Config, capt *roce.Capture) error {
+	path := c.Args().First()
+	res, err := cosim.FrameReplay(root, cfg, capt, os.Stderr)
+	if res != nil {
+		res.Print(c.App.Writer, path, cfg.Name, c.Int("show"))
+	}
+	if err != nil {
+		return err
+	}
+	if err := res.Err(path); err != nil {
+		return err
+	}
+	return cutErr(c, capt)
+}
+
+// cutErr reports a cut capture after its complete frames were replayed: an error unless --allow-cut.
+func cutErr(c *cli.Context, capt *roce.Capture) error {
 	if capt.Cut != nil {
 		if c.Bool("allow-cut") {
 			fmt.Fprintf(c.App.Writer, "%v (--allow-cut: not an error)\n", capt.Cut)

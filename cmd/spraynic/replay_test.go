@@ -191,3 +191,52 @@ func TestReplayCaptures(t *testing.T) {
 	require.Contains(t, out, cut+": frame 4 is cut: 68 of its 98 bytes present (file offset 318); the 3 frames "+
 		"before it are complete (--allow-cut: not an error)")
 }
+
+// TestReplayFrameFlags: the flags of --level frame refuse bad values with one usage line, before any model.
+func TestReplayFrameFlags(t *testing.T) {
+	p := writeBytes(t, t.TempDir(), "x.pcap", pcapOf(t, replayData(t, 0, nil)))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{args: []string{"--level", "beat"}, want: `--level "beat": allowed packet, frame`},
+		{args: []string{"--level", ""}, want: `--level "": allowed packet, frame`},
+		{args: []string{"--level", "frame", "--data-width", "32"},
+			want: "--data-width 32: allowed 64, 128, 256, 512 (bits; 0: the config's data_width)"},
+		{args: []string{"--level", "frame", "--data-width", "96"},
+			want: "--data-width 96: allowed 64, 128, 256, 512 (bits; 0: the config's data_width)"},
+		{args: []string{"--level", "frame", "--mtu", "8192"}, want: "--mtu 8192: allowed 256, 512, 1024, 2048, " +
+			"4096 bytes with --level frame (roce_rx's MTU, an IBTA path MTU)"},
+		{args: []string{"--level", "frame", "--mtu", "1500"}, want: "--mtu 1500: allowed 256, 512, 1024, 2048, " +
+			"4096 bytes with --level frame (roce_rx's MTU, an IBTA path MTU)"},
+		{args: []string{"--level", "frame", "--mtu", "0"}, want: "--mtu 0: allowed 1 or more bytes"},
+	} {
+		_, err := runApp(t, append(append([]string{"replay"}, tc.args...), p)...)
+		require.EqualError(t, err, tc.want+"; see 'spraynic replay --help'", "%v", tc.args)
+	}
+}
+
+// TestReplayFrameLevel: --level frame feeds every frame, good or bad, to roce_rx and prints the verdicts; a cut
+// capture fails after the replay unless --allow-cut (the RTL model runs: SPRAYNIC_CACHE shares it).
+func TestReplayFrameLevel(t *testing.T) {
+	dir := t.TempDir()
+	bad := replayData(t, 1, nil)
+	bad[len(bad)-1] ^= 0xff
+	whole := pcapOf(t, replayData(t, 0, nil), tcpSegment(t), bad, replayData(t, 2, func(d *roce.Data) {
+		d.Path = 9
+	}), replayData(t, 3, nil))
+	p := writeBytes(t, dir, "frames.pcap", whole)
+	out, err := runApp(t, "replay", "--level", "frame", "--data-width", "128", "--mtu", "4096", p)
+	require.NoError(t, err)
+	require.Contains(t, out, p+": 5 frames: 5 fed to roce_rx as AXI-Stream beats (config default, DATA_WIDTH "+
+		"128, MTU 4096), 0 not fed\naccepted: data 2, ack 0; rejected: not_roce 1, truncated 0, invalid 0, "+
+		"unknown_opcode 0, bad_icrc 1, limit 1, mac_error 0\n")
+	require.Contains(t, out, "; mismatches 0\nroce_rx equals roce.Parse on every frame")
+	cut := writeBytes(t, dir, "cut.pcap", whole[:len(whole)-30])
+	out, err = runApp(t, "replay", "--level", "frame", "--data-width", "128", cut)
+	require.EqualError(t, err, "replay: "+cut+": frame 5 is cut: 68 of its 98 bytes present (file offset 428); "+
+		"the 4 frames before it are complete; they were replayed (--allow-cut accepts a cut capture)")
+	require.Contains(t, out, cut+": 4 frames: 4 fed")
+	_, err = runApp(t, "replay", "--level", "frame", "--data-width", "128", "--allow-cut", cut)
+	require.NoError(t, err)
+}
