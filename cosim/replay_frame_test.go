@@ -16,6 +16,7 @@ import (
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/system"
 	"github.com/spraynic/spraynic/system/roce"
+	"github.com/spraynic/spraynic/testseed"
 )
 
 // simCapture returns the capture, named name, of a short simulation of cfg in mode at 5% loss (both directions:
@@ -88,7 +89,7 @@ func goVerdicts(t *testing.T, lim roce.Limits, c *roce.Capture) (cnt [len(cosim.
 // first (bit flips, cut frames, bad ICRCs, edited fields, a runt, a frame cut by the snap length) into the roce_rx
 // of the default preset (256 bits) and requires no mismatch and the verdict counts of roce.Parse.
 func TestFrameReplay(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	fmt.Printf("cosim: TestFrameReplay seed=%d (SEED=N to change)\n", sd)
 	if _, err := exec.LookPath("verilator"); err != nil {
 		t.Skip("verilator not installed (make deps)")

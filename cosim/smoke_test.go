@@ -3,27 +3,14 @@ package cosim_test
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/testseed"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/stretchr/testify/require"
 )
-
-// defaultSeed is the fixed seed of the co-simulation tests; SEED=N reproduces another.
-const defaultSeed = 1
-
-func seed(t *testing.T) uint64 {
-	s := os.Getenv("SEED")
-	if s == "" {
-		return defaultSeed
-	}
-	v, err := strconv.ParseUint(s, 10, 64)
-	require.NoError(t, err, "SEED=%q must be an unsigned integer", s)
-	return v
-}
 
 func root(t *testing.T) string {
 	r, err := tops.Root()
@@ -33,7 +20,7 @@ func root(t *testing.T) string {
 
 // TestSmoke runs every co-simulation test (every block) in lockstep on every preset.
 func TestSmoke(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	fmt.Printf("cosim: TestSmoke seed=%d (SEED=N to change)\n", sd)
 	for _, cname := range config.PresetNames() {
 		cfg, err := config.Preset(cname)

@@ -20,21 +20,9 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/system"
 	"github.com/spraynic/spraynic/system/roce"
+	"github.com/spraynic/spraynic/testseed"
 	"github.com/spraynic/spraynic/tops"
 )
-
-// defaultSeed is the fixed seed of these tests; SEED=N runs another.
-const defaultSeed = 1
-
-func seed(t *testing.T) uint64 {
-	s := os.Getenv("SEED")
-	if s == "" {
-		return defaultSeed
-	}
-	v, err := strconv.ParseUint(s, 10, 64)
-	require.NoError(t, err, "SEED=%q must be an unsigned integer", s)
-	return v
-}
 
 // topSources returns the files of top as rtl/manifest.json lists them.
 func topSources(t *testing.T, root, top string) []string {
@@ -340,7 +328,7 @@ var summary = regexp.MustCompile(`roce_icrc_tb: frames (\d+) mismatches (\d+) la
 // every length modulo 64, the frames of a simulated capture, and single-bit flips in covered and masked bytes,
 // with random field values.
 func TestICRC(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	fmt.Printf("rtlcheck: TestICRC seed=%d (SEED=N to change)\n", sd)
 	if _, err := exec.LookPath("verilator"); err != nil {
 		t.Skip("verilator not installed (make deps)")

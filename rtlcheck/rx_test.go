@@ -18,6 +18,7 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/system/roce"
+	"github.com/spraynic/spraynic/testseed"
 	"github.com/spraynic/spraynic/tops"
 )
 
@@ -468,7 +469,7 @@ func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what stri
 // random idle cycles and 30% output back-pressure, once back to back with none, once back to back with 90%;
 // then the line-rate figures.
 func TestRoCERX(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	fmt.Printf("rtlcheck: TestRoCERX seed=%d (SEED=N to change)\n", sd)
 	if _, err := exec.LookPath("verilator"); err != nil {
 		t.Skip("verilator not installed (make deps)")

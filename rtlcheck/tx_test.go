@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spraynic/spraynic/system/roce"
+	"github.com/spraynic/spraynic/testseed"
 	"github.com/spraynic/spraynic/tops"
 )
 
@@ -51,7 +52,7 @@ type txLog struct {
 // the MTU, ACKs and NAKs with random SACK bitmaps, table rewrites, with random input gaps and back-pressure and
 // back to back; then the throughput and latency figures, and tshark on the frames when it is installed.
 func TestRoCETX(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	fmt.Printf("rtlcheck: TestRoCETX seed=%d (SEED=N to change)\n", sd)
 	if _, err := exec.LookPath("verilator"); err != nil {
 		t.Skip("verilator not installed (make deps)")

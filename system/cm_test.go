@@ -8,6 +8,7 @@ import (
 
 	"github.com/spraynic/spraynic/golden/nictransport"
 	"github.com/spraynic/spraynic/system"
+	"github.com/spraynic/spraynic/testseed"
 )
 
 // ctlLog records the control operations an endpoint was shown (valid, not in reset), in order.
@@ -25,7 +26,7 @@ func (l *ctlLog) tap(in *nictransport.In) {
 // TestCplStall: with --cpl-stall the receiving host holds m_cpl_ready low in about that share of the cycles, and
 // every message is still delivered; without it m_cpl_ready is always high.
 func TestCplStall(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	for _, stall := range []float64{0, 0.5} {
 		t.Run(fmt.Sprint(stall), func(t *testing.T) {
 			var cycles, low int64
@@ -56,7 +57,7 @@ func TestCplStall(t *testing.T) {
 // after the quiet time (close first, then the open, at each endpoint), and the reopened connection carries
 // messages; the messages it loses are not an error.
 func TestReconnect(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	var logs [2]ctlLog
 	o := system.Options{Config: preset(t, "default"), Loss: 0.01, DurationUS: 150, Seed: sd,
 		Reconnects: []system.Reconnect{{Conn: 2, AtUS: 50}}}
@@ -77,7 +78,7 @@ func TestReconnect(t *testing.T) {
 // TestHostLag: a sending host that learns of its NIC's reset late hands packets meanwhile, which the NIC drops
 // (retx cnt_tx_dropped); one that learns at once hands none.
 func TestHostLag(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	for _, lag := range []float64{0, 1} {
 		t.Run(fmt.Sprint(lag), func(t *testing.T) {
 			r, err := system.Run(system.Options{Config: preset(t, "default"), Loss: 0.01, DurationUS: 100, Seed: sd,
@@ -97,7 +98,7 @@ func TestHostLag(t *testing.T) {
 // TestAllFailedReconnect: every path down for 40 us on ice40 (4 paths): a connection's paths all fail or probe
 // (m_status_all_failed); the connection manager closes and reopens it, and it carries messages again.
 func TestAllFailedReconnect(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	cfg := preset(t, "ice40")
 	var fs []system.Failure
 	for p := 0; p < cfg.Paths; p++ {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,20 +15,8 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/system"
 	"github.com/spraynic/spraynic/system/roce"
+	"github.com/spraynic/spraynic/testseed"
 )
-
-// defaultSeed is the fixed seed of these tests; SEED=N runs another.
-const defaultSeed = 1
-
-func seed(t *testing.T) uint64 {
-	s := os.Getenv("SEED")
-	if s == "" {
-		return defaultSeed
-	}
-	v, err := strconv.ParseUint(s, 10, 64)
-	require.NoError(t, err, "SEED=%q must be an unsigned integer", s)
-	return v
-}
 
 func preset(t *testing.T, name string) config.Config {
 	cfg, err := config.Preset(name)
@@ -40,7 +27,7 @@ func preset(t *testing.T, name string) config.Config {
 // TestTargets checks the figures the transport promises (issue targets), on the default preset: they are
 // simulated-time figures of a deterministic run, not wall-clock timings.
 func TestTargets(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	fmt.Printf("e2e: TestTargets seed=%d (SEED=N to change)\n", sd)
 	cfg := preset(t, "default")
 	tests := []struct {
@@ -83,7 +70,7 @@ func TestTargets(t *testing.T) {
 
 // TestScenarios runs harder conditions: each must deliver every message exactly once, in order, byte-exact.
 func TestScenarios(t *testing.T) {
-	sd := seed(t)
+	sd := testseed.Seed(t)
 	fmt.Printf("e2e: TestScenarios seed=%d (SEED=N to change)\n", sd)
 	tests := []struct {
 		name   string
@@ -192,7 +179,7 @@ func TestScenarios(t *testing.T) {
 
 // TestDeterministic: a run is a pure function of its options and seed.
 func TestDeterministic(t *testing.T) {
-	o := system.Options{Config: preset(t, "default"), Loss: 0.02, AckLoss: 0.01, DurationUS: 100, Seed: seed(t)}
+	o := system.Options{Config: preset(t, "default"), Loss: 0.02, AckLoss: 0.01, DurationUS: 100, Seed: testseed.Seed(t)}
 	r1, err := system.Run(o)
 	require.NoError(t, err)
 	r2, err := system.Run(o)
@@ -207,7 +194,7 @@ func TestDeterministic(t *testing.T) {
 // TestCapture: every packet both ports sent is in the pcap, and each one parses (ICRC included).
 func TestCapture(t *testing.T) {
 	var cap, arr bytes.Buffer
-	o := system.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 30, Seed: seed(t), Capture: &cap,
+	o := system.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 30, Seed: testseed.Seed(t), Capture: &cap,
 		Arrivals: &arr}
 	r, err := system.Run(o)
 	require.NoError(t, err)
@@ -313,7 +300,7 @@ func TestCaptureTshark(t *testing.T) {
 		t.Skip("tshark not installed (make deps)")
 	}
 	var cap bytes.Buffer
-	r, err := system.Run(system.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 10, Seed: seed(t),
+	r, err := system.Run(system.Options{Config: preset(t, "default"), Loss: 0.02, DurationUS: 10, Seed: testseed.Seed(t),
 		Capture: &cap})
 	require.NoError(t, err)
 	frames, _, err := roce.ReadPcap(bytes.NewReader(cap.Bytes()))
