@@ -1790,9 +1790,9 @@ end
  * rules, una within WINDOW behind nxt, one transmission per cycle held until taken, the retries
  * field counting transmissions, an error only for an outstanding packet whose entry counts
  * MAX_RETRIES retransmissions; strengthened by the timing copies (a_una_op, a_nxt_op, l2_una_op,
- * l2_nxt_op) equal to the state they copy. Sets retx_cover (FORMAL_COVER) and retx_cover_deep
- * (FORMAL_COVER, FORMAL_COVER_DEEP): the same assertions with the environment narrowed for the
- * covers (below).
+ * l2_nxt_op) equal to the state they copy. Sets retx_cover (FORMAL_COVER), retx_cover_tx
+ * (FORMAL_COVER, FORMAL_COVER_TX) and retx_cover_deep (FORMAL_COVER, FORMAL_COVER_DEEP): the same
+ * assertions with the environment narrowed for the covers (below).
  */
 reg                     f_past_valid = 1'b0;
 reg                     f_hold_prev = 1'b0;
