@@ -24,6 +24,10 @@ type mutant struct {
 	// bmc is the depth of the bounded check that must find the failure (0: run the whole check: BMC,
 	// induction and cover).
 	bmc int
+	// induction, when not 0, runs the base case and the induction step at that k only (no cover): the
+	// mutant must make the step fail, naming the property (retx: a failure from reset takes more cycles
+	// than a bounded check of the model fits in, while the step finds it in one).
+	induction int
 }
 
 var mutants = []mutant{
@@ -64,6 +68,29 @@ var mutants = []mutant{
 	{name: "ps_pick_failed", block: "path_sel", set: "path_sel_bmc", file: "path_sel.v",
 		old: "act[i] = p_state == ST_ACTIVE && c_room[i];", new: "act[i] = p_state != ST_SUSPECT && c_room[i];",
 		breaks: "ps_pick_probe", bmc: 5},
+	{name: "retx_window_full", block: "retx", set: "retx", file: "retx.v",
+		old:    "tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span < WIN_PSN;",
+		new:    "tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span <= WIN_PSN;",
+		breaks: "retx_new_window", induction: 1},
+	{name: "retx_resend_next", block: "retx", set: "retx", file: "retx.v",
+		old: "x_psn = ent_psn;", new: "x_psn = ent_psn + PSN_ONE;", breaks: "retx_retx_outst", induction: 1},
+	{name: "retx_ack_past_nxt", block: "retx", set: "retx", file: "retx.v",
+		old:    "adv_ok = a_off != {PSN_WIDTH{1'b0}} && a_off <= a_span;",
+		new:    "adv_ok = a_off != {PSN_WIDTH{1'b0}} && a_off <= a_span + PSN_ONE;",
+		breaks: "retx_una_nxt", induction: 1},
+	{name: "retx_err_early", block: "retx", set: "retx", file: "retx.v",
+		old:    "l2_maxed = ent_retries == RETR_MAX;",
+		new:    "l2_maxed = ent_retries + {{RETR_W-1{1'b0}}, 1'b1} == RETR_MAX;",
+		breaks: "retx_err_retries", induction: 1},
+	{name: "retx_retries_stuck", block: "retx", set: "retx", file: "retx.v",
+		old: "x_retries = ent_retries + {{RETR_W-1{1'b0}}, 1'b1};", new: "x_retries = ent_retries;",
+		breaks: "retx_retries_step", induction: 1},
+	{name: "retx_pkt_overwrite", block: "retx", set: "retx", file: "retx.v",
+		old: "out_free = !m_pkt_valid_reg || m_pkt_ready;", new: "out_free = 1'b1;",
+		breaks: "retx_pkt_hold", induction: 1},
+	{name: "retx_two_sends", block: "retx", set: "retx", file: "retx.v",
+		old: "slot_free = !l2_valid_reg || l2_nok;", new: "slot_free = 1'b1;",
+		breaks: "retx_one_send", induction: 1},
 }
 
 // TestMutantsFail applies each mutant to a copy of rtl/ and requires its property set to fail: the properties
@@ -91,6 +118,9 @@ func TestMutantsFail(t *testing.T) {
 			if m.bmc > 0 {
 				// the failure is a counterexample from reset: BMC alone finds it
 				c.Induction, c.BMC, c.Cover = 0, m.bmc, 0
+			}
+			if m.induction > 0 {
+				c.Induction, c.BMC, c.Cover = m.induction, 0, 0
 			}
 			rtl := t.TempDir()
 			for _, name := range []string{"ram_sdp.v", m.block + ".v"} {

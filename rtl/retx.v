@@ -1784,6 +1784,169 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+/*
+ * Properties (docs/formal.md). Set retx (k-induction): the send slot's window and outstanding
+ * rules, una within WINDOW behind nxt, one transmission per cycle held until taken, the retries
+ * field counting transmissions, an error only for an outstanding packet whose entry counts
+ * MAX_RETRIES retransmissions; strengthened by the timing copies (a_una_op, a_nxt_op, l2_una_op,
+ * l2_nxt_op) equal to the state they copy. Sets retx_cover (FORMAL_COVER), retx_cover_tx
+ * (FORMAL_COVER, FORMAL_COVER_TX) and retx_cover_deep (FORMAL_COVER, FORMAL_COVER_DEEP): the same
+ * assertions with the environment narrowed for the covers (below).
+ */
+reg                     f_past_valid = 1'b0;
+reg                     f_hold_prev = 1'b0;
+reg [CONN_W+PSN_WIDTH+PATH_W+PSEQ_WIDTH+HANDLE_WIDTH+RETR_W+5:0] f_pkt_prev;
+reg [PSN_WIDTH-1:0]     f_una;
+reg [PSN_WIDTH-1:0]     f_nxt;
+reg [PSN_WIDTH-1:0]     f_l2_una;
+reg [PSN_WIDTH-1:0]     f_l2_nxt;
+reg                     f_retx_new_window;
+reg                     f_retx_retx_outst;
+reg                     f_retx_una_nxt;
+reg                     f_retx_err_retries;
+reg                     f_retx_copy_h;
+reg                     f_retx_retries_step;
+integer                 f_i;
+
+always @* begin
+    // contract (docs/retx.md, Ports and Reset): rst is the synchronous reset; the state (open,
+    // una, nxt, the pipeline) is defined only after it, so it is high in the first cycle. No other
+    // input is constrained: every ACK, control, path decision and back-pressure is legal.
+    if (!f_past_valid) begin
+        assume (rst);
+    end
+end
+
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+    f_hold_prev <= !rst && m_pkt_valid_reg && !m_pkt_ready;
+    f_pkt_prev <= {m_pkt_conn_reg, m_pkt_psn_reg, m_pkt_path_reg, m_pkt_pseq_reg, m_pkt_handle_reg,
+        m_pkt_retries_reg, m_pkt_first_reg, m_pkt_last_reg, m_pkt_ack_req_reg, m_pkt_retx_reg,
+        m_pkt_valid_reg, 1'b1};
+end
+
+always @* begin
+    f_retx_new_window = 1'b1;
+    f_retx_retx_outst = 1'b1;
+    f_retx_una_nxt = 1'b1;
+    f_retx_err_retries = 1'b1;
+    f_retx_copy_h = 1'b1;
+    f_retx_retries_step = 1'b1;
+    f_una = {PSN_WIDTH{1'b0}};
+    f_nxt = {PSN_WIDTH{1'b0}};
+    f_l2_una = una_reg[l2_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    f_l2_nxt = nxt_reg[l2_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    if (f_past_valid && !rst) begin
+        // a new packet leaves at nxt, in [una, una + WINDOW)
+        if (new_send && x_psn - una_reg[s_tx_conn*PSN_WIDTH +: PSN_WIDTH] >= WIN_PSN) begin
+            f_retx_new_window = 1'b0;
+        end
+        // a retransmission leaves with a PSN in [una, nxt) of its connection (start of the cycle:
+        // not cumulatively acknowledged)
+        if (l2_send && x_psn - f_l2_una >= f_l2_nxt - f_l2_una) begin
+            f_retx_retx_outst = 1'b0;
+        end
+        for (f_i = 0; f_i < CONNS; f_i = f_i + 1) begin
+            f_una = una_reg[f_i*PSN_WIDTH +: PSN_WIDTH];
+            f_nxt = nxt_reg[f_i*PSN_WIDTH +: PSN_WIDTH];
+            // una is at most WINDOW PSNs behind nxt and never passes it
+            if (f_nxt - f_una > WIN_PSN) begin
+                f_retx_una_nxt = 1'b0;
+            end
+            // an error comes only from L2's candidate of this connection: outstanding (live, in
+            // [una, nxt)) and its entry counting MAX_RETRIES retransmissions
+            if (err_next[f_i] && !err_reg[f_i] && !(l2_valid_reg && l2_conn_reg == f_i[CONN_W-1:0]
+                    && open_reg[f_i] && ent_retries == RETR_MAX && ent_psn - f_una < f_nxt - f_una))
+                    begin
+                f_retx_err_retries = 1'b0;
+            end
+        end
+        // a new packet leaves with retries 0, a retransmission with its entry's retries + 1
+        if ((new_send && x_retries != {RETR_W{1'b0}}) ||
+                (l2_send && x_retries != ent_retries + {{RETR_W-1{1'b0}}, 1'b1})) begin
+            f_retx_retries_step = 1'b0;
+        end
+        // (strengthening) the timing copies equal the state they copy
+        if (a_una_op_reg != una_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH] ||
+                a_nxt_op_reg != nxt_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH] ||
+                l2_una_op_reg != f_l2_una || l2_nxt_op_reg != f_l2_nxt) begin
+            f_retx_copy_h = 1'b0;
+        end
+
+        retx_new_window: assert (f_retx_new_window);
+        retx_retx_outst: assert (f_retx_retx_outst);
+        retx_una_nxt: assert (f_retx_una_nxt);
+        retx_err_retries: assert (f_retx_err_retries);
+        retx_retries_step: assert (f_retx_retries_step);
+        retx_copy_h: assert (f_retx_copy_h);
+        // one transmission per cycle, and m_pkt held (valid, every field) until taken
+        retx_one_send: assert (!(l2_send && new_send));
+        if (f_hold_prev) begin
+            retx_pkt_hold: assert (f_pkt_prev == {m_pkt_conn_reg, m_pkt_psn_reg, m_pkt_path_reg,
+                m_pkt_pseq_reg, m_pkt_handle_reg, m_pkt_retries_reg, m_pkt_first_reg,
+                m_pkt_last_reg, m_pkt_ack_req_reg, m_pkt_retx_reg, m_pkt_valid_reg, 1'b1});
+        end
+    end
+end
+
+`ifdef FORMAL_COVER
+// Sets retx_cover, retx_cover_tx, retx_cover_deep: the retx set's assertions (bounded) with the
+// environment narrowed to one connection, opened once at PSN 2^24 - 2, one path offered every
+// cycle, no back-pressure, ACKs at that PSN (no progress) with an empty SACK bitmap and a path
+// sequence below 4, no NAK or ECN, fixed handle and entropy (retx_cover_tx: no ACK at all, new
+// work every cycle). These assumptions only remove input
+// sequences, so a cover reached here is reachable in the retx set's environment (rst alone
+// assumed); they bring the covers within the solver's reach (cvc4 took minutes per step beyond
+// step 5 without them).
+localparam [PSN_WIDTH-1:0] F_COV_PSN = {{PSN_WIDTH-1{1'b1}}, 1'b0};
+reg                     f_cov_open = 1'b1;
+
+always @(posedge clk) begin
+    if (f_past_valid && !rst) begin
+        f_cov_open <= 1'b0;
+    end
+end
+
+always @* begin
+    if (f_past_valid && !rst) begin
+        assume (s_ctl_valid == f_cov_open);
+        assume (s_ctl_open && s_ctl_conn == {CONN_W{1'b0}} && s_ctl_psn == F_COV_PSN);
+        assume (s_tx_conn == {CONN_W{1'b0}} && s_path_valid && s_path_path == {PATH_W{1'b0}});
+        assume (m_pkt_ready && m_fb_ready);
+        assume (s_tx_handle == {HANDLE_WIDTH{1'b0}} && !s_tx_first && !s_tx_last &&
+            s_path_entropy == 16'd0);
+        // ACKs of connection 0 and path 0 that never move una and report every sequence lost
+        assume (s_ack_conn == {CONN_W{1'b0}} && s_ack_path == {PATH_W{1'b0}} && !s_ack_nak &&
+            !s_ack_ecn && s_ack_psn == F_COV_PSN && s_ack_sack == {SACK_BITS{1'b0}} &&
+            s_ack_pseq[PSEQ_WIDTH-1:2] == {PSEQ_WIDTH-2{1'b0}});
+`ifdef FORMAL_COVER_TX
+        // retx_cover_tx: no ACK, new work every cycle
+        assume (!s_ack_valid && s_tx_valid);
+`endif
+    end
+end
+`endif
+
+// covers: retx a new packet wrapping nxt past 2^24 - 1; retx_cover a retransmission of a SACK
+// hole; retx_cover_tx a new packet filling the window; retx_cover_deep a retransmission on RTO
+// and a connection going to error
+always @* begin
+    if (f_past_valid && !rst) begin
+`ifdef FORMAL_COVER_TX
+        c_retx_full_window: cover (new_send && tx_fill == WIN_PSN);
+`elsif FORMAL_COVER_DEEP
+        c_retx_rto: cover (l2_send && l2_kind_reg == K_RTO);
+        c_retx_error: cover (l2_err);
+`elsif FORMAL_COVER
+        c_retx_hole: cover (l2_send && l2_kind_reg == K_HOLE);
+`else
+        c_retx_wrap: cover (new_send && tx_nxt == {PSN_WIDTH{1'b1}});
+`endif
+    end
+end
+`endif
+
 endmodule
 
 `resetall
