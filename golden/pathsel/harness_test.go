@@ -70,7 +70,7 @@ func smallCfg(edit ...func(*config.Config)) config.Config {
 	c := config.Config{Name: "small", Conns: 4, Window: 8, Paths: 4, SackBits: 8, PSNWidth: 24, PseqWidth: 8,
 		HandleWidth: 8, AckEvery: 2, AckFifoDepth: 4,
 		TickCycles: 4, CwndInit: 1, CwndMax: 4, AI16ths: 4, FailK: 2, HoldoffTicks: 3,
-		RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7, QPNBase: 256}
+		RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7, QPNBase: 256, DataWidth: 64, MTU: 1024}
 	for _, e := range edit {
 		e(&c)
 	}

@@ -272,7 +272,7 @@ func TestRandomTraffic(t *testing.T) {
 		{name: "wide seed 4", cfg: config.Config{Name: "wide", Conns: 128, Window: 1024, Paths: 4, SackBits: 256,
 			PSNWidth: 24, PseqWidth: 12, HandleWidth: 32, AckEvery: 64, AckFifoDepth: 64,
 			TickCycles: 256, CwndInit: 16, CwndMax: 64, AI16ths: 2, FailK: 3, HoldoffTicks: 40, RTOTicks: 8,
-			RTOMaxTicks: 64, MaxRetries: 7, QPNBase: 256}, seed: 4, cycles: 20000, ready: 5},
+			RTOMaxTicks: 64, MaxRetries: 7, QPNBase: 256, DataWidth: 64, MTU: 1024}, seed: 4, cycles: 20000, ready: 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

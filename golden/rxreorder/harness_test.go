@@ -77,7 +77,7 @@ func smallCfg() config.Config {
 	return config.Config{Name: "small", Conns: 2, Window: 8, Paths: 2, SackBits: 8, PSNWidth: 24, PseqWidth: 8,
 		HandleWidth: 8, AckEvery: 2, AckFifoDepth: 4,
 		TickCycles: 16, CwndInit: 4, CwndMax: 16, AI16ths: 2, FailK: 2, HoldoffTicks: 4,
-		RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7, QPNBase: 256}
+		RTOTicks: 8, RTOMaxTicks: 64, MaxRetries: 7, QPNBase: 256, DataWidth: 64, MTU: 1024}
 }
 
 // step runs one cycle with b.in and returns its outputs.
