@@ -56,8 +56,10 @@ func TestTargets(t *testing.T) {
 			require.Zero(t, r.Errors, "connection errors")
 			if o.Loss == 0 && len(o.Failures) == 0 {
 				require.Zero(t, r.Retransmissions, "a clean network needs no retransmission")
+				require.Zero(t, r.ResendMaxUS, "no resend time without retransmissions")
 			} else {
 				require.Positive(t, r.Retransmissions, "loss must cause retransmissions")
+				requireResendTimes(t, r, cfg)
 			}
 			if tc.maxRecovery > 0 {
 				require.Positive(t, r.RecoveryUS, "the failure must dip goodput")
@@ -65,6 +67,19 @@ func TestTargets(t *testing.T) {
 				require.Positive(t, r.PathFailures, "path_sel must fail the path")
 			}
 		})
+	}
+}
+
+// requireResendTimes checks the resend figures of a run with losses: a loss cannot be known before the fastest
+// round trip (2 x delay_ns), and at 1% loss every one is found before the RTO (docs/e2e.md, "Known limits").
+func requireResendTimes(t *testing.T, r *system.Result, cfg config.Config) {
+	t.Helper()
+	minRTT := 2 * float64(system.Options{}.Defaults().DelayNS) / 1000
+	require.GreaterOrEqual(t, r.ResendP50US, minRTT, "median resend time (us) below the fastest round trip")
+	require.GreaterOrEqual(t, r.ResendMaxUS, r.ResendP50US, "longest resend time below the median")
+	if r.Loss <= 0.01 && r.Timeouts == 0 {
+		rto := float64(cfg.RTOTicks*cfg.TickCycles) / float64(r.ClockMHz)
+		require.Less(t, r.ResendMaxUS, rto, "a resend without timeouts took longer than the RTO (us)")
 	}
 }
 

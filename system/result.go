@@ -45,6 +45,10 @@ type Result struct {
 	// MCTP999US is the 99.9th percentile.
 	MCTP999US float64 `json:"mct_p999_us"`
 	MCTMaxUS  float64 `json:"mct_max_us"`
+	// ResendP50US and ResendMaxUS are the median and longest time from a packet's transmission to its
+	// retransmission, microseconds (0 without retransmissions): how long a loss took to be found.
+	ResendP50US float64 `json:"resend_p50_us"`
+	ResendMaxUS float64 `json:"resend_max_us"`
 	// DataPackets, Retransmissions, AckPackets: packets sent; Spurious retransmissions of PSNs the receiver
 	// already had.
 	DataPackets     int64 `json:"data_packets"`
@@ -112,6 +116,7 @@ func (s *sim) finish() error {
 	r.Bidir = o.Bidir
 	r.GoodputBA = float64(r.PayloadBytesBA) / s.capacity(s.measured)
 	s.mctFigures()
+	s.resendFigures()
 	s.counterFigures()
 	s.series()
 	if len(o.Failures) > 0 || len(o.Resets) > 0 {
@@ -126,6 +131,17 @@ func (s *sim) finish() error {
 		return &ConnLostError{Conns: r.Errors, Messages: r.Aborted, Seed: o.Seed}
 	}
 	return nil
+}
+
+// resendFigures computes the median and longest resend time (microseconds).
+func (s *sim) resendFigures() {
+	if len(s.resend) == 0 {
+		return
+	}
+	slices.Sort(s.resend)
+	us := func(c int64) float64 { return float64(c) / float64(s.o.ClockMHz) }
+	s.res.ResendP50US = us(s.resend[(len(s.resend)-1)/2])
+	s.res.ResendMaxUS = us(s.resend[len(s.resend)-1])
 }
 
 // mctFigures computes the message completion time percentiles (microseconds).
@@ -268,6 +284,9 @@ var tableRows = []tableRow{
 	}},
 	{name: "retx by SACK / RTO / go-back-N", f: func(r *Result) string {
 		return fmt.Sprintf("%d / %d / %d", r.RetxLoss, r.RetxTimeout, r.RetxGBN)
+	}},
+	{name: "resend after send p50 / max (us)", f: func(r *Result) string {
+		return fmt.Sprintf("%.2f / %.2f", r.ResendP50US, r.ResendMaxUS)
 	}},
 	{name: "spurious retransmissions", f: func(r *Result) string { return fmt.Sprint(r.Spurious) }},
 	{name: "timeouts / NAKs", f: func(r *Result) string { return fmt.Sprintf("%d / %d", r.Timeouts, r.Naks) }},

@@ -155,6 +155,10 @@ type sim struct {
 	// arrived marks, per receiving side and connection, PSNs an endpoint took in (past the go-back-N filter; ring
 	// of 4*WINDOW, value psn+1), for the spurious retransmission count.
 	arrived []uint32
+	// sent holds, at the index of arrived, the last transmission of a PSN; resend the cycles from it to the
+	// PSN's next transmission (the time a loss took to be found and resent).
+	sent   []sentAt
+	resend []int64
 	// mct holds message completion times (cycles); bins the delivered payload bytes per bin.
 	mct  []int64
 	bins []int64
@@ -185,6 +189,7 @@ func Run(opt Options) (*Result, error) {
 	s.binCycles = max(1, cyc(o.BinUS))
 	s.measured = cyc(o.DurationUS)
 	s.arrived = make([]uint32, 2*cfg.Conns*4*cfg.Window)
+	s.sent = make([]sentAt, len(s.arrived))
 	s.res = &Result{Mode: string(o.Mode), Config: cfg.Name, Paths: cfg.Paths, NetPaths: o.NetPaths, Conns: o.Conns,
 		Loss: o.Loss, AckLoss: o.AckLoss, Seed: o.Seed, Msg: o.Msg, MTU: o.MTU, PortGbps: o.PortGbps,
 		ClockMHz: o.ClockMHz, DurationUS: o.DurationUS}
@@ -823,6 +828,7 @@ func (s *sim) takePacket(sd *side, r *retx.Out) error {
 	p.entropy = uint16(r.PktEntropy)
 	sd.stageData = p
 	s.res.DataPackets++
+	s.noteSent(sd, r)
 	if r.PktRetx {
 		s.res.Retransmissions++
 		arrived := s.arrived[s.arrIdx(sd.peer.idx, r.PktConn, r.PktPSN)] == r.PktPSN+1
@@ -835,6 +841,21 @@ func (s *sim) takePacket(sd *side, r *retx.Out) error {
 	}
 	sd.rtoSeen = r.CntRetxTimeout
 	return nil
+}
+
+// sentAt is a transmission: psn+1 (0: none) and its cycle.
+type sentAt struct {
+	psn1 uint32
+	at   int64
+}
+
+// noteSent records sd's transmission r, and for a retransmission the cycles since the PSN's previous one.
+func (s *sim) noteSent(sd *side, r *retx.Out) {
+	st := &s.sent[s.arrIdx(sd.peer.idx, r.PktConn, r.PktPSN)]
+	if r.PktRetx && st.psn1 == r.PktPSN+1 {
+		s.resend = append(s.resend, s.cycle-st.at)
+	}
+	*st = sentAt{psn1: r.PktPSN + 1, at: s.cycle}
 }
 
 // arrIdx is the index of (receiving side, conn, psn) in arrived.
