@@ -15,11 +15,7 @@ import (
 
 // BuildTop builds (or finds in the cache) the Verilator model of top under cfg.
 func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writer) (string, error) {
-	m, err := tops.LoadManifest(root)
-	if err != nil {
-		return "", err
-	}
-	src, err := m.Sources(root, top)
+	src, err := tops.Sources(root, top)
 	if err != nil {
 		return "", err
 	}

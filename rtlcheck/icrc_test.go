@@ -26,9 +26,7 @@ import (
 
 // topSources returns the files of top as rtl/manifest.json lists them.
 func topSources(t *testing.T, root, top string) []string {
-	m, err := tops.LoadManifest(root)
-	require.NoError(t, err)
-	srcs, err := m.Sources(root, top)
+	srcs, err := tops.Sources(root, top)
 	require.NoError(t, err)
 	return srcs
 }

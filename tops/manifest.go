@@ -61,6 +61,15 @@ func LoadManifest(root string) (Manifest, error) {
 	return m, nil
 }
 
+// Sources reads rtl/manifest.json under root and returns the absolute source paths of top.
+func Sources(root, top string) ([]string, error) {
+	m, err := LoadManifest(root)
+	if err != nil {
+		return nil, err
+	}
+	return m.Sources(root, top)
+}
+
 // Sources returns the absolute source paths of top.
 func (m Manifest) Sources(root, top string) ([]string, error) {
 	for _, t := range m.Tops {
