@@ -168,6 +168,61 @@ function [31:0] crc_residue;
     end
 endfunction
 
+// mask_var: bit v is set when frame byte p is masked at IHL v (the UDP checksum at 14+4*IHL+6..7,
+// BTH byte 4 at 14+4*IHL+12); mask_fix: byte p is masked at every IHL (TOS, TTL, header checksum).
+function [15:0] mask_var;
+    input integer p;
+    integer v;
+    begin
+        for (v = 0; v < 16; v = v + 1) begin
+            mask_var[v] = p == 20 + 4*v || p == 21 + 4*v || p == 26 + 4*v;
+        end
+    end
+endfunction
+
+function mask_fix;
+    input integer p;
+    begin
+        mask_fix = p == 15 || p == 22 || p == 24 || p == 25;
+    end
+endfunction
+
+// lane_var, lane_fix, lane_zero: per beat index bt (0..2^BEAT_W-1, saturating at HDR_BEATS) the
+// masks of lane i: its mask_var, its mask_fix, and whether it is an Ethernet byte (forced to zero).
+// Beats from HDR_BEATS on hold no masked byte.
+function [16*(1<<BEAT_W)-1:0] lane_var;
+    input integer i;
+    integer bt;
+    begin
+        lane_var = {16*(1<<BEAT_W){1'b0}};
+        for (bt = 0; bt < HDR_BEATS; bt = bt + 1) begin
+            lane_var[16*bt +: 16] = mask_var(bt*KEEP_WIDTH + i);
+        end
+    end
+endfunction
+
+function [(1<<BEAT_W)-1:0] lane_fix;
+    input integer i;
+    integer bt;
+    begin
+        lane_fix = {(1<<BEAT_W){1'b0}};
+        for (bt = 0; bt < HDR_BEATS; bt = bt + 1) begin
+            lane_fix[bt] = mask_fix(bt*KEEP_WIDTH + i);
+        end
+    end
+endfunction
+
+function [(1<<BEAT_W)-1:0] lane_zero;
+    input integer i;
+    integer bt;
+    begin
+        lane_zero = {(1<<BEAT_W){1'b0}};
+        for (bt = 0; bt < HDR_BEATS; bt = bt + 1) begin
+            lane_zero[bt] = bt*KEEP_WIDTH + i < 14;
+        end
+    end
+endfunction
+
 // tail_dof, tail_cof: offsets of last-beat pipeline stage s in the flat data and count registers.
 // Stage s (0..KEEP_LOG-1) holds the 2^(KEEP_LOG-s)-1 bytes and the KEEP_LOG-s count bits still
 // to process; stage KEEP_LOG holds none.
@@ -234,10 +289,7 @@ reg m_icrc_ok_reg = 1'b0, m_icrc_ok_next;
 
 // input beat, combinational
 reg [3:0] ihl_cur;
-reg [31:0] udp_pos;
-reg [31:0] pos;
-reg [7:0] lane;
-reg [DATA_WIDTH-1:0] beat_masked;
+wire [DATA_WIDTH-1:0] beat_masked;
 reg [KEEP_LOG:0] last_cnt;
 reg [31:0] crc_in;
 reg [31:0] rx_cur;
@@ -255,27 +307,13 @@ assign m_icrc = m_icrc_reg;
 assign m_icrc_rx = m_icrc_rx_reg;
 assign m_icrc_ok = m_icrc_ok_reg;
 
-integer i, b, q;
+integer b, q;
 
-// masking, byte count, received ICRC, CRC start
+// IHL, byte count, received ICRC, CRC start
 always @* begin
     ihl_cur = ihl_reg;
     if (frame_beat_reg == IHL_BEAT[BEAT_W-1:0]) begin
         ihl_cur = s_axis_tdata[8*IHL_LANE +: 4];
-    end
-    // first byte of the UDP checksum: 14 + 4*IHL + 6
-    udp_pos = {26'd0, ihl_cur, 2'b00} + 32'd20;
-
-    for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
-        pos = {{(32-BEAT_W){1'b0}}, frame_beat_reg} * KEEP_WIDTH + i;
-        lane = s_axis_tdata[8*i +: 8];
-        if (pos < 32'd14) begin
-            lane = 8'h00;
-        end else if (pos == 32'd15 || pos == 32'd22 || pos == 32'd24 || pos == 32'd25 ||
-                     pos == udp_pos || pos == udp_pos + 32'd1 || pos == udp_pos + 32'd6) begin
-            lane = 8'hFF;
-        end
-        beat_masked[8*i +: 8] = lane;
     end
 
     // bytes in the beat, n, from tkeep read as a thermometer code (tkeep[m-1] is n >= m): bit b
@@ -305,8 +343,23 @@ always @* begin
     crc_in = frame_beat_reg == {BEAT_W{1'b0}} ? CRC_START : crc_reg;
 end
 
-// the full-beat XOR matrix
+// masking: lane i of beat frame_beat_reg is zero, ones or as received; tables built at elaboration
+// (a lookup of the beat index and IHL per lane, no position arithmetic)
 genvar j, s;
+generate
+    for (j = 0; j < KEEP_WIDTH; j = j + 1) begin : g_mask
+        localparam [16*(1<<BEAT_W)-1:0] VAR = lane_var(j);
+        localparam [(1<<BEAT_W)-1:0] FIX = lane_fix(j);
+        localparam [(1<<BEAT_W)-1:0] ZERO = lane_zero(j);
+        wire [15:0] var_row = VAR[16*frame_beat_reg +: 16];
+        wire ones = FIX[frame_beat_reg] || var_row[ihl_cur];
+
+        assign beat_masked[8*j +: 8] = ZERO[frame_beat_reg] ? 8'h00 :
+                                       ones ? 8'hFF : s_axis_tdata[8*j +: 8];
+    end
+endgenerate
+
+// the full-beat XOR matrix
 generate
     for (j = 0; j < 32; j = j + 1) begin : g_full
         assign crc_full[j] = ^(MAT_FULL[j*MW +: MW] & {beat_masked, crc_in});
