@@ -111,6 +111,17 @@ var mutants = []mutant{
 	{name: "nt_kind_lost", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
 		old: "kinds_next[kinds_tail] = req_retx_reg;", new: "kinds_next[kinds_tail] = 1'b0;",
 		breaks: "nt_kinds_h", induction: 1},
+	{name: "nt_ctl_keeps_nak", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
+		old: "if (nak_valid_next && nak_conn_next == ctl_c) begin",
+		new: "if (1'b0 && nak_valid_next && nak_conn_next == ctl_c) begin", breaks: "nt_ctl_clears", bmc: 4},
+	{name: "nt_nak_overwrite", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
+		old: "(rx_pass ? rx_pkt_ready : !(rx_need_nak && nak_valid_reg));", new: "(rx_pass ? rx_pkt_ready : 1'b1);",
+		breaks: "nt_nak_once", bmc: 4},
+	{name: "nt_nak_dropped", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
+		old: "if (!rx_ack_valid && nak_valid_reg && m_ack_ready) begin",
+		new: "if (!rx_ack_valid && nak_valid_reg) begin", breaks: "nt_nak_kept", bmc: 4},
+	{name: "nt_nak_resend", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
+		old: "rx_ahead && !nak_sent_reg[s_rx_conn];", new: "rx_ahead;", breaks: "nt_nak_once", bmc: 4},
 }
 
 // TestMutantsFail applies each mutant to a copy of rtl/ and requires its property set to fail: the properties

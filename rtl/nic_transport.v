@@ -777,10 +777,69 @@ always @* begin
     end
 end
 
+// each mode's covers exist only in that mode (a cover that cannot be reached fails its set)
+if (!GBN_MODE) begin : g_f_cover_slots
+    always @* begin
+        if (f_past_valid && !rst) begin
+            // a request taken by path_sel
+            c_nt_request: cover (req_valid_reg && ps_req_ready);
+        end
+    end
+end
+
+/*
+ * Set nic_transport_gbn (k-induction, go-back-N): the NAK register, the glue's one pipeline entry
+ * of a connection in that mode. A control leaves no NAK of its connection waiting and restarts its
+ * filter (expected PSN, NAK-sent flag); a NAK is kept, unchanged, until it is shown and taken or
+ * dropped by a control of its connection; a NAK is loaded only for a connection with none sent.
+ */
+reg                     f_ctl_prev = 1'b0;
+reg [CONN_W-1:0]        f_ctl_conn_prev = {CONN_W{1'b0}};
+reg [PSN_WIDTH-1:0]     f_ctl_psn_prev = {PSN_WIDTH{1'b0}};
+reg                     f_nak_kept_prev = 1'b0;
+reg [CONN_W+PSN_WIDTH-1:0] f_nak_prev = {CONN_W+PSN_WIDTH{1'b0}};
+wire                    f_nak_pop = !rx_ack_valid && nak_valid_reg && m_ack_ready;
+wire                    f_nak_load = GBN_MODE && s_rx_valid && rx_ready_int && !rx_pass &&
+                                     rx_need_nak;
+
+always @(posedge clk) begin
+    f_ctl_prev <= !rst && s_ctl_valid;
+    f_ctl_conn_prev <= s_ctl_conn;
+    f_ctl_psn_prev <= s_ctl_rx_psn;
+    f_nak_kept_prev <= !rst && nak_valid_reg && !f_nak_pop &&
+        !(s_ctl_valid && s_ctl_conn == nak_conn_reg);
+    f_nak_prev <= {nak_conn_reg, nak_psn_reg};
+end
+
 always @* begin
-    if (f_past_valid && !rst && !GBN_MODE) begin
-        // a request taken by path_sel
-        c_nt_request: cover (req_valid_reg && ps_req_ready);
+    if (f_past_valid && GBN_MODE) begin
+        // an open or close leaves no NAK of its connection waiting, and restarts its filter
+        if (f_ctl_prev) begin
+            nt_ctl_clears: assert (!(nak_valid_reg && nak_conn_reg == f_ctl_conn_prev) &&
+                !nak_sent_reg[f_ctl_conn_prev] &&
+                exp_reg[f_ctl_conn_prev*PSN_WIDTH +: PSN_WIDTH] == f_ctl_psn_prev);
+        end
+        // a waiting NAK is neither lost nor changed before it is taken (or dropped by a control)
+        if (f_nak_kept_prev) begin
+            nt_nak_kept: assert (nak_valid_reg && {nak_conn_reg, nak_psn_reg} == f_nak_prev);
+        end
+        // a NAK is loaded only for a connection with none sent since its last in-order packet or
+        // control, into an empty register
+        if (!rst && f_nak_load) begin
+            nt_nak_once: assert (!nak_sent_reg[s_rx_conn] && (!nak_valid_reg || f_nak_pop));
+        end
+    end
+end
+
+if (GBN_MODE) begin : g_f_cover_gbn
+    always @* begin
+        if (f_past_valid && !rst) begin
+            // a control of the connection of a waiting NAK
+            c_nt_ctl_drops_nak: cover (s_ctl_valid && nak_valid_reg &&
+                s_ctl_conn == nak_conn_reg);
+            // a packet that needs a NAK waits behind a full NAK register
+            c_nt_nak_waits: cover (rx_need_nak && nak_valid_reg && !f_nak_pop);
+        end
     end
 end
 
