@@ -38,6 +38,9 @@ type Check struct {
 	Set    string `json:"set"`
 	// Defines are extra Verilog defines that select the set's properties (FORMAL is always defined).
 	Defines []string `json:"defines,omitempty"`
+	// Cut names instances of Block that are replaced by free outputs (yosys cutpoint): a sub-block outside the
+	// cone of the set's properties, which only makes the model smaller (any behaviour of its outputs is allowed).
+	Cut []string `json:"cut,omitempty"`
 	// Suite is "ci" (make formal) or "nightly" (make formal-nightly, which also runs ci).
 	Suite string `json:"suite"`
 	// Induction is k of the k-induction proof (base case BMC to k plus the induction step); BMC a bounded check
@@ -247,8 +250,10 @@ func Model(ctx context.Context, root, rtlDir, dir string, f File, c Check) (stri
 		"read_verilog -formal" + defs + " " + strings.Join(files, " "),
 		"chparam " + strings.Join(chp, " ") + " " + c.Block,
 		"prep -top " + c.Block,
-		// a block's properties are its own: those of the RAMs it instantiates are proved on ram_sdp alone
+		// a block's properties are its own: those of the modules it instantiates (its RAMs, the blocks of
+		// nic_transport) are proved on each of them alone, and their assumptions constrain no input of block
 		removeNested(c.Block),
+		cutInstances(c),
 		// one flat module, memories as flip-flops: the solver sees every word of every RAM
 		"flatten",
 		"memory_map",
@@ -268,12 +273,22 @@ func Model(ctx context.Context, root, rtlDir, dir string, f File, c Check) (stri
 	return smt2, nil
 }
 
-// removeNested is the yosys command that removes the formal cells of the ram_sdp instances of block.
+// removeNested is the yosys command that removes the formal cells of every module below block (the top): the
+// selection is every cell of every module, less those of the top.
 func removeNested(block string) string {
-	if block == "ram_sdp" {
+	return "chformal -remove */* " + block + "/* %d"
+}
+
+// cutInstances is the yosys command that replaces c's cut instances by free outputs ("" when none).
+func cutInstances(c Check) string {
+	if len(c.Cut) == 0 {
 		return ""
 	}
-	return "chformal -remove ram_sdp/* $paramod*ram_sdp/*"
+	var sel []string
+	for _, inst := range c.Cut {
+		sel = append(sel, c.Block+"/"+inst)
+	}
+	return "cutpoint " + strings.Join(sel, " ")
 }
 
 // Solve runs one method at depth on the model and judges the output.

@@ -91,6 +91,37 @@ var mutants = []mutant{
 	{name: "retx_two_sends", block: "retx", set: "retx", file: "retx.v",
 		old: "slot_free = !l2_valid_reg || l2_nok;", new: "slot_free = 1'b1;",
 		breaks: "retx_one_send", induction: 1},
+	{name: "nt_req_twice", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
+		old: "!slot_valid_next[h_idx] && !slot_pend_next[h_idx]) begin", new: "!slot_valid_next[h_idx]) begin",
+		breaks: "nt_req_once", bmc: 5},
+	{name: "nt_pend_stuck", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
+		old: "slot_pend_next[sel_idx] = 1'b0;", new: "", breaks: "nt_pend_h", induction: 1},
+	{name: "nt_load_full", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
+		old: "!slot_valid_next[h_idx] && !slot_pend_next[h_idx]) begin", new: "!slot_pend_next[h_idx]) begin",
+		breaks: "nt_slot_excl", induction: 1},
+	{name: "nt_sel_overwrite", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
+		old: "sel_idx = {ps_sel_conn, sel_kind};", new: "sel_idx = {ps_sel_conn, 1'b0};",
+		breaks: "nt_sel_slot", induction: 1},
+	{name: "nt_offer_empty", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
+		old: "tx_s_path_valid = tx_preq_valid && (GBN_MODE || h_full);", new: "tx_s_path_valid = tx_preq_valid;",
+		breaks: "nt_use_full", bmc: 3},
+	{name: "nt_use_keeps", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
+		old: "slot_valid_next[h_idx] = 1'b0;", new: "slot_valid_next[h_idx] = slot_valid_reg[h_idx];",
+		breaks: "nt_use_once", induction: 1},
+	{name: "nt_kind_lost", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
+		old: "kinds_next[kinds_tail] = req_retx_reg;", new: "kinds_next[kinds_tail] = 1'b0;",
+		breaks: "nt_kinds_h", induction: 1},
+	{name: "nt_ctl_keeps_nak", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
+		old: "if (nak_valid_next && nak_conn_next == ctl_c) begin",
+		new: "if (1'b0 && nak_valid_next && nak_conn_next == ctl_c) begin", breaks: "nt_ctl_clears", bmc: 4},
+	{name: "nt_nak_overwrite", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
+		old: "(rx_pass ? rx_pkt_ready : !(rx_need_nak && nak_valid_reg));", new: "(rx_pass ? rx_pkt_ready : 1'b1);",
+		breaks: "nt_nak_once", bmc: 4},
+	{name: "nt_nak_dropped", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
+		old: "if (!rx_ack_valid && nak_valid_reg && m_ack_ready) begin",
+		new: "if (!rx_ack_valid && nak_valid_reg) begin", breaks: "nt_nak_kept", bmc: 4},
+	{name: "nt_nak_resend", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
+		old: "rx_ahead && !nak_sent_reg[s_rx_conn];", new: "rx_ahead;", breaks: "nt_nak_once", bmc: 4},
 }
 
 // TestMutantsFail applies each mutant to a copy of rtl/ and requires its property set to fail: the properties
@@ -123,8 +154,12 @@ func TestMutantsFail(t *testing.T) {
 				c.Induction, c.BMC, c.Cover = m.induction, 0, 0
 			}
 			rtl := t.TempDir()
-			for _, name := range []string{"ram_sdp.v", m.block + ".v"} {
-				b, err := os.ReadFile(filepath.Join(root, "rtl", name))
+			// every RTL file: a block's manifest files (nic_transport: its three blocks too)
+			files, err := filepath.Glob(filepath.Join(root, "rtl", "*.v"))
+			require.NoError(t, err)
+			for _, file := range files {
+				name := filepath.Base(file)
+				b, err := os.ReadFile(file)
 				require.NoError(t, err)
 				s := string(b)
 				if name == m.file {

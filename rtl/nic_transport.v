@@ -278,6 +278,10 @@ wire [PSEQ_WIDTH-1:0]   rx_ack_pseq;
 wire [SACK_BITS-1:0]    rx_ack_sack;
 wire                    rx_ack_ecn;
 wire                    tx_ctl_ready;
+`ifdef FORMAL
+// formal only: path_sel's stage 1 request {valid, conn, retx}
+wire [CONN_W+1:0]       f_ps_s1;
+`endif
 
 /*
  * Glue state
@@ -626,6 +630,10 @@ path_sel #(
     .cnt_probes(cnt_probes),
     .cnt_failures(cnt_failures),
     .cnt_recoveries(cnt_recoveries)
+`ifdef FORMAL
+    ,
+    .f_s1_req(f_ps_s1)
+`endif
 );
 
 rx_reorder #(
@@ -677,6 +685,200 @@ rx_reorder #(
     .cnt_out_of_window(cnt_out_of_window),
     .cnt_closed(cnt_closed)
 );
+
+`ifdef FORMAL
+/*
+ * Properties (docs/formal.md). Set nic_transport (k-induction, selective mode): the decision
+ * slots. The requests path_sel holds or is offered (the request register R, path_sel's stage 1 S1
+ * and its m_sel register M, each with the slot {conn, retx} it is for; M's kind is the retx flag
+ * S1 held the cycle before, f_m_kind) are for different slots, and a slot is pending exactly when
+ * one of them is for it; a decision fills the pending, empty slot of its request (none lost, none
+ * without a request); a transmission takes a path only from a full slot and empties it (none used
+ * twice). Strengthened by the kind FIFO: it counts S1 and M, and holds their kinds in order.
+ */
+reg                     f_past_valid = 1'b0;
+reg                     f_use_prev = 1'b0;
+reg [SLOT_IW-1:0]       f_use_idx_prev = {SLOT_IW{1'b0}};
+reg                     f_m_kind = 1'b0;
+wire                    f_s1_valid = f_ps_s1[CONN_W+1];
+wire [SLOT_IW-1:0]      f_s1_idx = f_ps_s1[CONN_W:0];
+wire [SLOT_IW-1:0]      f_r_idx = {req_conn_reg, req_retx_reg};
+wire [SLOT_IW-1:0]      f_m_idx = {ps_sel_conn, f_m_kind};
+wire [1:0]              f_s1_pos = kinds_head_reg + {1'b0, ps_sel_valid};
+wire                    f_use = !rst && tx_s_path_ready;
+reg [1:0]               f_n;
+reg                     f_nt_req_once;
+reg                     f_nt_pend_h;
+reg                     f_nt_slot_excl;
+integer                 f_i;
+
+always @* begin
+    // contract (docs/nic_transport.md, Ports): rst is the synchronous reset of the three blocks
+    // and the glue; the slots, the request register and the kind FIFO are defined only after it.
+    // No other input is constrained.
+    if (!f_past_valid) begin
+        assume (rst);
+    end
+end
+
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+    f_use_prev <= f_use;
+    f_use_idx_prev <= h_idx;
+    // with m_sel_ready = 1, M is valid exactly in the cycle after S1 fired: its kind is S1's
+    f_m_kind <= f_ps_s1[0];
+end
+
+always @* begin
+    f_nt_req_once = 1'b1;
+    f_nt_pend_h = 1'b1;
+    f_nt_slot_excl = 1'b1;
+    f_n = 2'd0;
+    for (f_i = 0; f_i < SLOTS; f_i = f_i + 1) begin
+        // outstanding requests for slot f_i: in R, in S1, in M
+        f_n = {1'b0, req_valid_reg && f_r_idx == f_i[SLOT_IW-1:0]} +
+            {1'b0, f_s1_valid && f_s1_idx == f_i[SLOT_IW-1:0]} +
+            {1'b0, ps_sel_valid && f_m_idx == f_i[SLOT_IW-1:0]};
+        if (f_n > 2'd1) begin
+            f_nt_req_once = 1'b0;
+        end
+        if (slot_pend_reg[f_i] != (f_n != 2'd0)) begin
+            f_nt_pend_h = 1'b0;
+        end
+        if (slot_valid_reg[f_i] && slot_pend_reg[f_i]) begin
+            f_nt_slot_excl = 1'b0;
+        end
+    end
+    if (f_past_valid && !GBN_MODE) begin
+        // at most one outstanding request per slot: one decision per request
+        nt_req_once: assert (f_nt_req_once);
+        // a slot is pending exactly while its one request is in R, S1 or M
+        nt_pend_h: assert (f_nt_pend_h);
+        // a slot never holds a decision while it waits for another
+        nt_slot_excl: assert (f_nt_slot_excl);
+        // a decision fills the slot of its request, which waits for it and is empty: no decision
+        // lost or unasked
+        if (ps_sel_valid) begin
+            nt_sel_slot: assert (sel_idx == f_m_idx && slot_pend_reg[sel_idx] &&
+                !slot_valid_reg[sel_idx]);
+        end
+        // a transmission takes a path only from the full slot of its hint
+        if (f_use) begin
+            nt_use_full: assert (tx_preq_valid && h_full);
+        end
+        // ... and empties it: the decision is not used twice
+        if (f_use_prev) begin
+            nt_use_once: assert (!slot_valid_reg[f_use_idx_prev]);
+        end
+        // (strengthening) the kind FIFO counts S1 and M and holds their kinds in order
+        nt_kinds_h: assert (kinds_cnt_reg == {2'd0, f_s1_valid} + {2'd0, ps_sel_valid} &&
+            (!ps_sel_valid || kinds_reg[kinds_head_reg] == f_m_kind) &&
+            (!f_s1_valid || kinds_reg[f_s1_pos] == f_ps_s1[0]));
+    end
+end
+
+// each mode's covers exist only in that mode (a cover that cannot be reached fails its set)
+if (!GBN_MODE) begin : g_f_cover_slots
+    always @* begin
+        if (f_past_valid && !rst) begin
+            // a request taken by path_sel
+            c_nt_request: cover (req_valid_reg && ps_req_ready);
+        end
+    end
+end
+
+/*
+ * Set nic_transport_gbn (k-induction, go-back-N): the NAK register, the glue's one pipeline entry
+ * of a connection in that mode. A control leaves no NAK of its connection waiting and restarts its
+ * filter (expected PSN, NAK-sent flag); a NAK is kept, unchanged, until it is shown and taken or
+ * dropped by a control of its connection; a NAK is loaded only for a connection with none sent.
+ */
+reg                     f_ctl_prev = 1'b0;
+reg [CONN_W-1:0]        f_ctl_conn_prev = {CONN_W{1'b0}};
+reg [PSN_WIDTH-1:0]     f_ctl_psn_prev = {PSN_WIDTH{1'b0}};
+reg                     f_nak_kept_prev = 1'b0;
+reg [CONN_W+PSN_WIDTH-1:0] f_nak_prev = {CONN_W+PSN_WIDTH{1'b0}};
+wire                    f_nak_pop = !rx_ack_valid && nak_valid_reg && m_ack_ready;
+wire                    f_nak_load = GBN_MODE && s_rx_valid && rx_ready_int && !rx_pass &&
+                                     rx_need_nak;
+
+always @(posedge clk) begin
+    f_ctl_prev <= !rst && s_ctl_valid;
+    f_ctl_conn_prev <= s_ctl_conn;
+    f_ctl_psn_prev <= s_ctl_rx_psn;
+    f_nak_kept_prev <= !rst && nak_valid_reg && !f_nak_pop &&
+        !(s_ctl_valid && s_ctl_conn == nak_conn_reg);
+    f_nak_prev <= {nak_conn_reg, nak_psn_reg};
+end
+
+always @* begin
+    if (f_past_valid && GBN_MODE) begin
+        // an open or close leaves no NAK of its connection waiting, and restarts its filter
+        if (f_ctl_prev) begin
+            nt_ctl_clears: assert (!(nak_valid_reg && nak_conn_reg == f_ctl_conn_prev) &&
+                !nak_sent_reg[f_ctl_conn_prev] &&
+                exp_reg[f_ctl_conn_prev*PSN_WIDTH +: PSN_WIDTH] == f_ctl_psn_prev);
+        end
+        // a waiting NAK is neither lost nor changed before it is taken (or dropped by a control)
+        if (f_nak_kept_prev) begin
+            nt_nak_kept: assert (nak_valid_reg && {nak_conn_reg, nak_psn_reg} == f_nak_prev);
+        end
+        // a NAK is loaded only for a connection with none sent since its last in-order packet or
+        // control, into an empty register
+        if (!rst && f_nak_load) begin
+            nt_nak_once: assert (!nak_sent_reg[s_rx_conn] && (!nak_valid_reg || f_nak_pop));
+        end
+    end
+end
+
+if (GBN_MODE) begin : g_f_cover_gbn
+    always @* begin
+        if (f_past_valid && !rst) begin
+            // a control of the connection of a waiting NAK
+            c_nt_ctl_drops_nak: cover (s_ctl_valid && nak_valid_reg &&
+                s_ctl_conn == nak_conn_reg);
+            // a packet that needs a NAK waits behind a full NAK register
+            c_nt_nak_waits: cover (rx_need_nak && nak_valid_reg && !f_nak_pop);
+        end
+    end
+end
+
+`ifdef FORMAL_COVER
+// Set nic_transport_cover: the nic_transport set's assertions (bounded) with the environment
+// narrowed for its covers: connection 0 opened in the first cycle after reset and connection 1 in
+// the second (TX PSN 0), no other control, no received data or ACK, no back-pressure, new work on
+// every cycle from the third. These assumptions only remove input sequences, so a cover reached
+// here is reachable in the nic_transport set's environment; they bring the covers within the
+// solver's reach.
+reg [2:0]               f_cycle = 3'd0;
+
+always @(posedge clk) begin
+    if (f_cycle != 3'd7) begin
+        f_cycle <= f_cycle + 3'd1;
+    end
+end
+
+always @* begin
+    if (f_past_valid) begin
+        assume (!rst);
+        assume (s_ctl_valid == (f_cycle == 3'd1 || f_cycle == 3'd2));
+        assume (s_ctl_open && s_ctl_conn == f_cycle[CONN_W-1:0] + {CONN_W{1'b1}});
+        assume (s_ctl_tx_psn == {PSN_WIDTH{1'b0}} && s_ctl_rx_psn == {PSN_WIDTH{1'b0}});
+        assume (!s_rx_valid && !s_ack_valid && m_pkt_ready && m_ack_ready && m_cpl_ready);
+        assume (s_tx_valid == (f_cycle >= 3'd3));
+    end
+end
+
+always @* begin
+    if (f_past_valid && !rst) begin
+        // a path decision taken by a transmission
+        c_nt_decision_used: cover (tx_s_path_valid && tx_s_path_ready);
+        // two requests in path_sel at once (S1 and M), for different slots
+        c_nt_two_in_flight: cover (f_s1_valid && ps_sel_valid);
+    end
+end
+`endif
+`endif
 
 endmodule
 

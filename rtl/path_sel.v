@@ -102,6 +102,11 @@ module path_sel #(
     output wire [31:0]                  cnt_probes,
     output wire [31:0]                  cnt_failures,
     output wire [31:0]                  cnt_recoveries
+`ifdef FORMAL
+    ,
+    // formal only: stage 1's request {valid, conn, retx}, read by the properties of nic_transport
+    output wire [$clog2(CONNS)+1:0]     f_s1_req
+`endif
 );
 
 // connection, path and flat path index widths; number of (connection, path) entries
@@ -1254,6 +1259,8 @@ always @(posedge clk) begin
 end
 
 `ifdef FORMAL
+assign f_s1_req = {s1_valid_reg, s1_conn_reg, s1_retx_reg};
+
 /*
  * Properties (docs/formal.md). Set path_sel (k-induction): reference fields (f_g_*) kept by the
  * contract (docs/path_sel.md) per (connection, path), inflight, consec and the hold-off
