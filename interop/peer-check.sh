@@ -5,7 +5,8 @@
 # prints the boot times and one line per size, and exits non-zero on any failure or on the timeout.
 #
 # Usage: interop/peer-check.sh [IMAGE_DIR]   (default build/interop)
-# Environment: INTEROP_NET=user (default) or tap; INTEROP_SIZES=1,4096,65536; INTEROP_ITERS=200;
+# Environment: INTEROP_NET=user (default) or tap; INTEROP_SIZES=1,4096,65536,1048576; INTEROP_ITERS=200;
+#   INTEROP_GID=auto (the GID index for -g; auto: the IPv4-mapped GID of the VM's address);
 #   INTEROP_TIMEOUT=600 (seconds for the whole boot and test); INTEROP_MEM=512 (MiB); INTEROP_SMP=1;
 #   INTEROP_TAP=spn-peer0 (tap mode: the host interface, created and removed here; needs root and /dev/net/tun).
 # Output: IMAGE_DIR/console.log (the whole serial console), IMAGE_DIR/peer-check.txt (the parsed figures).
@@ -13,7 +14,8 @@ set -eu
 
 dir=${1:-build/interop}
 net=${INTEROP_NET:-user}
-sizes=${INTEROP_SIZES:-1,4096,65536}
+sizes=${INTEROP_SIZES:-1,4096,65536,1048576}
+gid=${INTEROP_GID:-auto}
 iters=${INTEROP_ITERS:-200}
 limit=${INTEROP_TIMEOUT:-600}
 mem=${INTEROP_MEM:-512}
@@ -41,7 +43,7 @@ esac
 
 log=$dir/console.log
 res=$dir/peer-check.txt
-append="console=ttyS0 panic=-1 printk.time=1 interop.sizes=$sizes interop.iters=$iters"
+append="console=ttyS0 panic=-1 printk.time=1 interop.sizes=$sizes interop.iters=$iters interop.gid=$gid"
 echo "interop-peer-check: qemu-system-x86_64 -accel tcg -smp $smp -m $mem, $net networking, sizes $sizes x $iters iterations, timeout ${limit}s"
 : >"$log"
 t0=$EPOCHREALTIME
@@ -58,7 +60,7 @@ while IFS= read -r line; do
   case "$line" in INTEROP-*) echo "  $line" ;; esac
 done < <(timeout --foreground -k 5 "$limit" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
   -nographic -no-reboot -kernel "$dir/vmlinuz" -initrd "$dir/initrd.gz" -append "$append" \
-  -netdev "$netdev" -device virtio-net-pci,netdev=n0,romfile= </dev/null 2>&1; echo "QEMU-EXIT rc=$?")
+  -netdev "$netdev" -device virtio-net-pci,netdev=n0,romfile= </dev/null 2>&1 && rc=0 || rc=$?; echo; echo "QEMU-EXIT rc=$rc")
 t1=$EPOCHREALTIME
 
 qrc=$(sed -n 's/^QEMU-EXIT rc=//p' "$log" | tail -n1)
@@ -77,10 +79,18 @@ guest_ready=$(sed -n 's/^INTEROP-READY uptime=\([0-9.]*\).*/\1/p' "$log" | head 
   grep -E '^INTEROP-(GID|PINGPONG|FAIL|DONE)' "$log" || true
 } >"$res"
 
-echo "interop-peer-check: boot: kernel start to init ready ${guest_ready:-none}s by the guest clock," \
-  "${linux_ready}s from the kernel banner on the host clock, ${ready_wall}s from starting qemu; wall ${wall}s"
+if [ -n "$guest_ready" ]; then
+  echo "interop-peer-check: boot: kernel start to init ready ${guest_ready}s by the guest clock," \
+    "${linux_ready}s from the kernel banner on the host clock, ${ready_wall}s from starting qemu; wall ${wall}s"
+else
+  echo "interop-peer-check: the VM never reported ready; wall ${wall}s"
+fi
 ok=1
-[ "${qrc:-}" = 0 ] || { ok=0; [ "${qrc:-}" = 124 ] && echo "interop-peer-check: timeout after ${limit}s (see $log)" >&2; }
+case "${qrc:-none}" in
+  0) ;;
+  124|137) ok=0; echo "interop-peer-check: timeout: qemu stopped after ${limit}s (INTEROP_TIMEOUT; see $log)" >&2 ;;
+  *) ok=0; echo "interop-peer-check: qemu exited with status ${qrc:-none} (see $log)" >&2 ;;
+esac
 grep -q '^INTEROP-FAIL' "$log" && { ok=0; grep '^INTEROP-FAIL' "$log" | sed 's/^/interop-peer-check: /' >&2; }
 grep -q '^INTEROP-DONE status=ok' "$log" || ok=0
 n=0
