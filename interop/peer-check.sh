@@ -7,6 +7,7 @@
 # Usage: interop/peer-check.sh [IMAGE_DIR]   (default build/interop)
 # Environment: INTEROP_NET=user (default) or tap; INTEROP_SIZES=1,4096,65536,1048576; INTEROP_ITERS=200;
 #   INTEROP_GID=auto (the GID index for -g; auto: the IPv4-mapped GID of the VM's address);
+#   INTEROP_PERFTEST=65536 (size of the ib_write_bw and ib_write_lat runs; 0: none);
 #   INTEROP_TIMEOUT=600 (seconds for the whole boot and test); INTEROP_MEM=512 (MiB); INTEROP_SMP=1;
 #   INTEROP_TAP=spn-peer0 (tap mode: the host interface, created and removed here; needs root and /dev/net/tun).
 # Output: IMAGE_DIR/console.log (the whole serial console), IMAGE_DIR/peer-check.txt (the parsed figures).
@@ -16,6 +17,7 @@ dir=${1:-build/interop}
 net=${INTEROP_NET:-user}
 sizes=${INTEROP_SIZES:-1,4096,65536,1048576}
 gid=${INTEROP_GID:-auto}
+perf=${INTEROP_PERFTEST:-65536}
 iters=${INTEROP_ITERS:-200}
 limit=${INTEROP_TIMEOUT:-600}
 mem=${INTEROP_MEM:-512}
@@ -43,7 +45,7 @@ esac
 
 log=$dir/console.log
 res=$dir/peer-check.txt
-append="console=ttyS0 panic=-1 printk.time=1 interop.sizes=$sizes interop.iters=$iters interop.gid=$gid"
+append="console=ttyS0 panic=-1 printk.time=1 interop.sizes=$sizes interop.iters=$iters interop.gid=$gid interop.perftest=$perf"
 echo "interop-peer-check: qemu-system-x86_64 -accel tcg -smp $smp -m $mem, $net networking, sizes $sizes x $iters iterations, timeout ${limit}s"
 : >"$log"
 t0=$EPOCHREALTIME
@@ -76,7 +78,7 @@ guest_ready=$(sed -n 's/^INTEROP-READY uptime=\([0-9.]*\).*/\1/p' "$log" | head 
   echo "qemu_start_to_ready_seconds: $ready_wall"
   echo "kernel_banner_to_ready_seconds: $linux_ready"
   echo "guest_uptime_at_ready_seconds: ${guest_ready:-none}"
-  grep -E '^INTEROP-(GID|PINGPONG|FAIL|DONE)' "$log" || true
+  grep -E '^INTEROP-(GID|PINGPONG|PERFTEST|COUNTERS|FAIL|DONE)' "$log" || true
 } >"$res"
 
 if [ -n "$guest_ready" ]; then
@@ -99,6 +101,9 @@ for s in $(echo "$sizes" | tr , ' '); do
   if [ -z "$l" ]; then echo "interop-peer-check: size $s: no result" >&2; ok=0; continue; fi
   case "$l" in *status=ok*) n=$((n + 1)) ;; *) ok=0 ;; esac
 done
-echo "interop-peer-check: $n of $(echo "$sizes" | tr , '\n' | wc -l) sizes passed; console in $log, figures in $res"
+np=$(grep -c '^INTEROP-PERFTEST .*status=ok' "$log" || true)
+grep -q '^INTEROP-PERFTEST .*status=fail' "$log" && ok=0
+echo "interop-peer-check: $n of $(echo "$sizes" | tr , '\n' | wc -l) sizes passed, $np perftest RDMA WRITE runs passed;" \
+  "console in $log, figures in $res"
 [ $ok = 1 ] || { echo "interop-peer-check: FAILED" >&2; exit 1; }
 echo "interop-peer-check: ok"
