@@ -9,6 +9,7 @@
 #   INTEROP_GID=auto (the GID index for -g; auto: the IPv4-mapped GID of the VM's address);
 #   INTEROP_PERFTEST=65536 (size of the ib_write_bw and ib_write_lat runs; 0: none);
 #   INTEROP_TIMEOUT=600 (seconds for the whole boot and test); INTEROP_MEM=512 (MiB); INTEROP_SMP=1;
+#   INTEROP_MODE=shell boots the same VM to a shell on the console instead (no checks, no timeout);
 #   INTEROP_TAP=spn-peer0 (tap mode: the host interface, created and removed here; needs root and /dev/net/tun).
 # Output: IMAGE_DIR/console.log (the whole serial console), IMAGE_DIR/peer-check.txt (the parsed figures).
 set -eu
@@ -42,6 +43,15 @@ case "$net" in
     netdev="tap,id=n0,ifname=$tap,script=no,downscript=no" ;;
   *) die "INTEROP_NET=$net: user or tap" ;;
 esac
+
+if [ "${INTEROP_MODE:-selftest}" = shell ]; then
+  # The same VM up to rxe0, then a busybox shell on the serial console (Ctrl-A X quits qemu); nothing is checked.
+  # not exec: tap mode's EXIT trap removes the tap afterwards
+  qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" -nographic -no-reboot -kernel "$dir/vmlinuz" \
+    -initrd "$dir/initrd.gz" -append "console=ttyS0 panic=-1 interop.mode=shell" \
+    -netdev "$netdev" -device virtio-net-pci,netdev=n0,romfile=
+  exit 0
+fi
 
 log=$dir/console.log
 res=$dir/peer-check.txt
