@@ -4,7 +4,8 @@
 # the rxe provider, ibverbs-utils, perftest and iproute2 (`ip`, `rdma`), and interop/init as /init.
 #
 # Usage: interop/build-image.sh [OUT]   (OUT defaults to build/interop)
-# Output: OUT/vmlinuz, OUT/initrd.gz, OUT/image.txt (package versions, sizes, build time).
+# Output: OUT/vmlinuz, OUT/initrd.gz, OUT/image.txt (package versions, sizes, build time), OUT/root/ (the
+# initramfs tree), OUT/debs/ (the downloaded packages, reused while their versions are the candidates).
 # Needs: apt-get, apt-cache, dpkg-deb, cpio, gzip, readelf (the Makefile's deps-interop installs them), and
 # Debian's package lists (apt-get update, run here when root). Downloads nothing but Debian packages.
 set -eu
@@ -155,6 +156,8 @@ newc() { # name mode rdevmajor rdevminor
   newc TRAILER!!! 0 0 0
 } | gzip -9 >"$out/initrd.gz"
 
+# The staging tree is the whole kernel package unpacked (about 430 MB); root/ keeps what went into the image.
+rm -rf "$stage"
 end=$(date +%s.%N)
 {
   for p in $pkgs; do echo "package: $p ${ver[$p]}"; done
