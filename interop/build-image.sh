@@ -112,7 +112,7 @@ while [ -n "${queue// /}" ]; do
       [ -z "${seen[$so]:-}" ] || continue
       found=""
       for d in $libdirs; do [ -e "$d/$so" ] && { found=$d/$so; break; }; done
-      [ -n "$found" ] || { echo "interop-image: $so (needed by ${e#$stage/}) is in none of interop/packages.txt" >&2; exit 1; }
+      [ -n "$found" ] || { echo "interop-image: $so (needed by ${e#"$stage"/}) is in none of interop/packages.txt" >&2; exit 1; }
       seen[$so]=$found
       cp -L "$found" "$root/lib/x86_64-linux-gnu/$so"
       next="$next $found"
@@ -150,11 +150,13 @@ newc() { # name mode rdevmajor rdevminor
   printf '%s\0' "$1"
   head -c $(( (4 - (110 + n) % 4) % 4 )) /dev/zero
 }
+# Every time 0, names sorted, owner 0, inodes renumbered, gzip -n: the same packages give the same initrd.gz.
+find "$root" -exec touch -h -d @0 {} +
 {
-  (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0)
+  (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 --renumber-inodes --ignore-devno)
   newc dev/console $((0020600)) 5 1
   newc TRAILER!!! 0 0 0
-} | gzip -9 >"$out/initrd.gz"
+} | gzip -9 -n >"$out/initrd.gz"
 
 # The staging tree is the whole kernel package unpacked (about 430 MB); root/ keeps what went into the image.
 rm -rf "$stage"
@@ -165,6 +167,8 @@ end=$(date +%s.%N)
   echo "libraries: $(ls "$root/lib/x86_64-linux-gnu" | tr '\n' ' ')"
   echo "vmlinuz_bytes: $(stat -c %s "$out/vmlinuz")"
   echo "initrd_bytes: $(stat -c %s "$out/initrd.gz")"
+  echo "vmlinuz_sha256: $(sha256sum "$out/vmlinuz" | cut -d' ' -f1)"
+  echo "initrd_sha256: $(sha256sum "$out/initrd.gz" | cut -d' ' -f1)"
   echo "root_bytes: $(du -sb "$root" | cut -f1)"
   echo "debs_bytes: $(du -cb $debs | tail -n1 | cut -f1)"
   echo "build_seconds: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
