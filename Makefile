@@ -171,3 +171,27 @@ fpga-bounds: deps deps-fpga ## Fmax of each block's bare recurrence on the iCE40
 	      --report $(BOUNDS_DIR)/$$m.$$s.json -l $(BOUNDS_DIR)/$$m.$$s.log -q >/dev/null 2>&1; \
 	    line="$$line $$(sed -n 's/.*"achieved": *\([0-9.]*\).*/\1/p' $(BOUNDS_DIR)/$$m.$$s.json | xargs printf '%.2f')"; done; \
 	  echo "$$line MHz (nextpnr-ice40 --hx8k --package ct256 --seeds 1-4)"; done
+
+# ---- Interop peer: Linux Soft-RoCE in a VM (interop/, docs/interop.md) -----------------------------------------
+# The image is built from Debian packages only (interop/packages.txt) and booted under qemu's software emulation;
+# neither needs root with user-mode networking. INTEROP_NET=tap (root, /dev/net/tun) puts the NIC on a host tap.
+# Tool -> Debian package, for `make deps-interop`.
+DEPS_INTEROP := qemu-system-x86_64:qemu-system-x86 cpio:cpio readelf:binutils dpkg-deb:dpkg
+INTEROP_DIR := build/interop
+
+.PHONY: deps-interop interop-image interop-peer-check interop-shell
+
+deps-interop: ## install the interop peer's host tools (qemu-system-x86, cpio, binutils) as root, else name them
+	$(call install_missing,deps-interop,$(DEPS_INTEROP),)
+
+$(INTEROP_DIR)/initrd.gz: interop/build-image.sh interop/init interop/packages.txt | deps-interop
+	interop/build-image.sh $(INTEROP_DIR)
+
+interop-image: $(INTEROP_DIR)/initrd.gz ## Soft-RoCE peer VM from Debian packages: kernel + rdma_rxe + verbs tools, build/interop/
+	@grep -E '^(vmlinuz|initrd)_bytes' $(INTEROP_DIR)/image.txt | sed 's/^/interop-image: /'
+
+interop-peer-check: deps-interop $(INTEROP_DIR)/initrd.gz ## boot the peer (qemu TCG), rxe0 on its NIC, ibv_rc_pingpong inside it
+	interop/peer-check.sh $(INTEROP_DIR)
+
+interop-shell: deps-interop $(INTEROP_DIR)/initrd.gz ## boot the peer to a busybox shell with rxe0 up (Ctrl-A X quits qemu)
+	INTEROP_MODE=shell interop/peer-check.sh $(INTEROP_DIR)
