@@ -21,8 +21,8 @@ func word(name string, off uint32, acc Access, width int, desc string) Register 
 func globalBlock() Block {
 	return Block{Name: "global", Base: 0x0000, Desc: "identity, capabilities, enable, local addresses",
 		Registers: []Register{
-			{Name: "ID", Offset: 0x00, Access: RO, Desc: "identifies the block: ASCII \"SNRC\"",
-				Fields: []Field{{Name: "value", Width: 32, Reset: 0x534E5243, Desc: "0x534E5243"}}},
+			{Name: "ID", Offset: 0x00, Access: RO, Desc: "identifies the block",
+				Fields: []Field{{Name: "value", Width: 32, Reset: 0x534E5243, Desc: "ASCII \"SNRC\""}}},
 			{Name: "VERSION", Offset: 0x04, Access: RO, Desc: "register map version",
 				Fields: []Field{{Name: "minor", Width: 16, Reset: 0, Desc: "compatible additions"},
 					{Name: "major", Lsb: 16, Width: 16, Reset: 1, Desc: "incompatible changes"}}},
@@ -46,15 +46,15 @@ func globalBlock() Block {
 					{Name: "all_failed", Lsb: 1, Width: 1, Desc: "every path of a connection failed"},
 					{Name: "peer_drop", Lsb: 2, Width: 1, Desc: "a frame was dropped by the peer check"},
 					{Name: "dma_error", Lsb: 3, Width: 1, Desc: "a DMA status reported an error"}}},
-			{Name: "LOCAL_MAC_LO", Offset: 0x20, Access: RW, Desc: "local MAC, bytes 2..5 (byte 5 in bits 7:0)",
-				Fields: []Field{{Name: "value", Width: 32, Desc: "Ethernet source of every frame sent"}}},
-			{Name: "LOCAL_MAC_HI", Offset: 0x24, Access: RW, Desc: "local MAC, bytes 0..1 (byte 0 in bits 15:8)",
-				Fields: []Field{{Name: "value", Width: 16, Desc: "Ethernet source of every frame sent"}}},
-			{Name: "LOCAL_IP", Offset: 0x28, Access: RW, Desc: "local IPv4 address (first octet in bits 31:24)",
-				Fields: []Field{{Name: "value", Width: 32, Desc: "IPv4 source of every frame sent"}}},
+			{Name: "LOCAL_MAC_LO", Offset: 0x20, Access: RW, Desc: "local MAC, bytes 2..5",
+				Fields: []Field{{Name: "value", Width: 32, Desc: "byte 5 in bits 7:0; Ethernet source of frames sent"}}},
+			{Name: "LOCAL_MAC_HI", Offset: 0x24, Access: RW, Desc: "local MAC, bytes 0..1",
+				Fields: []Field{{Name: "value", Width: 16, Desc: "byte 0 in bits 15:8; Ethernet source of frames sent"}}},
+			{Name: "LOCAL_IP", Offset: 0x28, Access: RW, Desc: "local IPv4 address",
+				Fields: []Field{{Name: "value", Width: 32, Desc: "first octet in bits 31:24; IPv4 source of frames sent"}}},
 			{Name: "IP_TOS", Offset: 0x2C, Access: RW, Desc: "IPv4 DSCP and TTL of a connection's frames, taken at its open",
 				Fields: []Field{
-					{Name: "dscp", Width: 6, Reset: 26, Desc: "DSCP (ECN is always ECT(0))"},
+					{Name: "dscp", Width: 6, Reset: 26, Desc: "DSCP; the ECN bits are always ECT(0)"},
 					{Name: "ttl", Lsb: 8, Width: 8, Reset: 64, Min: 1, Max: 255, Desc: "TTL, 1..255"}}},
 		}}
 }
@@ -151,9 +151,9 @@ func connBlock() Block {
 		Desc: "connection table, entry c at 0x1000 + 0x20 c for c < CONNS (others: unknown)",
 		Registers: []Register{
 			{Name: "CONN_PEER_MAC_LO", Offset: 0x00, Access: RW, LockedOpen: true, Desc: "peer MAC, bytes 2..5",
-				Fields: []Field{{Name: "value", Width: 32, Desc: "Ethernet destination; source a frame must have"}}},
+				Fields: []Field{{Name: "value", Width: 32, Desc: "byte 5 in bits 7:0"}}},
 			{Name: "CONN_PEER_MAC_HI", Offset: 0x04, Access: RW, LockedOpen: true,
-				Desc: "peer MAC, bytes 0..1, and whether the source MAC is checked",
+				Desc: "peer MAC (Ethernet destination; source a frame must have), bytes 0..1; the MAC check",
 				Fields: []Field{{Name: "value", Width: 16, Desc: "bytes 0..1 (byte 0 in bits 15:8)"},
 					{Name: "check", Lsb: 16, Width: 1, Reset: 1,
 						Desc: "1: a frame's source MAC must equal the peer MAC; 0: only the source IP is checked"}}},
