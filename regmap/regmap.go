@@ -63,21 +63,31 @@ type Register struct {
 // Block is a group of registers at Base, once (Stride 0) or once per connection (a window of MaxCount entries
 // of Stride bytes, of which the instance has Count: a Verilog parameter).
 type Block struct {
-	Name      string
-	Base      uint32
-	Stride    uint32
-	Count     string
-	MaxCount  int
+	// Name is the block name, lower case ("conn"); a window's localparams are named after it.
+	Name string
+	// Base is the byte address of the block (of entry 0, for a window).
+	Base uint32
+	// Stride is the bytes per entry of a window, 0 for a single block.
+	Stride uint32
+	// Count names the Verilog parameter that sets a window's entries; MaxCount is the most it may be.
+	Count    string
+	MaxCount int
+	// Registers are the block's registers, offsets relative to Base (to the entry, for a window).
 	Registers []Register
-	Desc      string
+	// Desc says what the block holds.
+	Desc string
 }
 
 // Map is a register map on an AXI4-Lite slave of AddrWidth address bits and 32 data bits.
 type Map struct {
-	Name      string
-	Prefix    string
+	// Name is the top the map belongs to ("nic_roce").
+	Name string
+	// Prefix starts every Verilog localparam name ("NR").
+	Prefix string
+	// AddrWidth is the slave's address width in bits.
 	AddrWidth int
-	Blocks    []Block
+	// Blocks are the register blocks, in address order.
+	Blocks []Block
 }
 
 // Span is the number of bytes a block occupies.
@@ -177,10 +187,8 @@ func (m Map) Check() error {
 
 // checkBlock checks a block's placement and its registers' offsets.
 func checkBlock(m Map, b Block) []error {
-	var errs []error
-	bad := func(format string, a ...any) {
-		errs = append(errs, fmt.Errorf("block %s: "+format, append([]any{b.Name}, a...)...))
-	}
+	p := problems{where: "block " + b.Name}
+	bad := p.add
 	if b.Base%4 != 0 || b.Stride%4 != 0 {
 		bad("base 0x%x or stride 0x%x not a multiple of 4", b.Base, b.Stride)
 	}
@@ -205,15 +213,13 @@ func checkBlock(m Map, b Block) []error {
 			bad("%s is locked while open but not in a connection window", r.Name)
 		}
 	}
-	return errs
+	return p.errs
 }
 
 // checkRegister checks a register's fields.
 func checkRegister(r Register) []error {
-	var errs []error
-	bad := func(format string, a ...any) {
-		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{r.Name}, a...)...))
-	}
+	p := problems{where: r.Name}
+	bad := p.add
 	switch r.Access {
 	case RO, RW, W1C, WO:
 	default:
@@ -237,17 +243,15 @@ func checkRegister(r Register) []error {
 		}
 		used |= f.mask()
 		names[f.Name] = true
-		errs = append(errs, checkField(r, f)...)
+		p.errs = append(p.errs, checkField(r, f)...)
 	}
-	return errs
+	return p.errs
 }
 
 // checkField checks a field's legal values and reset.
 func checkField(r Register, f Field) []error {
-	var errs []error
-	bad := func(format string, a ...any) {
-		errs = append(errs, fmt.Errorf("%s.%s: "+format, append([]any{r.Name, f.Name}, a...)...))
-	}
+	p := problems{where: r.Name + "." + f.Name}
+	bad := p.add
 	if f.Max > f.top() || f.Min > f.Max {
 		bad("legal range %d..%d does not fit %d bits", f.Min, f.Max, f.Width)
 	}
@@ -269,5 +273,16 @@ func checkField(r Register, f Field) []error {
 	case (r.Access == WO || r.Access == W1C) && f.Reset != 0:
 		bad("a %s field resets to 0", r.Access)
 	}
-	return errs
+	return p.errs
+}
+
+// problems collects the broken rules of one part of a map, each error prefixed by where that part is.
+type problems struct {
+	where string
+	errs  []error
+}
+
+// add records one broken rule.
+func (p *problems) add(format string, a ...any) {
+	p.errs = append(p.errs, fmt.Errorf("%s: %s", p.where, fmt.Sprintf(format, a...)))
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/config"
 )
 
 // The generated files, relative to this package's directory.
@@ -80,6 +82,34 @@ func ttl(m *Map) *Field {
 		panic("the test's register index moved: " + r.Name)
 	}
 	return &r.Fields[1]
+}
+
+// TestParamsFit requires every parameter the map names to be a config key's Verilog parameter whose largest
+// allowed value fits the field: a reset equal to it, a value below it, a window of that many entries.
+func TestParamsFit(t *testing.T) {
+	largest := map[string]int{}
+	for _, k := range config.Keys {
+		largest[k.Verilog] = k.Max
+	}
+	for _, b := range NicRoCE().Blocks {
+		if b.Count != "" {
+			require.Contains(t, largest, b.Count, "block %s", b.Name)
+			require.LessOrEqual(t, largest[b.Count], b.MaxCount, "block %s: %s", b.Name, b.Count)
+		}
+		for _, r := range b.Registers {
+			for _, f := range r.Fields {
+				top := 1<<f.Width - 1
+				if f.ResetParam != "" {
+					require.Contains(t, largest, f.ResetParam, "%s.%s", r.Name, f.Name)
+					require.LessOrEqual(t, largest[f.ResetParam], top, "%s.%s", r.Name, f.Name)
+				}
+				if f.Below != "" {
+					require.Contains(t, largest, f.Below, "%s.%s", r.Name, f.Name)
+					require.LessOrEqual(t, largest[f.Below]-1, top, "%s.%s", r.Name, f.Name)
+				}
+			}
+		}
+	}
 }
 
 func TestFieldLegal(t *testing.T) {
