@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/regmap"
@@ -59,7 +60,7 @@ func regmapAction(c *cli.Context) error {
 			}
 		}
 		if stale != nil {
-			return fmt.Errorf("not as generated: %v; run spraynic regmap", stale)
+			return fmt.Errorf("%s: not as generated from package regmap; run spraynic regmap", strings.Join(stale, ", "))
 		}
 		fmt.Fprintln(c.App.Writer, "regmap: both files are as generated")
 		return nil

@@ -34,7 +34,7 @@ func TestRegmapCommand(t *testing.T) {
 	require.NoError(t, os.WriteFile(vh, []byte("stale\n"), 0o644))
 	_, errs, code = runCLI(t, nil, "regmap", "--check", "--vh", vh, "--doc", doc)
 	require.Equal(t, 1, code)
-	require.Contains(t, errs, "not as generated: ["+vh+"]")
+	require.Equal(t, "spraynic: "+vh+": not as generated from package regmap; run spraynic regmap\n", errs)
 }
 
 func TestRegmapCommandErrors(t *testing.T) {
