@@ -170,19 +170,32 @@ func TestVerilogHeader(t *testing.T) {
 	require.True(t, names["NR_CONN_PEER_IP_OFF"] && names["NR_IP_TOS_TTL_MIN"] && names["NR_CONN_CMD_CMD_LEGAL"])
 }
 
-// TestVerilogHeaderLint includes the header in a module and lints it with Verilator, when it is installed.
+// TestVerilogHeaderLint includes the header in a module and checks it with `verilator --lint-only -Wall` and
+// `iverilog -g2005`, each when it is installed.
 func TestVerilogHeaderLint(t *testing.T) {
-	if _, err := exec.LookPath("verilator"); err != nil {
-		t.Skip("verilator not installed")
-	}
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "nic_roce_regs.vh"), NicRoCE().Verilog(), 0o644))
 	mod := "module inc_check (input wire [15:0] addr, output wire hit);\n`include \"nic_roce_regs.vh\"\n" +
 		"assign hit = addr == NR_CTRL_ADDR;\nendmodule\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "inc_check.v"), []byte(mod), 0o644))
-	out, err := exec.Command("verilator", "--lint-only", "-Wall", "-I"+dir, filepath.Join(dir, "inc_check.v")).
-		CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	src := filepath.Join(dir, "inc_check.v")
+	tools := [][]string{
+		{"verilator", "--lint-only", "-Wall", "-I" + dir, src},
+		{"iverilog", "-g2005", "-Wall", "-I" + dir, "-o", os.DevNull, src},
+	}
+	ran := 0
+	for _, args := range tools {
+		if _, err := exec.LookPath(args[0]); err != nil {
+			continue
+		}
+		out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		require.Empty(t, strings.TrimSpace(string(out)), "%s warns", args[0])
+		ran++
+	}
+	if ran == 0 {
+		t.Skip("neither verilator nor iverilog installed")
+	}
 }
 
 func TestTable(t *testing.T) {
