@@ -17,7 +17,7 @@ DEPS := verilator:verilator iverilog:iverilog g++:g++ make:make genhtml:lcov tsh
 DEPS_HEADERS := /usr/include/zlib.h:zlib1g-dev
 
 .PHONY: help deps lint build models test regress bench clean cov cov-check cov-nightly cov-baseline slurm-up slurm-test sim sweep \
-  formal formal-nightly
+  formal formal-nightly regmap
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -42,11 +42,14 @@ deps: ## install missing tools (apt-get as root), else name the packages to inst
 	@command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install Go >= 1.22 (https://go.dev/dl) and retry" >&2; exit 1; }
 	$(call install_missing,deps,$(DEPS),$(DEPS_HEADERS))
 
-$(BIN): $(shell find cmd bench config cosim coverage formal fpga golden regress scoreboard stimulus system tops -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
+$(BIN): $(shell find cmd bench config cosim coverage formal fpga golden regmap regress scoreboard stimulus system tops -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
 	@mkdir -p $(dir $@)
 	$(GO) build -buildvcs=auto -o $@ ./cmd/spraynic
 
 build: $(BIN) ## build the CLI, build/bin/spraynic (Go only: sim, gen and config need nothing else)
+
+regmap: $(BIN) ## generate rtl/nic_roce_regs.vh and the register table of docs/nic_roce.md from package regmap
+	$(SPRAYNIC) regmap
 
 models: deps $(BIN) ## build (or find in the cache) the Verilator model of every top and preset
 	@for c in $$($(SPRAYNIC) config list); do $(SPRAYNIC) build-models --config $$c || exit 1; done

@@ -76,7 +76,7 @@ func app() *cli.App {
 			simCommand(), genCommand(),
 			benchCommand(), measureCommand(), covCommand(),
 			synthCommand(), fpgaBaselineCommand(), formalCommand(),
-			configCommand(), topsCommand(), buildModelsCommand(),
+			configCommand(), topsCommand(), buildModelsCommand(), regmapCommand(),
 		},
 	}
 	conventions(a)
