@@ -19,6 +19,7 @@ type csrOp struct {
 	strb       uint8
 	resp       uint8
 	rdata      uint32
+	ev         uint32 // EVENTS bits set by ev_set in a cycle before the transaction
 	what       string
 }
 
@@ -114,7 +115,8 @@ func registerOps(p nicrocecsr.Params, r regmap.Register, a uint32, what string) 
 	switch r.Access {
 	case regmap.RO:
 		ops = append(ops, wr(0xFFFFFFFF, 0xF, respErr, "RO write of all ones"), rd,
-			wr(^rv, 0xF, respErr, "RO write of ^reset"), rd)
+			wr(^rv, 0xF, respErr, "RO write of ^reset"), rd, wr(rv, 0xF, respErr, "RO write of its value"),
+			wr(0, 0xF, respErr, "RO write of 0"), rd)
 	case regmap.RW, regmap.WO:
 		for _, f := range r.Fields {
 			fm := uint32((uint64(1)<<f.Width - 1) << f.Lsb)
@@ -124,6 +126,14 @@ func registerOps(p nicrocecsr.Params, r regmap.Register, a uint32, what string) 
 		}
 	case regmap.W1C:
 		ops = append(ops, wr(r.Mask(), 0xF, respOK, "W1C write of every bit"), rd)
+		for _, f := range r.Fields {
+			bit := uint32(1) << f.Lsb
+			set := wr(bit, 0xF, respOK, "W1C clear of "+f.Name+" with every bit set")
+			set.ev = r.Mask()
+			left := rd
+			left.rdata, left.what = r.Mask()&^bit, what+" keeps every bit but "+f.Name
+			ops = append(ops, set, left, wr(r.Mask(), 0xF, respOK, "W1C clear of every bit"), rd)
+		}
 	}
 	if r.Mask() != 0xFFFFFFFF {
 		out := ^r.Mask() & -^r.Mask()
@@ -185,6 +195,11 @@ func directedSteps(p nicrocecsr.Params, ops []csrOp) []csrStep {
 	steps := []csrStep{{in: nicrocecsr.In{Rst: true}}, {in: nicrocecsr.In{Rst: true}}}
 	idle := csrStep{in: nicrocecsr.In{BReady: true, RReady: true}}
 	for _, op := range ops {
+		if op.ev != 0 {
+			ev := idle
+			ev.in.EvSet = op.ev
+			steps = append(steps, ev)
+		}
 		s := idle
 		if op.write {
 			s.in.AWValid, s.in.AWAddr, s.in.WValid, s.in.WData, s.in.WStrb = true, op.addr, true, op.data, op.strb

@@ -215,7 +215,7 @@ func (g *csrGen) data(a uint32) uint32 {
 	return v
 }
 
-// legal returns a legal value of every field of reg, often at the edges of its range.
+// legal returns a value of every field of reg: legal, often at the edges of its range, at times one beyond.
 func (g *csrGen) legal(reg *regmap.Register) uint32 {
 	var v uint32
 	for _, f := range reg.Fields {
@@ -228,7 +228,11 @@ func (g *csrGen) legal(reg *regmap.Register) uint32 {
 			n, _ := g.p.Param(f.Below)
 			hi = min(hi, uint32(n-1))
 		}
-		x := []uint32{lo, hi, lo + uint32(g.r.Uint64N(uint64(hi-lo)+1))}[g.r.IntN(3)]
+		// mostly legal, at times just outside the range (the value wraps to the field's width)
+		x := []uint32{lo, hi, lo + uint32(g.r.Uint64N(uint64(hi-lo)+1)), lo - 1, hi + 1}[g.r.IntN(5)] & top
+		if g.r.IntN(3) != 0 {
+			x = []uint32{lo, hi, lo + uint32(g.r.Uint64N(uint64(hi-lo)+1))}[g.r.IntN(3)]
+		}
 		if f.Values != nil {
 			x = f.Values[g.r.IntN(len(f.Values))]
 		}

@@ -155,6 +155,9 @@ func TestNicRoCECSR(t *testing.T) {
 			t0 := time.Now()
 			bin := buildCSR(t, root, p)
 			built := time.Since(t0)
+			ops := csrDirected(t, &m, p)
+			checkDirected(t, p, ops, runCSR(t, bin, directedSteps(p, ops)))
+			fmt.Printf("rtlcheck: TestNicRoCECSR %s directed: %d transactions\n", name, len(ops))
 			steps, want, counts := csrRandom(t, p, sd, uint64(pi))
 			got := runCSR(t, bin, steps)
 			for i := range want {
@@ -165,9 +168,6 @@ func TestNicRoCECSR(t *testing.T) {
 			}
 			fmt.Printf("rtlcheck: TestNicRoCECSR %s random: %d cycles, %v; build %v, run %v\n", name,
 				len(steps), counts, built.Round(time.Second), (time.Since(t0) - built).Round(time.Second))
-			ops := csrDirected(t, &m, p)
-			checkDirected(t, p, ops, runCSR(t, bin, directedSteps(p, ops)))
-			fmt.Printf("rtlcheck: TestNicRoCECSR %s directed: %d transactions\n", name, len(ops))
 		})
 	}
 }
