@@ -57,9 +57,9 @@ models: deps $(BIN) ## build (or find in the cache) the Verilator model of every
 lint: deps $(BIN) ## verilator -Wall per top and preset, iverilog -g2005, go vet, gofmt
 	@set -e; for top in $$($(SPRAYNIC) tops); do for c in $$($(SPRAYNIC) config list); do \
 	  echo "verilator --lint-only -Wall $$top ($$c)"; \
-	  verilator --lint-only -Wall rtl/lint.vlt $$($(SPRAYNIC) tops --files $$top) --top-module $$top $$($(SPRAYNIC) config params --top $$top $$c); \
+	  verilator --lint-only -Wall -Irtl rtl/lint.vlt $$($(SPRAYNIC) tops --files $$top) --top-module $$top $$($(SPRAYNIC) config params --top $$top $$c); \
 	done; done
-	iverilog -g2005 -Wall -o /dev/null $(RTL)
+	iverilog -g2005 -Wall -Irtl -o /dev/null $(RTL)
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change: $$out" >&2; exit 1; fi; echo "gofmt: clean"

@@ -184,6 +184,7 @@ func elaborate(ctx context.Context, dir string, srcs []string, top string, ps []
 		args = append(args, fmt.Sprintf("-P%s.%s=%d", top, p.Name, p.Value))
 	}
 	var out bytes.Buffer
+	args = append(args, "-I"+filepath.Dir(srcs[0])) // rtl/: the register map header
 	cmd := exec.CommandContext(ctx, "iverilog", append(args, srcs...)...)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -318,7 +319,8 @@ func TestRTLChecksMatchConfig(t *testing.T) {
 				if verr == nil {
 					require.True(t, got.accepted, "top %s, %s: config %s, RTL %s", top, cs.name, cfgSaid, rtlSaid)
 					if os.Getenv("SPRAYNIC_ELAB_LINT") != "" {
-						args := []string{"--lint-only", "-Wall", filepath.Join(root, "rtl", "lint.vlt")}
+						args := []string{"--lint-only", "-Wall", "-I" + filepath.Join(root, "rtl"),
+							filepath.Join(root, "rtl", "lint.vlt")}
 						args = append(args, srcs...)
 						args = append(args, "--top-module", top)
 						for _, p := range ps {
