@@ -59,21 +59,36 @@ func coreHeader(w printfFunc) {
 	w("description: RDMA transport core for FPGA NICs over lossy multipath Ethernet\n\n")
 }
 
-// coreFilesets writes one fileset per top with its files relative to root (a file outside root is an error),
-// and the lint waivers.
+// coreFilesets writes one fileset per top with its files relative to root (a file outside root is an error)
+// and the files they `include (is_include_file), and the lint waivers.
 func coreFilesets(w printfFunc, root string, tops []CoreTop) error {
 	w("filesets:\n")
 	for _, t := range tops {
 		w("  rtl_%s:\n    file_type: verilogSource\n    files:\n", t.Top.Name)
-		for _, f := range t.Top.Files {
-			r, err := filepath.Rel(root, f)
-			if err != nil || strings.HasPrefix(r, "..") {
-				return fmt.Errorf("core file: %s is outside the repository %s", f, root)
-			}
-			w("      - %s\n", filepath.ToSlash(r))
+		if err := coreFiles(w, root, t.Top.Files, ""); err != nil {
+			return err
+		}
+		incs, err := includeFiles(t.Top.Files)
+		if err != nil {
+			return fmt.Errorf("core file: %w", err)
+		}
+		if err := coreFiles(w, root, incs, ": {is_include_file: true}"); err != nil {
+			return err
 		}
 	}
 	w("  lint_waivers:\n    files:\n      - rtl/lint.vlt: {file_type: vlt}\n\n")
+	return nil
+}
+
+// coreFiles writes one fileset line per file, relative to root, with suffix after the name.
+func coreFiles(w printfFunc, root string, files []string, suffix string) error {
+	for _, f := range files {
+		r, err := filepath.Rel(root, f)
+		if err != nil || strings.HasPrefix(r, "..") {
+			return fmt.Errorf("core file: %s is outside the repository %s", f, root)
+		}
+		w("      - %s%s\n", filepath.ToSlash(r), suffix)
+	}
 	return nil
 }
 

@@ -509,12 +509,8 @@ func Lint(ctx context.Context, rtlDir string, top Top, logPath string) error {
 		args = append(args, waivers)
 	}
 	// the directories of the sources are include paths (rtl/nic_roce_regs.vh)
-	dirs := map[string]bool{}
-	for _, f := range top.Files {
-		if d := filepath.Dir(f); !dirs[d] {
-			dirs[d] = true
-			args = append(args, "-I"+d)
-		}
+	for _, d := range sourceDirs(top.Files) {
+		args = append(args, "-I"+d)
 	}
 	args = append(args, top.Files...)
 	args = append(args, "--top-module", top.Name)

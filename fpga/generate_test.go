@@ -136,6 +136,7 @@ func TestVivado(t *testing.T) {
 	for _, want := range []string{
 		"set part xcu250-figd2104-2L-e", "[file join $script_dir ../../../../../rtl/counter.v]",
 		"set generics [list WIDTH=12]", "-mode out_of_context", "not run in this repository's CI",
+		"set_property include_dirs [list [file join $script_dir ../../../../../rtl]] [get_filesets sources_1]",
 	} {
 		assert.Contains(t, strings.ToLower(string(tcl)), strings.ToLower(want))
 	}
@@ -174,6 +175,18 @@ func TestCore(t *testing.T) {
 
 	_, err = fpga.Core(root, []fpga.CoreTop{{Top: fpga.Top{Name: "x", Files: []string{"/elsewhere/x.v"}}}})
 	assert.ErrorContains(t, err, "outside the repository")
+
+	// an `include is listed as an include file of the top's fileset, and one that is missing is an error
+	inc := filepath.Join(root, "rtl", "uses_inc.v")
+	src := "`include \"regs.vh\"\nmodule uses_inc; endmodule\n"
+	require.NoError(t, os.WriteFile(inc, []byte(src), 0o644))
+	incTop := fpga.CoreTop{Top: fpga.Top{Name: "uses_inc", Files: []string{inc}}}
+	_, err = fpga.Core(root, []fpga.CoreTop{incTop})
+	assert.ErrorContains(t, err, "includes \"regs.vh\", which is not beside it")
+	require.NoError(t, os.WriteFile(filepath.Join(root, "rtl", "regs.vh"), []byte("localparam A = 1;\n"), 0o644))
+	core, err = fpga.Core(root, []fpga.CoreTop{incTop})
+	require.NoError(t, err)
+	assert.Contains(t, core, "      - rtl/uses_inc.v\n      - rtl/regs.vh: {is_include_file: true}\n")
 }
 
 func TestYosysScript(t *testing.T) {

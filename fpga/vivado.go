@@ -95,6 +95,11 @@ func vivadoProject(b Board, top Top, configName string, files []string) string {
 	w("create_project -force spraynic_$top [file join $script_dir project] -part $part\n")
 	w("set_property target_language Verilog [current_project]\n")
 	w("add_files -norecurse -fileset [get_filesets sources_1] $rtl_files\n")
+	w("set_property include_dirs [list")
+	for _, d := range sourceDirs(files) {
+		w(" [file join $script_dir %s]", d)
+	}
+	w("] [get_filesets sources_1]\n")
 	w("set_property top $top [get_filesets sources_1]\n")
 	w("set_property generic $generics [get_filesets sources_1]\n")
 	w("add_files -norecurse -fileset [get_filesets constrs_1] [file join $script_dir %s]\n", VivadoXDC)
