@@ -1874,12 +1874,14 @@ always @* begin
             f_retx_copy_h = 1'b0;
         end
 
+`ifndef FORMAL_COPY_ONLY
+`ifndef FORMAL_SLOT_ONLY
         retx_new_window: assert (f_retx_new_window);
         retx_retx_outst: assert (f_retx_retx_outst);
-        retx_una_nxt: assert (f_retx_una_nxt);
         retx_err_retries: assert (f_retx_err_retries);
         retx_retries_step: assert (f_retx_retries_step);
-        retx_copy_h: assert (f_retx_copy_h);
+`endif
+        retx_una_nxt: assert (f_retx_una_nxt);
         // one transmission per cycle, and m_pkt held (valid, every field) until taken
         retx_one_send: assert (!(l2_send && new_send));
         if (f_hold_prev) begin
@@ -1887,8 +1889,169 @@ always @* begin
                 m_pkt_pseq_reg, m_pkt_handle_reg, m_pkt_retries_reg, m_pkt_first_reg,
                 m_pkt_last_reg, m_pkt_ack_req_reg, m_pkt_retx_reg, m_pkt_valid_reg, 1'b1});
         end
+`endif
+        retx_copy_h: assert (f_retx_copy_h);
     end
 end
+
+`ifdef FORMAL_CNT
+/*
+ * Sets retx_cnt (FORMAL_CNT) and retx_gbn (FORMAL_CNT, FORMAL_GBN): every counter is a register
+ * loaded at the edge that ends its event's cycle, so in each cycle it is its value of the cycle
+ * before plus 1 if the event happened then (32-bit wrap), and 0 after a reset cycle. The events
+ * are stated from ports and the docs' registers (f_*_prev hold the previous cycle's):
+ * a transmission is the s_path handshake, a new packet or a retransmission by m_pkt_retx, the
+ * retransmission's kind L2's; a refused s_tx packet is an s_tx handshake of a closed or errored
+ * connection; an error is the m_err pulse (loaded at the same edge as the counter); an expiry is
+ * a visit (tick == c < CONNS) of an open connection without error, una != nxt, no rto_pend or
+ * gbn_act and rto_cnt >= rto_lim, without control of c then, nor progress (una moved) or error
+ * of c at its edge; an ignored ACK is one processed (a_fire) of a closed or errored connection,
+ * or without progress (una moved), path part (E loaded: A fires only while E is empty) or
+ * applicable NAK (GBN: psn in [una, nxt) with the una after it).
+ */
+reg                     f_rst_prev = 1'b1;
+reg [8*32-1:0]          f_cnt_prev;
+reg                     f_xmit_prev;
+reg [1:0]               f_kind_prev;
+reg                     f_txd_prev;
+reg                     f_afire_prev;
+reg                     f_alive_prev;
+reg                     f_anak_prev;
+reg [CONN_W-1:0]        f_aconn_prev;
+reg [PSN_WIDTH-1:0]     f_apsn_prev;
+reg [PSN_WIDTH-1:0]     f_auna_prev;
+reg [PSN_WIDTH-1:0]     f_anxt_prev;
+reg                     f_exp_prev;
+reg [CONN_W-1:0]        f_vconn_prev;
+reg [PSN_WIDTH-1:0]     f_vuna_prev;
+reg [CONN_W-1:0]        f_v;
+reg [PSN_WIDTH-1:0]     f_una_now;
+reg                     f_ev_sent;
+reg                     f_ev_loss;
+reg                     f_ev_rto;
+reg                     f_ev_gbn;
+reg                     f_ev_exp;
+reg                     f_ev_ign;
+
+always @* begin
+    f_v = tick_reg[CONN_W-1:0];
+end
+
+always @(posedge clk) begin
+    f_rst_prev <= rst;
+    f_cnt_prev <= {cnt_sent_reg, cnt_retx_loss_reg, cnt_retx_timeout_reg, cnt_retx_gbn_reg,
+        cnt_timeouts_reg, cnt_errors_reg, cnt_tx_dropped_reg, cnt_ack_ignored_reg};
+    f_xmit_prev <= s_path_valid && s_path_ready;
+    f_kind_prev <= l2_kind_reg;
+    f_txd_prev <= s_tx_valid && s_tx_ready && (!open_reg[s_tx_conn] || err_reg[s_tx_conn]);
+    f_afire_prev <= a_fire;
+    f_alive_prev <= open_reg[a_conn_reg] && !err_reg[a_conn_reg];
+    f_anak_prev <= a_nak_reg;
+    f_aconn_prev <= a_conn_reg;
+    f_apsn_prev <= a_psn_reg;
+    f_auna_prev <= una_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    f_anxt_prev <= nxt_reg[a_conn_reg*PSN_WIDTH +: PSN_WIDTH];
+    f_exp_prev <= {{32-TICK_W{1'b0}}, tick_reg} < CONNS_32 && open_reg[f_v] && !err_reg[f_v] &&
+        una_reg[f_v*PSN_WIDTH +: PSN_WIDTH] != nxt_reg[f_v*PSN_WIDTH +: PSN_WIDTH] &&
+        !rto_pend_reg[f_v] && !gbn_act_reg[f_v] &&
+        rto_cnt_reg[f_v*RTO_W +: RTO_W] >= rto_lim_reg[f_v*RTO_W +: RTO_W] &&
+        !(s_ctl_valid && s_ctl_ready && s_ctl_conn == f_v);
+    f_vconn_prev <= f_v;
+    f_vuna_prev <= una_reg[f_v*PSN_WIDTH +: PSN_WIDTH];
+end
+
+always @* begin
+    f_ev_sent = f_xmit_prev && !m_pkt_retx_reg;
+    f_ev_loss = f_xmit_prev && m_pkt_retx_reg && f_kind_prev == K_HOLE;
+    f_ev_rto = f_xmit_prev && m_pkt_retx_reg && f_kind_prev == K_RTO;
+    f_ev_gbn = f_xmit_prev && m_pkt_retx_reg && f_kind_prev == K_GBN;
+    f_ev_exp = f_exp_prev && una_reg[f_vconn_prev*PSN_WIDTH +: PSN_WIDTH] == f_vuna_prev &&
+        !err_reg[f_vconn_prev];
+    f_una_now = una_reg[f_aconn_prev*PSN_WIDTH +: PSN_WIDTH];
+    f_ev_ign = f_afire_prev && (!f_alive_prev || !(f_una_now != f_auna_prev || ev_valid_reg ||
+        (GBN_MODE && f_anak_prev && f_apsn_prev - f_una_now < f_anxt_prev - f_una_now)));
+    if (f_past_valid) begin
+        if (f_rst_prev) begin
+            retx_cnt_reset: assert ({cnt_sent_reg, cnt_retx_loss_reg, cnt_retx_timeout_reg,
+                cnt_retx_gbn_reg, cnt_timeouts_reg, cnt_errors_reg, cnt_tx_dropped_reg,
+                cnt_ack_ignored_reg} == {8*32{1'b0}});
+        end else begin
+            retx_cnt_sent: assert (cnt_sent_reg == f_cnt_prev[7*32 +: 32] + {31'd0, f_ev_sent});
+            retx_cnt_retx_loss: assert (cnt_retx_loss_reg ==
+                f_cnt_prev[6*32 +: 32] + {31'd0, f_ev_loss});
+            retx_cnt_retx_timeout: assert (cnt_retx_timeout_reg ==
+                f_cnt_prev[5*32 +: 32] + {31'd0, f_ev_rto});
+            retx_cnt_retx_gbn: assert (cnt_retx_gbn_reg ==
+                f_cnt_prev[4*32 +: 32] + {31'd0, f_ev_gbn});
+            retx_cnt_timeouts: assert (cnt_timeouts_reg ==
+                f_cnt_prev[3*32 +: 32] + {31'd0, f_ev_exp});
+            retx_cnt_errors: assert (cnt_errors_reg ==
+                f_cnt_prev[2*32 +: 32] + {31'd0, m_err_valid_reg});
+            retx_cnt_tx_dropped: assert (cnt_tx_dropped_reg ==
+                f_cnt_prev[1*32 +: 32] + {31'd0, f_txd_prev});
+            retx_cnt_ack_ignored: assert (cnt_ack_ignored_reg ==
+                f_cnt_prev[0*32 +: 32] + {31'd0, f_ev_ign});
+        end
+    end
+end
+`endif
+
+`ifdef FORMAL_GBN
+/*
+ * Sets retx_gbn, retx_gbn_rw (FORMAL_GBN_RW), retx_gbn_all (preset rt2g, GBN = 1): go-back-N.
+ * No feedback (E and T stay empty, m_fb_valid never rises); the lookup pipeline holds only
+ * rewind (GBN) candidates, so every retransmission is one; a rewind resends only PSNs in
+ * [una, nxt) of its connection (start of the cycle); no new packet of a connection while its
+ * rewind runs (gbn_act); while gbn_act, rw is in [una, nxt) (the rewind stops when rw + 1
+ * reaches nxt, so rw never reaches it). retx_gbn_all (nightly) adds the retx set's properties.
+ */
+reg                     f_gbn_rw;
+reg                     f_gbn_kind_h;
+reg [PSN_WIDTH-1:0]     f_rw;
+reg [PSN_WIDTH-1:0]     f_g_una;
+reg [PSN_WIDTH-1:0]     f_g_nxt;
+integer                 f_gi;
+
+always @* begin
+    f_gbn_rw = 1'b1;
+    f_gbn_kind_h = 1'b1;
+    f_rw = {PSN_WIDTH{1'b0}};
+    f_g_una = {PSN_WIDTH{1'b0}};
+    f_g_nxt = {PSN_WIDTH{1'b0}};
+    if (f_past_valid && !rst) begin
+        for (f_gi = 0; f_gi < CONNS; f_gi = f_gi + 1) begin
+            f_g_una = una_reg[f_gi*PSN_WIDTH +: PSN_WIDTH];
+            f_g_nxt = nxt_reg[f_gi*PSN_WIDTH +: PSN_WIDTH];
+            f_rw = rw_reg[f_gi*PSN_WIDTH +: PSN_WIDTH];
+            if (gbn_act_reg[f_gi] && f_rw - f_g_una >= f_g_nxt - f_g_una) begin
+                f_gbn_rw = 1'b0;
+            end
+        end
+        // (strengthening) no hole scan, no RTO pending, L1 and L2 hold rewind candidates only
+        if (sc_mask_reg != {SACK_BITS{1'b0}} || rto_pend_reg != {CONNS{1'b0}} ||
+                (l1_valid_reg && l1_kind_reg != K_GBN) || (l2_valid_reg && l2_kind_reg != K_GBN))
+                begin
+            f_gbn_kind_h = 1'b0;
+        end
+        // rw in [una, nxt): set retx_gbn_rw (FORMAL_GBN_RW) and retx_gbn_all; apart from the
+        // rest of retx_gbn, which it would make 5 times slower to prove
+`ifdef FORMAL_GBN_RW
+        retx_gbn_rw: assert (f_gbn_rw);
+`elsif FORMAL_COPY_ONLY
+`else
+        retx_gbn_rw: assert (f_gbn_rw);
+`endif
+`ifndef FORMAL_GBN_RW
+        retx_gbn_kind_h: assert (f_gbn_kind_h);
+        retx_gbn_kind: assert (!l2_send || l2_kind_reg == K_GBN);
+        retx_gbn_fb_h: assert (!ev_valid_reg && !to_valid_reg);
+        retx_gbn_no_fb: assert (!m_fb_valid_reg);
+        retx_gbn_no_new: assert (!new_send || !gbn_act_reg[s_tx_conn]);
+        retx_gbn_outst: assert (!l2_send || x_psn - f_l2_una < f_l2_nxt - f_l2_una);
+`endif
+    end
+end
+`endif
 
 `ifdef FORMAL_COVER
 // Sets retx_cover, retx_cover_tx, retx_cover_deep: the retx set's assertions (bounded) with the
@@ -1930,7 +2093,9 @@ end
 
 // covers: retx a new packet wrapping nxt past 2^24 - 1; retx_cover a retransmission of a SACK
 // hole; retx_cover_tx a new packet filling the window; retx_cover_deep a retransmission on RTO
-// and a connection going to error
+// and a connection going to error; retx_gbn a rewind resend; retx_gbn_rw a rewind of
+// connection 0 past una (it issued a resend); retx_cnt a new packet, a refused s_tx packet and
+// an ignored ACK counted
 always @* begin
     if (f_past_valid && !rst) begin
 `ifdef FORMAL_COVER_TX
@@ -1940,6 +2105,15 @@ always @* begin
         c_retx_error: cover (l2_err);
 `elsif FORMAL_COVER
         c_retx_hole: cover (l2_send && l2_kind_reg == K_HOLE);
+`elsif FORMAL_GBN_RW
+        c_retx_gbn_rewind: cover (gbn_act_reg[0] &&
+            rw_reg[0 +: PSN_WIDTH] != una_reg[0 +: PSN_WIDTH]);
+`elsif FORMAL_GBN
+        c_retx_gbn_resend: cover (l2_send && l2_kind_reg == K_GBN);
+`elsif FORMAL_CNT
+        c_retx_cnt_sent: cover (!f_rst_prev && f_ev_sent);
+        c_retx_cnt_dropped: cover (!f_rst_prev && f_txd_prev);
+        c_retx_cnt_ignored: cover (!f_rst_prev && f_ev_ign);
 `else
         c_retx_wrap: cover (new_send && tx_nxt == {PSN_WIDTH{1'b1}});
 `endif
