@@ -1,6 +1,7 @@
 package cosim
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -53,7 +54,7 @@ func RXDataFields(cfg config.Config, lim roce.Limits, d *roce.Data) []RXField {
 		{Name: "first", Value: hexBool(d.First)}, {Name: "last", Value: hexBool(d.Last)},
 		{Name: "ack_req", Value: hexBool(d.AckReq)}, {Name: "ecn", Value: hexBool(d.ECN == roce.ECNCE)},
 		{Name: "handle", Value: hex32(d.MsgID & hmask)}, {Name: "offset", Value: hex32(d.Offset)},
-		{Name: "len", Value: hex32(uint32(len(d.Payload)))}}
+		{Name: "len", Value: hex32(uint32(len(d.Payload)))}, srcMAC(&d.Header), srcIP(&d.Header)}
 }
 
 // RXAckFields returns the m_ack descriptor fields roce_rx must give for the accepted ACK or NAK a under cfg and
@@ -73,7 +74,22 @@ func RXAckFields(cfg config.Config, lim roce.Limits, a *roce.Ack) []RXField {
 	return []RXField{{Name: "conn", Value: hex32(lim.Conn(a.DestQP))}, {Name: "psn", Value: hex32(a.CumPSN)},
 		{Name: "path", Value: hex32(path)}, {Name: "pseq", Value: hex32(pnext)}, {Name: "sack", Value: sack.Text(16)},
 		{Name: "ecn", Value: hexBool(a.HasSACK && a.ECNEcho)}, {Name: "nak", Value: hexBool(a.NAK)},
-		{Name: "has_sack", Value: hexBool(a.HasSACK)}}
+		{Name: "has_sack", Value: hexBool(a.HasSACK)}, srcMAC(&a.Header), srcIP(&a.Header)}
+}
+
+// srcMAC is the src_mac field of a descriptor: h's Ethernet source, its first byte on the wire in the top bits.
+func srcMAC(h *roce.Header) RXField {
+	var v uint64
+	for _, b := range h.SrcMAC {
+		v = v<<8 | uint64(b)
+	}
+	return RXField{Name: "src_mac", Value: fmt.Sprintf("%x", v)}
+}
+
+// srcIP is the src_ip field of a descriptor: h's IPv4 source, its first octet in the top bits.
+func srcIP(h *roce.Header) RXField {
+	a := h.SrcIP.As4()
+	return RXField{Name: "src_ip", Value: hex32(binary.BigEndian.Uint32(a[:]))}
 }
 
 // hex32 is v in hex without leading zeros.

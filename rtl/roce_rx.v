@@ -8,7 +8,7 @@
  * fails any check changes no state but its reason counter. Accepted data packets give an m_rx
  * descriptor (the nic_transport s_rx_* fields, plus offset and len) and len payload bytes on
  * m_axis, realigned to lane 0; accepted ACKs and NAKs give an m_ack descriptor (the s_ack_*
- * fields, plus has_sack).
+ * fields, plus has_sack); both descriptors carry the frame's source MAC and IPv4 address.
  *
  * Interfaces: s_axis (frames in; tuser = MAC bad-frame flag), m_axis (payload out), m_rx (data
  * descriptors), m_ack (ACK/NAK descriptors), cnt_* (per-reason reject and accept counters).
@@ -79,6 +79,8 @@ module roce_rx #(
     output wire [HANDLE_WIDTH-1:0]      m_rx_handle,
     output wire [31:0]                  m_rx_offset,
     output wire [$clog2(MTU+1)-1:0]     m_rx_len,
+    output wire [47:0]                  m_rx_src_mac,
+    output wire [31:0]                  m_rx_src_ip,
 
     /*
      * ACK / NAK descriptors out
@@ -93,6 +95,8 @@ module roce_rx #(
     output wire                         m_ack_ecn,
     output wire                         m_ack_nak,
     output wire                         m_ack_has_sack,
+    output wire [47:0]                  m_ack_src_mac,
+    output wire [31:0]                  m_ack_src_ip,
 
     /*
      * Counters (32 bits, wrapping): accepted frames, rejected frames by reason
@@ -152,9 +156,9 @@ localparam [7:0] SACK_WORDS8 = SACK_WORDS[7:0];
 // Reject reasons (R_OK: accepted).
 localparam [2:0] R_OK = 3'd0, R_NOTROCE = 3'd1, R_TRUNC = 3'd2, R_INVALID = 3'd3,
                  R_OPCODE = 3'd4, R_ICRC = 3'd5, R_LIMIT = 3'd6, R_MAC = 3'd7;
-// Descriptor FIFO entry widths.
-localparam DD_W = CONN_W + PSN_WIDTH + PATH_W + PSEQ_WIDTH + 4 + HANDLE_WIDTH + 32;
-localparam AD_W = CONN_W + PSN_WIDTH + PATH_W + PSEQ_WIDTH + SACK_BITS + 3;
+// Descriptor FIFO entry widths (both end with the 80 bits of source MAC and IPv4 address).
+localparam DD_W = CONN_W + PSN_WIDTH + PATH_W + PSEQ_WIDTH + 4 + HANDLE_WIDTH + 32 + 80;
+localparam AD_W = CONN_W + PSN_WIDTH + PATH_W + PSEQ_WIDTH + SACK_BITS + 3 + 80;
 
 initial begin
     if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
@@ -579,6 +583,10 @@ wire [31:0] msg_id = {uv[8*24 +: 8], uv[8*25 +: 8], uv[8*26 +: 8], uv[8*27 +: 8]
 wire [31:0] p_offset = {uv[8*28 +: 8], uv[8*29 +: 8], uv[8*30 +: 8], uv[8*31 +: 8]};
 wire [23:0] pnext = {uv[8*25 +: 8], uv[8*26 +: 8], uv[8*27 +: 8]};
 wire [255:0] sack_all = has_sack ? bitmap : 256'd0;
+// source addresses, first byte on the wire in the top bits: frame bytes 6..11, 26..29
+wire [79:0] src = {hdr_reg[8*6 +: 8], hdr_reg[8*7 +: 8], hdr_reg[8*8 +: 8], hdr_reg[8*9 +: 8],
+    hdr_reg[8*10 +: 8], hdr_reg[8*11 +: 8],
+    hdr_reg[8*26 +: 8], hdr_reg[8*27 +: 8], hdr_reg[8*28 +: 8], hdr_reg[8*29 +: 8]};
 
 always @(posedge clk) begin
     c_valid_reg <= f_valid_reg && !rst;
@@ -591,10 +599,10 @@ always @(posedge clk) begin
     c_len_reg <= n_pay[LEN_W-1:0];
     c_dd_reg <= {qpn_off[CONN_W-1:0], psn, sp_path[PATH_W-1:0], sp_pseq[PSEQ_WIDTH-1:0],
         uv[8*22+7], uv[8*22+6], uv[8*16+7], hdr_reg[8*15 +: 2] == 2'b11,
-        msg_id[HANDLE_WIDTH-1:0], p_offset};
+        msg_id[HANDLE_WIDTH-1:0], p_offset, src};
     c_ad_reg <= {qpn_off[CONN_W-1:0], cum_psn, has_sack ? sk_path[PATH_W-1:0] : {PATH_W{1'b0}},
         has_sack ? pnext[PSEQ_WIDTH-1:0] : {PSEQ_WIDTH{1'b0}}, sack_all[SACK_BITS-1:0],
-        has_sack && uv[8*28+7], syn == 8'h60, has_sack};
+        has_sack && uv[8*28+7], syn == 8'h60, has_sack, src};
 end
 
 /*
@@ -705,11 +713,11 @@ end
 
 assign m_rx_valid = drd_reg != dwr_reg;
 assign {m_rx_conn, m_rx_psn, m_rx_path, m_rx_pseq, m_rx_first, m_rx_last, m_rx_ack_req, m_rx_ecn,
-    m_rx_handle, m_rx_offset} = dd_mem[drd_reg[DAW-1:0]];
+    m_rx_handle, m_rx_offset, m_rx_src_mac, m_rx_src_ip} = dd_mem[drd_reg[DAW-1:0]];
 assign m_rx_len = dlen_mem[drd_reg[DAW-1:0]];
 assign m_ack_valid = ard_reg != awr_reg;
 assign {m_ack_conn, m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn, m_ack_nak,
-    m_ack_has_sack} = ad_mem[ard_reg[DAW-1:0]];
+    m_ack_has_sack, m_ack_src_mac, m_ack_src_ip} = ad_mem[ard_reg[DAW-1:0]];
 
 /*
  * Payload reader: the words of each committed data packet with len > 0, in descriptor order

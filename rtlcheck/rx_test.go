@@ -448,16 +448,52 @@ func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what stri
 	require.Equal(t, len(data), len(o.data), "%s: data descriptors", what)
 	for i := range data {
 		require.Equal(t, data[i], o.data[i], "%s: data descriptor %d (conn psn path pseq first last ack_req ecn "+
-			"handle offset len)", what, i)
+			"handle offset len src_mac src_ip)", what, i)
 	}
 	require.Equal(t, len(acks), len(o.acks), "%s: ACK descriptors", what)
 	for i := range acks {
-		require.Equal(t, acks[i], o.acks[i], "%s: ACK descriptor %d (conn psn path pseq sack ecn nak has_sack)",
-			what, i)
+		require.Equal(t, acks[i], o.acks[i], "%s: ACK descriptor %d (conn psn path pseq sack ecn nak has_sack "+
+			"src_mac src_ip)", what, i)
 	}
 	require.Equal(t, len(pays), len(o.pays), "%s: payloads", what)
 	for i := range pays {
 		require.Equal(t, pays[i], o.pays[i], "%s: payload %d", what, i)
+	}
+}
+
+// rxSourcesVary requires that, over the accepted data frames of fs and over the accepted ACKs, each of the ten
+// source address bytes (MAC bytes 0..5, IPv4 octets 0..3) takes several values and that each pair of them
+// differs in some frame: a stuck, dropped or swapped source byte in a descriptor then shows as a mismatch.
+func rxSourcesVary(t *testing.T, fs []rxFrame) {
+	for _, ack := range []bool{false, true} {
+		var vals [10]map[byte]bool
+		var differ [10][10]bool
+		for i := range vals {
+			vals[i] = map[byte]bool{}
+		}
+		for _, fr := range fs {
+			if fr.user || fr.err != nil || fr.pkt.IsAck() != ack {
+				continue
+			}
+			h := fr.pkt.Data.Header
+			if ack {
+				h = fr.pkt.Ack.Header
+			}
+			ip := h.SrcIP.As4()
+			b := append(h.SrcMAC[:], ip[:]...)
+			for i := range b {
+				vals[i][b[i]] = true
+				for j := range b {
+					differ[i][j] = differ[i][j] || b[i] != b[j]
+				}
+			}
+		}
+		for i := range vals {
+			require.Greater(t, len(vals[i]), 8, "ack %v: source byte %d takes few values", ack, i)
+			for j := range vals {
+				require.True(t, i == j || differ[i][j], "ack %v: source bytes %d and %d always equal", ack, i, j)
+			}
+		}
 	}
 }
 
@@ -484,6 +520,7 @@ func TestRoCERX(t *testing.T) {
 	}
 	_, _, _, cnt := rxWant(cfg, fs)
 	fmt.Printf("rtlcheck: TestRoCERX %d frames: %v; verdicts %v\n", len(fs), kinds, cnt)
+	rxSourcesVary(t, fs)
 	for _, width := range []int{64, 128, 512} {
 		t.Run(fmt.Sprintf("width_%d", width), func(t *testing.T) {
 			rxWidth(t, r, cfg, fs, width, sd)
@@ -495,6 +532,7 @@ func TestRoCERX(t *testing.T) {
 		t.Run(fmt.Sprintf("%s_width_%d", name, pc.DataWidth), func(t *testing.T) {
 			pfs := rxFrames(t, r, pc, sd)
 			_, _, _, cnt := rxWant(pc, pfs)
+			rxSourcesVary(t, pfs)
 			fmt.Printf("rtlcheck: TestRoCERX %s: %d frames; verdicts %v\n", name, len(pfs), cnt)
 			rxWidth(t, r, pc, pfs, pc.DataWidth, sd)
 		})

@@ -13,8 +13,8 @@
  * is an idle cycle.
  * Out file (+out=FILE), one line per transfer, cycle first (hex fields):
  *   S cycle                                   first beat of a frame accepted
- *   D cycle conn psn path pseq first last ack_req ecn handle offset len
- *   A cycle conn psn path pseq sack ecn nak has_sack
+ *   D cycle conn psn path pseq first last ack_req ecn handle offset len src_mac src_ip
+ *   A cycle conn psn path pseq sack ecn nak has_sack src_mac src_ip
  *   P cycle last keep data
  *   X first_cycle last_cycle beats counters x9 (data ack not_roce truncated invalid
  *     unknown_opcode bad_icrc limit mac_error), written once all +frames=N frames are counted
@@ -64,6 +64,8 @@ wire m_rx_first, m_rx_last, m_rx_ack_req, m_rx_ecn;
 wire [HANDLE_WIDTH-1:0] m_rx_handle;
 wire [31:0] m_rx_offset;
 wire [LEN_W-1:0] m_rx_len;
+wire [47:0] m_rx_src_mac;
+wire [31:0] m_rx_src_ip;
 wire m_ack_valid;
 reg m_ack_ready = 1'b0;
 wire [$clog2(CONNS)-1:0] m_ack_conn;
@@ -72,6 +74,8 @@ wire [$clog2(PATHS)-1:0] m_ack_path;
 wire [PSEQ_WIDTH-1:0] m_ack_pseq;
 wire [SACK_BITS-1:0] m_ack_sack;
 wire m_ack_ecn, m_ack_nak, m_ack_has_sack;
+wire [47:0] m_ack_src_mac;
+wire [31:0] m_ack_src_ip;
 wire [31:0] cnt [0:8];
 
 roce_rx #(
@@ -110,6 +114,8 @@ roce_rx #(
     .m_rx_handle(m_rx_handle),
     .m_rx_offset(m_rx_offset),
     .m_rx_len(m_rx_len),
+    .m_rx_src_mac(m_rx_src_mac),
+    .m_rx_src_ip(m_rx_src_ip),
     .m_ack_valid(m_ack_valid),
     .m_ack_ready(m_ack_ready),
     .m_ack_conn(m_ack_conn),
@@ -120,6 +126,8 @@ roce_rx #(
     .m_ack_ecn(m_ack_ecn),
     .m_ack_nak(m_ack_nak),
     .m_ack_has_sack(m_ack_has_sack),
+    .m_ack_src_mac(m_ack_src_mac),
+    .m_ack_src_ip(m_ack_src_ip),
     .cnt_data(cnt[0]),
     .cnt_ack(cnt[1]),
     .cnt_not_roce(cnt[2]),
@@ -218,13 +226,14 @@ always @(posedge clk) begin
         end
     end
     if (m_rx_valid && m_rx_ready) begin
-        $fwrite(fd, "D %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x\n", cycle, m_rx_conn,
-            m_rx_psn, m_rx_path, m_rx_pseq, m_rx_first, m_rx_last, m_rx_ack_req, m_rx_ecn,
-            m_rx_handle, m_rx_offset, m_rx_len);
+        $fwrite(fd, "D %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x\n", cycle,
+            m_rx_conn, m_rx_psn, m_rx_path, m_rx_pseq, m_rx_first, m_rx_last, m_rx_ack_req,
+            m_rx_ecn, m_rx_handle, m_rx_offset, m_rx_len, m_rx_src_mac, m_rx_src_ip);
     end
     if (m_ack_valid && m_ack_ready) begin
-        $fwrite(fd, "A %0x %0x %0x %0x %0x %0x %0x %0x %0x\n", cycle, m_ack_conn, m_ack_psn,
-            m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn, m_ack_nak, m_ack_has_sack);
+        $fwrite(fd, "A %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x %0x\n", cycle, m_ack_conn,
+            m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn, m_ack_nak, m_ack_has_sack,
+            m_ack_src_mac, m_ack_src_ip);
     end
     if (m_axis_tvalid && m_axis_tready) begin
         $fwrite(fd, "P %0x %0x %x %x\n", cycle, m_axis_tlast, m_axis_tkeep, m_axis_tdata);
