@@ -403,12 +403,14 @@ func runNicE2E(r Request, dut *bridge.Model, sc Scenario, side int) (Result, err
 		in.AckValid = false
 		return in
 	})
-	st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid,
+	sb := newNicVerdicts()
+	st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, sb, nictransport.Valid,
 		r.lockstepOptions())
 	o := &drv.last
 	return Result{Cycles: st.Cycles, Packets: int64(o.CntSent + o.CntAccepted),
-		Detail: fmt.Sprintf("recorded=%d sent=%d retransmitted=%d accepted=%d decisions=%d naks=%d", len(ins),
-			o.CntSent, o.CntRetxLoss+o.CntRetxTimeout+o.CntRetxGBN, o.CntAccepted, o.CntDecisions, o.CntNaks)}, err
+		Detail: fmt.Sprintf("recorded=%d sent=%d retransmitted=%d accepted=%d decisions=%d naks=%d verdicts=%d",
+			len(ins), o.CntSent, o.CntRetxLoss+o.CntRetxTimeout+o.CntRetxGBN, o.CntAccepted, o.CntDecisions,
+			o.CntNaks, sb.Verdicts)}, err
 }
 
 // runRetxE2E replays endpoint A's recorded retx inputs on the retx block, with its scoreboard.

@@ -186,10 +186,12 @@ func registerNicDirected(t Test, newDrv func(Request) nicDirected) {
 			return Result{}, err
 		}
 		drv := newDrv(r)
-		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, nil, nictransport.Valid,
+		sb := newNicVerdicts()
+		st, err := Lockstep[nictransport.TopIn, nictransport.TopOut](dut, g, drv, sb, nictransport.Valid,
 			r.lockstepOptions())
 		res := Result{Cycles: st.Cycles}
 		res.Packets, res.Detail = drv.result()
+		res.Detail += fmt.Sprintf(" verdicts=%d", sb.Verdicts)
 		if err == nil {
 			if err = drv.check(); err != nil {
 				err = &CheckError{Cycle: st.Cycles, Err: err, Repro: r.Repro()}

@@ -68,7 +68,8 @@ func runRx(r Request, drv rxDriver, dut *bridge.Model) (Result, error) {
 	sb := scoreboard.NewRx(r.Config)
 	st, err := Lockstep[rxreorder.In, rxreorder.Out](dut, gold, drv.Driver, sb, rxreorder.Valid, r.lockstepOptions())
 	res := Result{Cycles: st.Cycles, Packets: drv.stats(),
-		Detail: fmt.Sprintf("accepted=%d completions=%d acks=%d", sb.Accepted, sb.Completions, sb.Acks)}
+		Detail: fmt.Sprintf("accepted=%d completions=%d acks=%d verdicts=%d", sb.Accepted, sb.Completions, sb.Acks,
+			sb.Verdicts)}
 	if err == nil && drv.check != nil {
 		if err = drv.check(); err != nil {
 			err = &CheckError{Cycle: st.Cycles, Err: err, Repro: r.Repro()}

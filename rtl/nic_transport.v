@@ -7,8 +7,8 @@
  * decisions, a go-back-N receive filter (GBN = 1) and the merge of rx_reorder's ACKs with the
  * filter's NAKs.
  *
- * Interfaces: host side s_tx, s_ctl, m_cpl, m_err, m_status_*, rd_*; network side m_pkt, m_ack
- * (out), s_rx, s_ack (in); cnt_* (every block's counters and the glue's).
+ * Interfaces: host side s_tx, s_ctl, m_cpl, m_rxv, m_una, m_err, m_status_*, rd_*; network side
+ * m_pkt, m_ack (out), s_rx, s_ack (in); cnt_* (every block's counters and the glue's).
  *
  * Contract: docs/nic_transport.md: wiring, decision slots, filter, ACK merge, glue state and its
  * update order, combinational paths through the glue. The Go golden twin golden/nictransport
@@ -98,6 +98,22 @@ module nic_transport #(
     output wire                         m_cpl_first,
     output wire                         m_cpl_last,
     output wire [HANDLE_WIDTH-1:0]      m_cpl_handle,
+
+    /*
+     * Host receive verdicts, one per data descriptor taken on s_rx, the cycle after (no ready):
+     * 0 accepted, 1 duplicate, 2 out of window, 3 closed connection, 4 go-back-N filter drop
+     */
+    output wire                         m_rxv_valid,
+    output wire [$clog2(CONNS)-1:0]     m_rxv_conn,
+    output wire [PSN_WIDTH-1:0]         m_rxv_psn,
+    output wire [2:0]                   m_rxv_code,
+
+    /*
+     * Host send progress: una of m_una_conn moved forward to m_una_psn (retx m_una, no ready)
+     */
+    output wire                         m_una_valid,
+    output wire [$clog2(CONNS)-1:0]     m_una_conn,
+    output wire [PSN_WIDTH-1:0]         m_una_psn,
 
     /*
      * Host status
@@ -278,6 +294,10 @@ wire [PSEQ_WIDTH-1:0]   rx_ack_pseq;
 wire [SACK_BITS-1:0]    rx_ack_sack;
 wire                    rx_ack_ecn;
 wire                    tx_ctl_ready;
+wire                    rx_rxv_valid;
+wire [CONN_W-1:0]       rx_rxv_conn;
+wire [PSN_WIDTH-1:0]    rx_rxv_psn;
+wire [1:0]              rx_rxv_code;
 `ifdef FORMAL
 // formal only: path_sel's stage 1 request {valid, conn, retx}
 wire [CONN_W+1:0]       f_ps_s1;
@@ -306,6 +326,11 @@ reg [CONNS-1:0]             nak_sent_reg = {CONNS{1'b0}}, nak_sent_next;
 reg                         nak_valid_reg = 1'b0, nak_valid_next;
 reg [CONN_W-1:0]            nak_conn_reg = {CONN_W{1'b0}}, nak_conn_next;
 reg [PSN_WIDTH-1:0]         nak_psn_reg = {PSN_WIDTH{1'b0}}, nak_psn_next;
+
+// go-back-N verdict register: the descriptor the filter dropped last cycle
+reg                         gv_valid_reg = 1'b0;
+reg [CONN_W-1:0]            gv_conn_reg = {CONN_W{1'b0}};
+reg [PSN_WIDTH-1:0]         gv_psn_reg = {PSN_WIDTH{1'b0}};
 
 reg [31:0]                  cnt_gbn_dropped_reg = 32'd0, cnt_gbn_dropped_next;
 reg [31:0]                  cnt_naks_reg = 32'd0, cnt_naks_next;
@@ -355,6 +380,13 @@ assign m_ack_pseq = rx_ack_valid ? rx_ack_pseq : {PSEQ_WIDTH{1'b0}};
 assign m_ack_sack = rx_ack_valid ? rx_ack_sack : {SACK_BITS{1'b0}};
 assign m_ack_ecn = rx_ack_valid && rx_ack_ecn;
 assign m_ack_nak = !rx_ack_valid && nak_valid_reg;
+
+// receive verdict: rx_reorder's (a descriptor that passed the filter), else the filter's drop
+// (the two never in one cycle; none in a reset cycle)
+assign m_rxv_valid = rx_rxv_valid || (gv_valid_reg && !rst);
+assign m_rxv_conn = rx_rxv_valid ? rx_rxv_conn : gv_conn_reg;
+assign m_rxv_psn = rx_rxv_valid ? rx_rxv_psn : gv_psn_reg;
+assign m_rxv_code = rx_rxv_valid ? {1'b0, rx_rxv_code} : 3'd4;
 
 assign cnt_gbn_dropped = cnt_gbn_dropped_reg;
 assign cnt_naks = cnt_naks_reg;
@@ -457,6 +489,11 @@ always @* begin
 end
 
 always @(posedge clk) begin
+    gv_valid_reg <= GBN_MODE && s_rx_valid && rx_ready_int && !rx_pass;
+    if (GBN_MODE && s_rx_valid && rx_ready_int && !rx_pass) begin
+        gv_conn_reg <= s_rx_conn;
+        gv_psn_reg <= s_rx_psn;
+    end
     slot_valid_reg <= slot_valid_next;
     slot_pend_reg <= slot_pend_next;
     slot_path_reg <= slot_path_next;
@@ -477,6 +514,7 @@ always @(posedge clk) begin
     cnt_naks_reg <= cnt_naks_next;
 
     if (rst) begin
+        gv_valid_reg <= 1'b0;
         slot_valid_reg <= {SLOTS{1'b0}};
         slot_pend_reg <= {SLOTS{1'b0}};
         for (j = 0; j < SLOTS; j = j + 1) begin
@@ -573,6 +611,9 @@ retx #(
     .m_fb_count(tx_fb_count),
     .m_err_valid(m_err_valid),
     .m_err_conn(m_err_conn),
+    .m_una_valid(m_una_valid),
+    .m_una_conn(m_una_conn),
+    .m_una_psn(m_una_psn),
     .cnt_sent(cnt_sent),
     .cnt_retx_loss(cnt_retx_loss),
     .cnt_retx_timeout(cnt_retx_timeout),
@@ -680,6 +721,10 @@ rx_reorder #(
     .m_ack_pseq(rx_ack_pseq),
     .m_ack_sack(rx_ack_sack),
     .m_ack_ecn(rx_ack_ecn),
+    .m_rxv_valid(rx_rxv_valid),
+    .m_rxv_conn(rx_rxv_conn),
+    .m_rxv_psn(rx_rxv_psn),
+    .m_rxv_code(rx_rxv_code),
     .cnt_accepted(cnt_accepted),
     .cnt_duplicate(cnt_duplicate),
     .cnt_out_of_window(cnt_out_of_window),

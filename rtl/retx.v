@@ -14,7 +14,7 @@
  *
  * Interfaces: s_tx (new packets), s_path (path decisions) with m_preq (the hint asking for one),
  * m_pkt (transmissions), s_ack (ACKs / NAKs), s_ctl (open / close), m_fb (path feedback), m_err
- * (connection error), cnt_* (counters).
+ * (connection error), m_una (cumulative ACK progress), cnt_* (counters).
  *
  * Contract: docs/retx.md, cycle by cycle: ports, state, the send slot and lookup pipeline, memories
  * and their forwarding, same-cycle order, critical paths. The Go golden model golden/retx
@@ -141,6 +141,13 @@ module retx #(
      */
     output wire                         m_err_valid,
     output wire [$clog2(CONNS)-1:0]     m_err_conn,
+
+    /*
+     * Cumulative ACK: una of m_una_conn moved forward to m_una_psn (one-cycle pulse, no ready)
+     */
+    output wire                         m_una_valid,
+    output wire [$clog2(CONNS)-1:0]     m_una_conn,
+    output wire [PSN_WIDTH-1:0]         m_una_psn,
 
     /*
      * Counters (wrap)
@@ -435,6 +442,9 @@ reg [7:0]                       m_fb_count_reg = 8'd0, m_fb_count_next;
 // error output
 reg                             m_err_valid_reg = 1'b0, m_err_valid_next;
 reg [CONN_W-1:0]                m_err_conn_reg = {CONN_W{1'b0}}, m_err_conn_next;
+reg                             m_una_valid_reg = 1'b0;
+reg [CONN_W-1:0]                m_una_conn_reg = {CONN_W{1'b0}};
+reg [PSN_WIDTH-1:0]             m_una_psn_reg = {PSN_WIDTH{1'b0}};
 
 // timer tick counter
 reg [TICK_W-1:0]                tick_reg = {TICK_W{1'b0}}, tick_next;
@@ -642,6 +652,9 @@ assign m_fb_count = m_fb_count_reg;
 
 assign m_err_valid = m_err_valid_reg;
 assign m_err_conn = m_err_conn_reg;
+assign m_una_valid = m_una_valid_reg;
+assign m_una_conn = m_una_conn_reg;
+assign m_una_psn = m_una_psn_reg;
 
 assign cnt_sent = cnt_sent_reg;
 assign cnt_retx_loss = cnt_retx_loss_reg;
@@ -1673,6 +1686,12 @@ always @(posedge clk) begin
 
     m_err_valid_reg <= m_err_valid_next;
     m_err_conn_reg <= m_err_conn_next;
+    // m_una: the progress of this cycle's ACK (a_fire is 0 in a control cycle)
+    m_una_valid_reg <= a_progress;
+    if (a_progress) begin
+        m_una_conn_reg <= a_conn_reg;
+        m_una_psn_reg <= a_psn_reg;
+    end
 
     tick_reg <= tick_next;
 
@@ -1770,6 +1789,9 @@ always @(posedge clk) begin
 
         m_err_valid_reg <= 1'b0;
         m_err_conn_reg <= {CONN_W{1'b0}};
+        m_una_valid_reg <= 1'b0;
+        m_una_conn_reg <= {CONN_W{1'b0}};
+        m_una_psn_reg <= {PSN_WIDTH{1'b0}};
 
         tick_reg <= {TICK_W{1'b0}};
 

@@ -9,7 +9,7 @@
  * sequence, SACK bitmap, ECN) and emits coalesced ACKs carrying it.
  *
  * Interfaces: s_pkt (descriptors in), s_ctl (open / close), m_cpl (completions), m_ack (ACKs),
- * cnt_* (counters).
+ * m_rxv (receive verdicts), cnt_* (counters).
  *
  * Contract: docs/rx_reorder.md, cycle by cycle: ports, state, pipeline, memories and their
  * forwarding, critical paths. The Go golden model golden/rxreorder implements the same document and
@@ -89,6 +89,15 @@ module rx_reorder #(
     output wire [PSEQ_WIDTH-1:0]        m_ack_pseq,
     output wire [SACK_BITS-1:0]         m_ack_sack,
     output wire                         m_ack_ecn,
+
+    /*
+     * Receive verdict of the packet in stage 1 (no ready): 0 accepted, 1 duplicate,
+     * 2 out of window, 3 closed connection
+     */
+    output wire                         m_rxv_valid,
+    output wire [$clog2(CONNS)-1:0]     m_rxv_conn,
+    output wire [PSN_WIDTH-1:0]         m_rxv_psn,
+    output wire [1:0]                   m_rxv_code,
 
     /*
      * Counters (wrap)
@@ -358,6 +367,12 @@ assign {m_cpl_first, m_cpl_last, m_cpl_handle} = hram_rd_data;
 assign m_ack_valid = ack_count_reg != {AF_W+1{1'b0}};
 assign {m_ack_conn, m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn} =
     ack_mem[ack_rd_ptr_reg];
+
+// verdict: stage 1's packet and class (duplicate, out of window and closed exclude each other)
+assign m_rxv_valid = s1_pkt && !rst;
+assign m_rxv_conn = s1_conn_reg;
+assign m_rxv_psn = s1_psn_reg;
+assign m_rxv_code = {is_oow || !c_open, is_dup || !c_open};
 
 assign cnt_accepted = cnt_accepted_reg;
 assign cnt_duplicate = cnt_duplicate_reg;

@@ -52,6 +52,15 @@ type ackWant struct {
 	at int64
 }
 
+// verdictWant is the receive verdict the spec says a packet gets on m_rxv, in the order the packets were taken.
+type verdictWant struct {
+	// conn and psn are the packet's; code its class (cntAccepted .. cntClosed, which are the m_rxv_code values).
+	conn, psn uint32
+	code      int
+	// at is the cycle the verdict must show (the packet was taken the cycle before).
+	at int64
+}
+
 // countEvent is a counter increment due at a cycle.
 type countEvent struct {
 	// at is the cycle from which the counter shows it; which is 0..3 (accepted, duplicate, oow, closed).
@@ -76,8 +85,12 @@ type Rx struct {
 	acks   []ackWant
 	counts []countEvent
 	cnt    [4]uint32
-	// Completions, Accepted, Acks count what passed.
-	Completions, Accepted, Acks int64
+	// verdicts is the queue of receive verdicts due.
+	verdicts []verdictWant
+	// Completions, Accepted, Acks and Verdicts count what passed; Taken counts the packets taken.
+	Completions, Accepted, Acks, Verdicts, Taken int64
+	// IgnoreVerdicts leaves m_rxv unchecked (for hand-written traces that do not show it).
+	IgnoreVerdicts bool
 }
 
 // NewRx returns a checker for cfg, with every connection closed.
@@ -92,6 +105,7 @@ func (r *Rx) reset() {
 	r.grace = make([][]*connRx, r.cfg.Conns)
 	r.acks = nil
 	r.counts = nil
+	r.verdicts = nil
 	r.cnt = [4]uint32{}
 }
 
@@ -105,6 +119,9 @@ func (r *Rx) Observe(cycle int64, in *rxreorder.In, out *rxreorder.Out) error {
 		return nil
 	}
 	if err := r.checkCounters(cycle, out); err != nil {
+		return err
+	}
+	if err := r.checkVerdict(cycle, out); err != nil {
 		return err
 	}
 	if out.CplValid && in.CplReady {
@@ -161,11 +178,14 @@ const (
 func (r *Rx) packet(cycle int64, in *rxreorder.In) {
 	cn := &r.conns[in.PktConn]
 	visible := cycle + 2 // taken at t, stage 1 at t+1, counter register shows at t+2
+	r.Taken++
 	if !cn.open {
 		r.counts = append(r.counts, countEvent{at: visible, which: cntClosed})
+		r.verdicts = append(r.verdicts, verdictWant{conn: in.PktConn, psn: in.PktPSN, code: cntClosed, at: cycle + 1})
 		return
 	}
 	kind := r.classify(cn, in.PktPSN)
+	r.verdicts = append(r.verdicts, verdictWant{conn: in.PktConn, psn: in.PktPSN, code: kind, at: cycle + 1})
 	// Path state: every packet of an open connection crossed its path.
 	ps := &cn.paths[in.PktPath]
 	gap := r.seePath(ps, in.PktPseq)
@@ -300,6 +320,37 @@ func (r *Rx) ack(out *rxreorder.Out) error {
 				w.at, w.conn, w.path, w.pseq, i, got>>(i%64)&1 == 1, want>>(i%64)&1 == 1, r.cfg.SackBits)
 		}
 	}
+	return nil
+}
+
+// verdictNames names the m_rxv_code values.
+var verdictNames = [4]string{"accepted", "duplicate", "out of window", "closed"}
+
+// checkVerdict checks m_rxv: the cycle after a packet is taken it shows the packet's connection, PSN and class,
+// one verdict per packet and none without a packet.
+func (r *Rx) checkVerdict(cycle int64, out *rxreorder.Out) error {
+	if r.IgnoreVerdicts {
+		return nil
+	}
+	if !out.RxvValid {
+		if len(r.verdicts) > 0 && r.verdicts[0].at <= cycle {
+			w := r.verdicts[0]
+			return fmt.Errorf("no verdict for the packet taken at cycle %d (conn %d psn %#x, %s)",
+				w.at-1, w.conn, w.psn, verdictNames[w.code])
+		}
+		return nil
+	}
+	if len(r.verdicts) == 0 || r.verdicts[0].at > cycle {
+		return fmt.Errorf("verdict conn %d psn %#x code %d: no packet waits for one", out.RxvConn, out.RxvPSN,
+			out.RxvCode)
+	}
+	w := r.verdicts[0]
+	r.verdicts = r.verdicts[1:]
+	if out.RxvConn != w.conn || out.RxvPSN != w.psn || out.RxvCode != uint32(w.code) {
+		return fmt.Errorf("verdict for the packet taken at cycle %d: conn/psn/code %d/%#x/%d, expected %d/%#x/%d (%s)",
+			w.at-1, out.RxvConn, out.RxvPSN, out.RxvCode, w.conn, w.psn, w.code, verdictNames[w.code])
+	}
+	r.Verdicts++
 	return nil
 }
 

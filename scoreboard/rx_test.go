@@ -57,6 +57,8 @@ func run(t *testing.T, steps []step) error {
 	cfg, err := config.Preset("default")
 	require.NoError(t, err)
 	sb := scoreboard.NewRx(cfg)
+	// These traces predate m_rxv and do not show it; TestRxVerdicts checks it.
+	sb.IgnoreVerdicts = true
 	for c, s := range steps {
 		if err := sb.Observe(int64(c), &s.in, &s.out); err != nil {
 			return err
@@ -127,4 +129,64 @@ func TestRxFalseSack(t *testing.T) {
 	bad := good.Set(1)
 	err := run(t, append(append([]step{}, base...), withCounters(idle(), 2, 0, 0, 0), ack(bad)))
 	require.ErrorContains(t, err, "SACK bit 1 is true, expected false")
+}
+
+// verdict sets the receive verdict a step shows.
+func verdict(s step, conn, psn, code uint32) step {
+	s.out.RxvValid = true
+	s.out.RxvConn = conn
+	s.out.RxvPSN = psn
+	s.out.RxvCode = code
+	return s
+}
+
+func TestRxVerdicts(t *testing.T) {
+	cfg, err := config.Preset("default")
+	require.NoError(t, err)
+	// Connection 0 opens at 10; PSN 10 is accepted, 10 again is a duplicate, 11+WINDOW is out of window (cum is
+	// 11 then), and a packet of the closed connection 3 is dropped: one verdict each, the cycle after it was taken,
+	// in order.
+	w := uint32(cfg.Window)
+	trace := func(codes [4]uint32) []step {
+		return []step{open(0, 10), pkt(0, 10, 0, 0, 6),
+			verdict(pkt(0, 10, 0, 1, 7), 0, 10, codes[0]),
+			withCounters(verdict(pkt(0, 11+w, 0, 2, 8), 0, 10, codes[1]), 1, 0, 0, 0),
+			withCounters(verdict(pkt(3, 5, 0, 0, 9), 0, 11+w, codes[2]), 1, 1, 0, 0),
+			withCounters(verdict(idle(), 3, 5, codes[3]), 1, 1, 1, 0),
+			withCounters(idle(), 1, 1, 1, 1)}
+	}
+	observe := func(steps []step) (*scoreboard.Rx, error) {
+		sb := scoreboard.NewRx(cfg)
+		for c, s := range steps {
+			if err := sb.Observe(int64(c), &s.in, &s.out); err != nil {
+				return sb, err
+			}
+		}
+		return sb, nil
+	}
+	good := [4]uint32{rxreorder.VerdictAccepted, rxreorder.VerdictDuplicate, rxreorder.VerdictOutOfWindow,
+		rxreorder.VerdictClosed}
+	sb, err := observe(trace(good))
+	require.NoError(t, err)
+	require.EqualValues(t, 4, sb.Taken)
+	require.Equal(t, sb.Taken, sb.Verdicts, "one verdict per packet taken")
+	require.EqualValues(t, 1, sb.Accepted)
+
+	dupAsAccepted := good
+	dupAsAccepted[1] = rxreorder.VerdictAccepted
+	_, err = observe(trace(dupAsAccepted))
+	require.ErrorContains(t, err, "expected 0/0xa/1 (duplicate)")
+	closedAsOOW := good
+	closedAsOOW[3] = rxreorder.VerdictOutOfWindow
+	_, err = observe(trace(closedAsOOW))
+	require.ErrorContains(t, err, "(closed)")
+
+	missing := trace(good)
+	missing[5].out.RxvValid = false
+	_, err = observe(missing)
+	require.ErrorContains(t, err, "no verdict for the packet taken at cycle 4")
+	extra := trace(good)
+	extra[6] = verdict(extra[6], 3, 5, rxreorder.VerdictClosed)
+	_, err = observe(extra)
+	require.ErrorContains(t, err, "no packet waits for one")
 }

@@ -31,6 +31,12 @@ type AckDesc struct {
 	ECN, Nak bool
 }
 
+// Verdict is the receive verdict of one data descriptor (docs/nic_transport.md "Receive verdicts").
+type Verdict struct {
+	// Conn and PSN are the descriptor's; Code is rxreorder.Verdict* or VerdictGBNDropped.
+	Conn, PSN, Code uint32
+}
+
 // In holds the endpoint's inputs for one cycle.
 type In struct {
 	// Rst is the synchronous reset.
@@ -68,6 +74,10 @@ type Out struct {
 	RxFiltered bool
 	// GBNDropped counts data packets the go-back-N filter dropped; Naks NAKs sent (32 bits, wrapping).
 	GBNDropped, Naks uint32
+	// RxvValid and Rxv are the receive verdict of the data descriptor taken the cycle before: rx_reorder's, or the
+	// go-back-N filter's drop.
+	RxvValid bool
+	Rxv      Verdict
 	// Retx, Rx and PathSel are the blocks' outputs of this cycle.
 	Retx    retx.Out
 	Rx      rxreorder.Out
@@ -147,6 +157,10 @@ type Model struct {
 	nakSent []bool
 	// nak is the NAK register.
 	nak nakReg
+	// gbnV is the verdict register of the go-back-N filter: the descriptor it dropped last cycle.
+	gbnV Verdict
+	// gbnVValid: gbnV holds a verdict.
+	gbnVValid bool
 	// gbnDropped counts data packets the filter dropped; naks counts NAKs sent (32 bits, wrapping).
 	gbnDropped, naks uint32
 	// connMask is CONNS-1.
@@ -359,6 +373,18 @@ func (m *Model) glueOutputs(in *In, out *Out, cy *cycle) {
 	}
 	out.GBNDropped = m.gbnDropped
 	out.Naks = m.naks
+	// Receive verdict: rx_reorder's (codes 0..3), else the filter's drop register (none in a reset cycle).
+	switch r := &out.Rx; {
+	case r.RxvValid:
+		out.RxvValid = true
+		out.Rxv = Verdict{Conn: r.RxvConn, PSN: r.RxvPSN, Code: r.RxvCode}
+	case m.gbnVValid && !in.Rst:
+		out.RxvValid = true
+		out.Rxv = m.gbnV
+	default:
+		out.RxvValid = false
+		out.Rxv = Verdict{}
+	}
 	out.RxFiltered = in.RxValid && !cy.pass
 }
 
@@ -369,6 +395,7 @@ func (m *Model) updateFilter(in *In, out *Out, cy *cycle) {
 	if !out.Rx.AckValid && m.nak.valid && in.AckOutReady {
 		m.nak.valid = false
 	}
+	m.gbnVValid = false
 	if !m.gbn || !in.RxValid || !out.RxReady {
 		return
 	}
@@ -379,6 +406,8 @@ func (m *Model) updateFilter(in *In, out *Out, cy *cycle) {
 		m.nakSent[rc] = false
 	case !cy.pass:
 		m.gbnDropped++
+		m.gbnVValid = true
+		m.gbnV = Verdict{Conn: rc, PSN: in.Rx.PSN & (1<<24 - 1), Code: VerdictGBNDropped}
 		if cy.needNak {
 			m.nak = nakReg{valid: true, conn: rc, psn: m.exp[rc]}
 			m.nakSent[rc] = true
@@ -456,6 +485,8 @@ func (m *Model) reset() {
 	m.kindHead = 0
 	m.kindN = 0
 	m.nak = nakReg{}
+	m.gbnVValid = false
+	m.gbnV = Verdict{}
 	m.gbnDropped = 0
 	m.naks = 0
 }

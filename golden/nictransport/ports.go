@@ -58,6 +58,13 @@ type TopOut struct {
 	CplFirst       bool     `port:"m_cpl_first,1"`
 	CplLast        bool     `port:"m_cpl_last,1"`
 	CplHandle      uint32   `port:"m_cpl_handle,handle"`
+	RxvValid       bool     `port:"m_rxv_valid,1"`
+	RxvConn        uint32   `port:"m_rxv_conn,conn"`
+	RxvPSN         uint32   `port:"m_rxv_psn,psn"`
+	RxvCode        uint32   `port:"m_rxv_code,rxv_code"`
+	UnaValid       bool     `port:"m_una_valid,1"`
+	UnaConn        uint32   `port:"m_una_conn,conn"`
+	UnaPSN         uint32   `port:"m_una_psn,psn"`
 	ErrValid       bool     `port:"m_err_valid,1"`
 	ErrConn        uint32   `port:"m_err_conn,conn"`
 	StatusAllFail  bool     `port:"m_status_all_failed,1"`
@@ -111,9 +118,13 @@ type TopOut struct {
 	CntNaks        uint32   `port:"cnt_naks,cnt"`
 }
 
-// Widths maps the width keys of TopIn/TopOut to bits under cfg: the blocks' keys together.
+// VerdictGBNDropped is the m_rxv_code of a data descriptor the go-back-N receive filter dropped; codes 0..3 are
+// rx_reorder's (rxreorder.Verdict*).
+const VerdictGBNDropped = 4
+
+// Widths maps the width keys of TopIn/TopOut to bits under cfg: the blocks' keys together, and rxv_code.
 func Widths(cfg config.Config) map[string]int {
-	w := map[string]int{}
+	w := map[string]int{"rxv_code": 3}
 	for _, m := range []map[string]int{retx.Widths(cfg), rxreorder.Widths(cfg), pathsel.Widths(cfg)} {
 		for k, v := range m {
 			w[k] = v
@@ -124,7 +135,7 @@ func Widths(cfg config.Config) map[string]int {
 
 // Valid names the valid qualifying an output port's payload ("" for ports compared every cycle).
 func Valid(port string) string {
-	for _, p := range []string{"m_cpl_", "m_pkt_", "m_ack_", "m_err_"} {
+	for _, p := range []string{"m_cpl_", "m_pkt_", "m_ack_", "m_err_", "m_rxv_", "m_una_"} {
 		if strings.HasPrefix(port, p) && !strings.HasSuffix(port, "_valid") {
 			return p + "valid"
 		}
@@ -239,6 +250,13 @@ func FromOut(o *Out, p *TopOut) {
 		CplFirst:       r.CplFirst,
 		CplLast:        r.CplLast,
 		CplHandle:      r.CplHandle,
+		RxvValid:       o.RxvValid,
+		RxvConn:        o.Rxv.Conn,
+		RxvPSN:         o.Rxv.PSN,
+		RxvCode:        o.Rxv.Code,
+		UnaValid:       x.UnaValid,
+		UnaConn:        x.UnaConn,
+		UnaPSN:         x.UnaPSN,
 		ErrValid:       x.ErrValid,
 		ErrConn:        x.ErrConn,
 		StatusAllFail:  s.StatusAllFail,

@@ -222,6 +222,9 @@ type Model struct {
 	errValid bool
 	// errConn is m_err_conn.
 	errConn uint32
+	// unaValid, unaConn and unaPSN are the m_una output register: una of unaConn moved forward to unaPSN.
+	unaValid        bool
+	unaConn, unaPSN uint32
 	// tick is the tick counter, 0..TICK_CYCLES-1.
 	tick uint32
 
@@ -450,7 +453,12 @@ func (m *Model) Step(in *In, out *Out) {
 	m.updateFeedback(in.FbReady) // E and T -> m_fb
 	m.updateEarly(&cy)           // early_load: S and E
 	m.updateTimer(&cy)           // timer visit, arq, tick
+	// m_una: the progress of this cycle's ACK (a_fire is 0 in a control cycle: no open overrides it).
+	m.unaValid = cy.aFire && cy.ack.progress
 	if cy.aFire {
+		if cy.ack.progress {
+			m.unaConn, m.unaPSN = m.a.conn, m.a.psn
+		}
 		m.ackApply(&cy.ack) // ACK processing (A): una, ahi, E, S
 	}
 	m.updateIssue(&cy)            // lookup issue: S bit, rto_pend, rw / gbn_act
@@ -491,6 +499,9 @@ func (m *Model) registerOutputs(out *Out) {
 		FbCount:        fb.count,
 		ErrValid:       m.errValid,
 		ErrConn:        m.errConn,
+		UnaValid:       m.unaValid,
+		UnaConn:        m.unaConn,
+		UnaPSN:         m.unaPSN,
 		CntSent:        m.cntSent,
 		CntRetxLoss:    m.cntRetxLoss,
 		CntRetxTimeout: m.cntRetxTimeout,
@@ -1066,6 +1077,9 @@ func (m *Model) reset() {
 	m.fb = fbReg{}
 	m.errValid = false
 	m.errConn = 0
+	m.unaValid = false
+	m.unaConn = 0
+	m.unaPSN = 0
 	m.tick = 0
 	m.cntSent = 0
 	m.cntRetxLoss = 0

@@ -64,6 +64,9 @@ type Out struct {
 	FbCount        uint32 `port:"m_fb_count,count"`
 	ErrValid       bool   `port:"m_err_valid,1"`
 	ErrConn        uint32 `port:"m_err_conn,conn"`
+	UnaValid       bool   `port:"m_una_valid,1"`
+	UnaConn        uint32 `port:"m_una_conn,conn"`
+	UnaPSN         uint32 `port:"m_una_psn,psn"`
 	CntSent        uint32 `port:"cnt_sent,cnt"`
 	CntRetxLoss    uint32 `port:"cnt_retx_loss,cnt"`
 	CntRetxTimeout uint32 `port:"cnt_retx_timeout,cnt"`
@@ -106,7 +109,7 @@ func Widths(cfg config.Config) map[string]int {
 
 // Valid reports, for an output port name, the valid signal that qualifies it ("" when compared every cycle).
 func Valid(port string) string {
-	for _, p := range []string{"m_preq_", "m_pkt_", "m_fb_", "m_err_"} {
+	for _, p := range []string{"m_preq_", "m_pkt_", "m_fb_", "m_err_", "m_una_"} {
 		if strings.HasPrefix(port, p) && !strings.HasSuffix(port, "_valid") {
 			return p + "valid"
 		}

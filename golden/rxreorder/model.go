@@ -217,7 +217,11 @@ func (m *Model) Step(in *In, out *Out) {
 		if m.s1.isCtl {
 			m.control()
 		} else {
-			m.packet()
+			// The verdict of the packet in stage 1 (docs/rx_reorder.md "Verdict output").
+			out.RxvValid = true
+			out.RxvConn = m.s1.conn
+			out.RxvPSN = m.s1.psn.Uint32()
+			out.RxvCode = m.packet()
 		}
 	}
 	m.updateRelease(in.CplReady, &rel)
@@ -366,15 +370,16 @@ func (m *Model) control() {
 	clear(m.pecn[c*paths : (c+1)*paths])
 }
 
-// packet executes a packet in stage 1 (docs/rx_reorder.md "Stage 1", steps 1 to 5).
-func (m *Model) packet() {
+// packet executes a packet in stage 1 (docs/rx_reorder.md "Stage 1", steps 1 to 5) and returns its verdict
+// (Verdict*).
+func (m *Model) packet() uint32 {
 	s := &m.s1
 	c := int(s.conn)
 
 	// 1. open[c]==0: drop, cnt_closed++. Nothing else changes; no ACK.
 	if !m.open[c] {
 		m.cntClosed++
-		return
+		return VerdictClosed
 	}
 	cum := m.cum[c]
 	// 2. Classify: accept, duplicate or out of window.
@@ -386,6 +391,7 @@ func (m *Model) packet() {
 	// 4. Accept: b = bitmap | (1<<d); L = trailing ones of b; bitmap = b >> L; cum += L; lag += L;
 	//    handle RAM[{c, psn}] = {first, last, handle}; cnt_accepted++.
 	//    Duplicate: cnt_duplicate++. Out of window: cnt_out_of_window++.
+	verdict := uint32(VerdictAccepted)
 	switch {
 	case accept:
 		l := m.acceptBit(c, int(d))
@@ -395,13 +401,15 @@ func (m *Model) packet() {
 		m.cntAccepted++
 	case duplicate:
 		m.cntDuplicate++
+		verdict = VerdictDuplicate
 	default:
 		m.cntOutOfWin++
 		// 5. ACK decision: not for out of window.
-		return
+		return VerdictOutOfWindow
 	}
 	// 5. ACK decision.
 	m.ackDecision(c, pi, accept, duplicate, gap)
+	return verdict
 }
 
 // classify is step 2 of a packet of connection c, with d = signed24(psn - cum[c]):

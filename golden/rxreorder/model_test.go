@@ -315,3 +315,36 @@ func TestPathSack(t *testing.T) {
 	require.Equal(t, ack{cycle: c + 2, conn: 1, psn: 12, path: 1, pseq: 1, sack: sackOf(0, 1, 2)},
 		b.acks[len(b.acks)-1], "path sequence wraps: 255 -> 0 is in order")
 }
+
+// TestVerdict: every packet taken gets its verdict on m_rxv the cycle after, with its connection and PSN, and
+// none in a reset cycle.
+func TestVerdict(t *testing.T) {
+	cfg := smallCfg()
+	m, err := rxreorder.New(cfg)
+	require.NoError(t, err)
+	var out rxreorder.Out
+	step := func(in rxreorder.In) rxreorder.Out {
+		in.CplReady, in.AckReady = true, true
+		m.Step(&in, &out)
+		return out
+	}
+	pkt := func(conn, psn uint32) rxreorder.In {
+		return rxreorder.In{PktValid: true, PktConn: conn, PktPSN: psn}
+	}
+	w := uint32(cfg.Window)
+	step(rxreorder.In{CtlValid: true, CtlOpen: true, CtlConn: 0, CtlPSN: 100})
+	ins := []rxreorder.In{pkt(0, 100), pkt(0, 100), pkt(0, 101+w), pkt(1, 7), pkt(0, 99), {}}
+	want := []uint32{rxreorder.VerdictAccepted, rxreorder.VerdictDuplicate, rxreorder.VerdictOutOfWindow,
+		rxreorder.VerdictClosed, rxreorder.VerdictDuplicate}
+	o := step(ins[0])
+	require.False(t, o.RxvValid, "no verdict before the first packet")
+	for i := 1; i < len(ins); i++ {
+		o = step(ins[i])
+		require.True(t, o.RxvValid, "packet %d", i-1)
+		require.Equal(t, [3]uint32{ins[i-1].PktConn, ins[i-1].PktPSN, want[i-1]}, [3]uint32{o.RxvConn, o.RxvPSN,
+			o.RxvCode}, "packet %d", i-1)
+	}
+	require.False(t, step(pkt(0, 102)).RxvValid, "nothing was taken the cycle before")
+	require.False(t, step(rxreorder.In{Rst: true}).RxvValid, "a reset cycle shows no verdict")
+	require.False(t, step(rxreorder.In{}).RxvValid, "the packet before the reset gets none")
+}

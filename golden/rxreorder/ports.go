@@ -45,11 +45,27 @@ type Out struct {
 	AckPseq      uint32   `port:"m_ack_pseq,pseq"`
 	AckSack      wide.Vec `port:"m_ack_sack,sack"`
 	AckECN       bool     `port:"m_ack_ecn,1"`
+	RxvValid     bool     `port:"m_rxv_valid,1"`
+	RxvConn      uint32   `port:"m_rxv_conn,conn"`
+	RxvPSN       uint32   `port:"m_rxv_psn,psn"`
+	RxvCode      uint32   `port:"m_rxv_code,vcode"`
 	CntAccepted  uint32   `port:"cnt_accepted,cnt"`
 	CntDuplicate uint32   `port:"cnt_duplicate,cnt"`
 	CntOutOfWin  uint32   `port:"cnt_out_of_window,cnt"`
 	CntClosed    uint32   `port:"cnt_closed,cnt"`
 }
+
+// Verdicts on m_rxv_code (docs/rx_reorder.md "Verdict output").
+const (
+	// VerdictAccepted is a packet accepted (counted in cnt_accepted).
+	VerdictAccepted = 0
+	// VerdictDuplicate is a duplicate dropped.
+	VerdictDuplicate = 1
+	// VerdictOutOfWindow is a packet beyond the window dropped.
+	VerdictOutOfWindow = 2
+	// VerdictClosed is a packet to a closed connection dropped.
+	VerdictClosed = 3
+)
 
 // Widths maps each width class used in the port tags to its width in bits under cfg.
 func Widths(cfg config.Config) map[string]int {
@@ -61,6 +77,7 @@ func Widths(cfg config.Config) map[string]int {
 		"pseq":   cfg.PseqWidth,
 		"handle": cfg.HandleWidth,
 		"sack":   cfg.SackBits,
+		"vcode":  2,
 		"cnt":    32,
 	}
 }
@@ -72,6 +89,8 @@ func Valid(port string) string {
 		return "m_cpl_valid"
 	case len(port) > 6 && port[:6] == "m_ack_" && port != "m_ack_valid":
 		return "m_ack_valid"
+	case len(port) > 6 && port[:6] == "m_rxv_" && port != "m_rxv_valid":
+		return "m_rxv_valid"
 	}
 	return ""
 }
