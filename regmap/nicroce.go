@@ -36,7 +36,8 @@ func globalBlock() Block {
 					{Name: "data_width", Lsb: 16, Width: 10, ResetParam: "DATA_WIDTH", Desc: "stream bits"}}},
 			{Name: "CTRL", Offset: 0x10, Access: RW, Desc: "global enable",
 				Fields: []Field{{Name: "enable", Width: 1, Reset: 0,
-					Desc: "1: frames in and out, work requests taken; 0: every frame dropped, no request taken"}}},
+					Desc: "1: frames in and out, work requests taken; 0: frames in dropped, frames out held at a frame " +
+						"boundary, no work request taken (posted receives are)"}}},
 			{Name: "CNT_CLEAR", Offset: 0x14, Access: WO, Desc: "counter reset",
 				Fields: []Field{{Name: "clear", Width: 1, Values: []uint32{1},
 					Desc: "1 zeroes every CNT_ register in the cycle of the write"}}},
