@@ -15,8 +15,6 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/nicrocecsr"
 	"github.com/spraynic/spraynic/regmap"
-	"github.com/spraynic/spraynic/testseed"
-	"github.com/spraynic/spraynic/tops"
 )
 
 // csrPresets are the presets TestNicRoCECSR runs.
@@ -84,17 +82,9 @@ func csrParams(t *testing.T, name string) nicrocecsr.Params {
 
 // buildCSR builds nic_roce_csr_tb for p with Verilator and returns the binary.
 func buildCSR(t *testing.T, root string, p nicrocecsr.Params) string {
-	dir := t.TempDir()
-	rtl := filepath.Join(root, "rtl")
-	args := []string{"-n", "10", "verilator", "--binary", "-j", "2", "-Wall", "--top-module", "nic_roce_csr_tb",
-		"--Mdir", filepath.Join(dir, "obj"), "-o", "tb", "-I" + rtl,
-		fmt.Sprintf("-GCONNS=%d", p.Conns), fmt.Sprintf("-GPATHS=%d", p.Paths), fmt.Sprintf("-GMTU=%d", p.MTU),
-		fmt.Sprintf("-GDATA_WIDTH=%d", p.DataWidth), filepath.Join(rtl, "lint.vlt"),
-		filepath.Join(rtl, "tb", "nic_roce_csr_tb.v")}
-	args = append(args, topSources(t, root, "nic_roce_csr")...)
-	out, err := exec.Command("nice", args...).CombinedOutput()
-	require.NoError(t, err, "verilator build:\n%s", out)
-	return filepath.Join(dir, "obj", "tb")
+	return buildTB(t, tbBuild{root: root, tb: "nic_roce_csr_tb", block: "nic_roce_csr", incRTL: true,
+		params: []tbParam{{name: "CONNS", val: p.Conns}, {name: "PATHS", val: p.Paths}, {name: "MTU", val: p.MTU},
+			{name: "DATA_WIDTH", val: p.DataWidth}}, dir: t.TempDir()})
 }
 
 // runCSR runs the testbench on steps and returns its output lines, one per step.
@@ -141,13 +131,7 @@ func diffFields(want, got string) string {
 // traffic compared with the twin golden/nicrocecsr every cycle (every output), and a directed check of the
 // map's rules derived from package regmap alone (not from the twin).
 func TestNicRoCECSR(t *testing.T) {
-	sd := testseed.Seed(t)
-	fmt.Printf("rtlcheck: TestNicRoCECSR seed=%d (SEED=N to change)\n", sd)
-	if _, err := exec.LookPath("verilator"); err != nil {
-		t.Skip("verilator not installed (make deps)")
-	}
-	root, err := tops.Root()
-	require.NoError(t, err)
+	root, sd := setup(t, "verilator")
 	m := regmap.NicRoCE()
 	for pi, name := range csrPresets {
 		t.Run(name, func(t *testing.T) {

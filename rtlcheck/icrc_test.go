@@ -20,16 +20,7 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/system"
 	"github.com/spraynic/spraynic/system/roce"
-	"github.com/spraynic/spraynic/testseed"
-	"github.com/spraynic/spraynic/tops"
 )
-
-// topSources returns the files of top as rtl/manifest.json lists them.
-func topSources(t *testing.T, root, top string) []string {
-	srcs, err := tops.Sources(root, top)
-	require.NoError(t, err)
-	return srcs
-}
 
 // mtu is the largest data payload of the vectors, bytes (the default MTU).
 const mtu = 4096
@@ -326,13 +317,7 @@ var summary = regexp.MustCompile(`roce_icrc_tb: frames (\d+) mismatches (\d+) la
 // every length modulo 64, the frames of a simulated capture, and single-bit flips in covered and masked bytes,
 // with random field values.
 func TestICRC(t *testing.T) {
-	sd := testseed.Seed(t)
-	fmt.Printf("rtlcheck: TestICRC seed=%d (SEED=N to change)\n", sd)
-	if _, err := exec.LookPath("verilator"); err != nil {
-		t.Skip("verilator not installed (make deps)")
-	}
-	root, err := tops.Root()
-	require.NoError(t, err)
+	root, sd := setup(t, "verilator")
 	r := rand.New(rand.NewPCG(sd, 0x1c4c))
 	vs, counts := vectors(t, r, sd)
 	fmt.Printf("rtlcheck: TestICRC %d frames: %v\n", len(vs), counts)
@@ -342,15 +327,11 @@ func TestICRC(t *testing.T) {
 			beats, expect := filepath.Join(dir, "beats.hex"), filepath.Join(dir, "expect.hex")
 			lines := writeFiles(t, r, vs, width, beats, expect)
 			t0 := time.Now()
-			build := exec.Command("verilator", "--binary", "-j", "2", "-Wall", "--top-module", "roce_icrc_tb",
-				fmt.Sprintf("-GDATA_WIDTH=%d", width), fmt.Sprintf("-GCYCLES=%d", lines),
-				fmt.Sprintf("-GFRAMES=%d", len(vs)), "--Mdir", filepath.Join(dir, "obj"), "-o", "tb",
-				filepath.Join(root, "rtl", "tb", "roce_icrc_tb.v"), filepath.Join(root, "rtl", "roce_icrc.v"))
-			out, err := build.CombinedOutput()
-			require.NoError(t, err, "verilator build:\n%s", out)
+			bin := buildTB(t, tbBuild{root: root, tb: "roce_icrc_tb", files: []string{"roce_icrc.v"},
+				params: []tbParam{{name: "DATA_WIDTH", val: width}, {name: "CYCLES", val: lines},
+					{name: "FRAMES", val: len(vs)}}, noLint: true, noNice: true, dir: dir})
 			built := time.Since(t0)
-			run := exec.Command(filepath.Join(dir, "obj", "tb"), "+beats="+beats, "+expect="+expect)
-			out, err = run.CombinedOutput()
+			out, err := exec.Command(bin, "+beats="+beats, "+expect="+expect).CombinedOutput()
 			require.NoError(t, err, "testbench:\n%s", out)
 			m := summary.FindSubmatch(out)
 			require.NotNil(t, m, "testbench printed no summary:\n%s", out)

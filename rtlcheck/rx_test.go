@@ -18,8 +18,6 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/system/roce"
-	"github.com/spraynic/spraynic/testseed"
-	"github.com/spraynic/spraynic/tops"
 )
 
 // rxFrame is one input frame of roce_rx and what Limits.Parse says of it.
@@ -413,20 +411,12 @@ func rxAppendBeat(t *testing.T, cur []byte, fs []string, width int) []byte {
 }
 
 // rxBuild builds the testbench at width bits for cfg in dir and returns the binary.
-func rxBuild(t *testing.T, cfg config.Config, width, cycles int, dir string) string {
-	root, err := tops.Root()
-	require.NoError(t, err)
-	args := []string{"-n", "10", "verilator", "--binary", "-j", "2", "-Wall", "--top-module", "roce_rx_tb",
-		fmt.Sprintf("-GDATA_WIDTH=%d", width), fmt.Sprintf("-GCONNS=%d", cfg.Conns),
-		fmt.Sprintf("-GPATHS=%d", cfg.Paths), fmt.Sprintf("-GQPN_BASE=%d", cfg.QPNBase), fmt.Sprintf("-GMTU=%d", cfg.MTU),
-		fmt.Sprintf("-GSACK_BITS=%d", cfg.SackBits), fmt.Sprintf("-GPSEQ_WIDTH=%d", cfg.PseqWidth),
-		fmt.Sprintf("-GHANDLE_WIDTH=%d", cfg.HandleWidth), fmt.Sprintf("-GCYCLES=%d", cycles),
-		"--Mdir", filepath.Join(dir, "obj"), "-o", "tb",
-		filepath.Join(root, "rtl", "lint.vlt"), filepath.Join(root, "rtl", "tb", "roce_rx_tb.v")}
-	args = append(args, topSources(t, root, "roce_rx")...)
-	out, err := exec.Command("nice", args...).CombinedOutput()
-	require.NoError(t, err, "verilator build:\n%s", out)
-	return filepath.Join(dir, "obj", "tb")
+func rxBuild(t *testing.T, root string, cfg config.Config, width, cycles int, dir string) string {
+	return buildTB(t, tbBuild{root: root, tb: "roce_rx_tb", block: "roce_rx", params: []tbParam{
+		{name: "DATA_WIDTH", val: width}, {name: "CONNS", val: cfg.Conns}, {name: "PATHS", val: cfg.Paths},
+		{name: "QPN_BASE", val: cfg.QPNBase}, {name: "MTU", val: cfg.MTU}, {name: "SACK_BITS", val: cfg.SackBits},
+		{name: "PSEQ_WIDTH", val: cfg.PseqWidth}, {name: "HANDLE_WIDTH", val: cfg.HandleWidth},
+		{name: "CYCLES", val: cycles}}, dir: dir})
 }
 
 // rxRun runs the testbench on a beat file with bp percent of back-pressure and returns its output.
@@ -505,11 +495,7 @@ func rxSourcesVary(t *testing.T, fs []rxFrame) {
 // random idle cycles and 30% output back-pressure, once back to back with none, once back to back with 90%;
 // then the line-rate figures.
 func TestRoCERX(t *testing.T) {
-	sd := testseed.Seed(t)
-	fmt.Printf("rtlcheck: TestRoCERX seed=%d (SEED=N to change)\n", sd)
-	if _, err := exec.LookPath("verilator"); err != nil {
-		t.Skip("verilator not installed (make deps)")
-	}
+	root, sd := setup(t, "verilator")
 	cfg, err := config.Preset("default")
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(sd, 0x5e7))
@@ -523,7 +509,7 @@ func TestRoCERX(t *testing.T) {
 	rxSourcesVary(t, fs)
 	for _, width := range []int{64, 128, 512} {
 		t.Run(fmt.Sprintf("width_%d", width), func(t *testing.T) {
-			rxWidth(t, r, cfg, fs, width, sd)
+			rxWidth(t, root, r, cfg, fs, width, sd)
 		})
 	}
 	for _, name := range []string{"ice40", "u250"} {
@@ -534,7 +520,7 @@ func TestRoCERX(t *testing.T) {
 			_, _, _, cnt := rxWant(pc, pfs)
 			rxSourcesVary(t, pfs)
 			fmt.Printf("rtlcheck: TestRoCERX %s: %d frames; verdicts %v\n", name, len(pfs), cnt)
-			rxWidth(t, r, pc, pfs, pc.DataWidth, sd)
+			rxWidth(t, root, r, pc, pfs, pc.DataWidth, sd)
 		})
 	}
 }
@@ -585,7 +571,7 @@ func rxFigureFrames(t *testing.T, r *rand.Rand, cfg config.Config) []rxFigure {
 }
 
 // rxWidth runs the checks and the figures at one width.
-func rxWidth(t *testing.T, r *rand.Rand, cfg config.Config, fs []rxFrame, width int, sd uint64) {
+func rxWidth(t *testing.T, root string, r *rand.Rand, cfg config.Config, fs []rxFrame, width int, sd uint64) {
 	dir := t.TempDir()
 	write := func(name string, frs []rxFrame, gaps bool) rxBeats {
 		p := filepath.Join(dir, name)
@@ -600,7 +586,7 @@ func rxWidth(t *testing.T, r *rand.Rand, cfg config.Config, fs []rxFrame, width 
 		most = max(most, runs[i].lines)
 	}
 	t0 := time.Now()
-	tb := rxBuild(t, cfg, width, most, dir)
+	tb := rxBuild(t, root, cfg, width, most, dir)
 	built := time.Since(t0)
 	o := rxRun(t, tb, gappy, 30, sd, width)
 	rxCompare(t, cfg, fs, o, fmt.Sprintf("width %d, idle cycles and 30%% back-pressure", width))

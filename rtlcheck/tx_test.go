@@ -19,8 +19,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spraynic/spraynic/system/roce"
-	"github.com/spraynic/spraynic/testseed"
-	"github.com/spraynic/spraynic/tops"
 )
 
 // txBuilds are the roce_tx instances TestRoCETX builds: each width with other field widths (128 bits with the
@@ -52,13 +50,7 @@ type txLog struct {
 // the MTU, ACKs and NAKs with random SACK bitmaps, table rewrites, with random input gaps and back-pressure and
 // back to back; then the throughput and latency figures, and tshark on the frames when it is installed.
 func TestRoCETX(t *testing.T) {
-	sd := testseed.Seed(t)
-	fmt.Printf("rtlcheck: TestRoCETX seed=%d (SEED=N to change)\n", sd)
-	if _, err := exec.LookPath("verilator"); err != nil {
-		t.Skip("verilator not installed (make deps)")
-	}
-	root, err := tops.Root()
-	require.NoError(t, err)
+	root, sd := setup(t, "verilator")
 	for _, p := range txBuilds {
 		t.Run(fmt.Sprintf("width_%d", p.width), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(sd, uint64(p.width)))
@@ -80,21 +72,13 @@ func TestRoCETX(t *testing.T) {
 
 // buildTx builds the testbench of p with Verilator and returns the binary.
 func buildTx(t *testing.T, root string, p txParams) string {
-	dir := t.TempDir()
 	t0 := time.Now()
-	args := []string{"-n", "10", "verilator", "--binary", "-j", "2", "-Wall", "--top-module",
-		"roce_tx_tb", "--Mdir", filepath.Join(dir, "obj"), "-o", "tb"}
-	for k, v := range map[string]int{"DATA_WIDTH": p.width, "CONNS": p.conns, "PATHS": p.paths,
-		"SACK_BITS": p.sackBits, "PSEQ_WIDTH": p.pseqW, "HANDLE_WIDTH": p.handleW, "MTU": p.mtu} {
-		args = append(args, fmt.Sprintf("-G%s=%d", k, v))
-	}
-	rtl := filepath.Join(root, "rtl")
-	args = append(args, filepath.Join(rtl, "lint.vlt"), filepath.Join(rtl, "tb", "roce_tx_tb.v"))
-	args = append(args, topSources(t, root, "roce_tx")...)
-	out, err := exec.Command("nice", args...).CombinedOutput()
-	require.NoError(t, err, "verilator build:\n%s", out)
+	bin := buildTB(t, tbBuild{root: root, tb: "roce_tx_tb", block: "roce_tx", params: []tbParam{
+		{name: "DATA_WIDTH", val: p.width}, {name: "CONNS", val: p.conns}, {name: "PATHS", val: p.paths},
+		{name: "SACK_BITS", val: p.sackBits}, {name: "PSEQ_WIDTH", val: p.pseqW},
+		{name: "HANDLE_WIDTH", val: p.handleW}, {name: "MTU", val: p.mtu}}, dir: t.TempDir()})
 	fmt.Printf("rtlcheck: TestRoCETX width %d: build %v\n", p.width, time.Since(t0).Round(time.Second))
-	return filepath.Join(dir, "obj", "tb")
+	return bin
 }
 
 // randomStim returns the random stimulus: every payload length 0..160 (every pad count and tlast position at
