@@ -2019,7 +2019,7 @@ always @* begin
 `ifndef FORMAL_GBN
         // m_una pulses exactly in the cycle after an ACK processed (a_fire) moved una of its
         // connection forward, into (una, nxt], with that connection and its new una (retx_cnt
-        // only: kept out of the go-back-N sets, whose induction step it slows)
+        // only: kept out of the go-back-N sets to keep their induction step as it is)
         retx_una_out: assert (f_rst_prev ? !m_una_valid : m_una_valid == f_ev_una &&
             (!m_una_valid || (m_una_conn == f_aconn_prev && m_una_psn == f_una_now &&
             f_una_now - f_auna_prev <= f_anxt_prev - f_auna_prev)));
