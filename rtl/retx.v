@@ -1954,6 +1954,7 @@ reg                     f_ev_rto;
 reg                     f_ev_gbn;
 reg                     f_ev_exp;
 reg                     f_ev_ign;
+reg                     f_ev_una;
 
 always @* begin
     f_v = tick_reg[CONN_W-1:0];
@@ -1990,6 +1991,7 @@ always @* begin
     f_ev_exp = f_exp_prev && una_reg[f_vconn_prev*PSN_WIDTH +: PSN_WIDTH] == f_vuna_prev &&
         !err_reg[f_vconn_prev];
     f_una_now = una_reg[f_aconn_prev*PSN_WIDTH +: PSN_WIDTH];
+    f_ev_una = f_afire_prev && f_una_now != f_auna_prev;
     f_ev_ign = f_afire_prev && (!f_alive_prev || !(f_una_now != f_auna_prev || ev_valid_reg ||
         (GBN_MODE && f_anak_prev && f_apsn_prev - f_una_now < f_anxt_prev - f_una_now)));
     if (f_past_valid) begin
@@ -2014,6 +2016,14 @@ always @* begin
             retx_cnt_ack_ignored: assert (cnt_ack_ignored_reg ==
                 f_cnt_prev[0*32 +: 32] + {31'd0, f_ev_ign});
         end
+`ifndef FORMAL_GBN
+        // m_una pulses exactly in the cycle after an ACK processed (a_fire) moved una of its
+        // connection forward, into (una, nxt], with that connection and its new una (retx_cnt
+        // only: kept out of the go-back-N sets to keep their induction step as it is)
+        retx_una_out: assert (f_rst_prev ? !m_una_valid : m_una_valid == f_ev_una &&
+            (!m_una_valid || (m_una_conn == f_aconn_prev && m_una_psn == f_una_now &&
+            f_una_now - f_auna_prev <= f_anxt_prev - f_auna_prev)));
+`endif
     end
 end
 `endif
@@ -2117,7 +2127,7 @@ end
 // hole; retx_cover_tx a new packet filling the window; retx_cover_deep a retransmission on RTO
 // and a connection going to error; retx_gbn a rewind resend; retx_gbn_rw a rewind of
 // connection 0 past una (it issued a resend); retx_cnt a new packet, a refused s_tx packet and
-// an ignored ACK counted
+// an ignored ACK counted, and an m_una pulse
 always @* begin
     if (f_past_valid && !rst) begin
 `ifdef FORMAL_COVER_TX
@@ -2136,6 +2146,7 @@ always @* begin
         c_retx_cnt_sent: cover (!f_rst_prev && f_ev_sent);
         c_retx_cnt_dropped: cover (!f_rst_prev && f_txd_prev);
         c_retx_cnt_ignored: cover (!f_rst_prev && f_ev_ign);
+        c_retx_una: cover (m_una_valid);
 `else
         c_retx_wrap: cover (new_send && tx_nxt == {PSN_WIDTH{1'b1}});
 `endif

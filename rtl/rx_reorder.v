@@ -826,9 +826,10 @@ end
 
 `ifdef FORMAL
 /*
- * Properties (docs/formal.md, property sets rx_reorder and rx_reorder_bmc). The first group holds
- * by k-induction; the group under FORMAL_BMC reads the connection and path RAMs, whose contents
- * induction leaves free, and is checked by bounded model checking.
+ * Properties (docs/formal.md, property sets rx_reorder, rx_reorder_bmc and rx_reorder_rxv). The
+ * first group holds by k-induction; the group under FORMAL_BMC reads the connection and path RAMs,
+ * whose contents induction leaves free, and is checked by bounded model checking. Set
+ * rx_reorder_rxv (FORMAL_RXV) holds the verdict output's properties alone, by 1-induction.
  */
 reg                     f_past_valid = 1'b0;
 // per connection, since its last open: open PSN, any completion yet, last completed PSN
@@ -872,6 +873,7 @@ always @* begin
     end
 end
 
+`ifndef FORMAL_RXV
 always @* begin
     f_d = s1_psn_reg - c_cum;
     f_adv = s1_cum_res - c_cum;
@@ -975,6 +977,54 @@ always @* begin
         c_closed: cover (s1_pkt && !c_open);
     end
 end
+`else
+/*
+ * Set rx_reorder_rxv: one verdict per packet taken, in the cycle after its s_pkt handshake (none
+ * in a reset cycle), with its connection and PSN; its code is the counter that moved at the end
+ * of that cycle (0 cnt_accepted, 1 cnt_duplicate, 2 cnt_out_of_window, 3 cnt_closed), and no
+ * counter moves in a cycle without a verdict. Stated from ports alone (f_*_prev: the cycle before).
+ */
+reg                     f_hs_prev = 1'b0;
+reg [CONN_W-1:0]        f_hs_conn_prev;
+reg [PSN_WIDTH-1:0]     f_hs_psn_prev;
+reg                     f_rxv_prev;
+reg [1:0]               f_code_prev;
+reg [3:0]               f_code_ev;
+
+always @(posedge clk) begin
+    f_hs_prev <= s_pkt_valid && s_pkt_ready;
+    f_hs_conn_prev <= s_pkt_conn;
+    f_hs_psn_prev <= s_pkt_psn;
+    f_rxv_prev <= m_rxv_valid;
+    f_code_prev <= m_rxv_code;
+end
+
+always @* begin
+    // last cycle's verdict as the counter it names: {closed, out of window, duplicate, accepted}
+    f_code_ev = f_rxv_prev ? 4'b0001 << f_code_prev : 4'b0000;
+    if (f_past_valid) begin
+        rx_rxv_pkt: assert (m_rxv_valid == (f_hs_prev && !rst) && (!m_rxv_valid ||
+            (m_rxv_conn == f_hs_conn_prev && m_rxv_psn == f_hs_psn_prev)));
+    end
+    if (f_past_valid && !f_rst_prev) begin
+        rx_rxv_code: assert (
+            cnt_accepted == f_cnt_prev[0 +: 32] + {31'd0, f_code_ev[0]} &&
+            cnt_duplicate == f_cnt_prev[32 +: 32] + {31'd0, f_code_ev[1]} &&
+            cnt_out_of_window == f_cnt_prev[64 +: 32] + {31'd0, f_code_ev[2]} &&
+            cnt_closed == f_cnt_prev[96 +: 32] + {31'd0, f_code_ev[3]});
+    end
+end
+
+// non-vacuity: a verdict of each code
+always @* begin
+    if (f_past_valid && !rst) begin
+        c_rxv_accepted: cover (m_rxv_valid && m_rxv_code == 2'd0);
+        c_rxv_duplicate: cover (m_rxv_valid && m_rxv_code == 2'd1);
+        c_rxv_oow: cover (m_rxv_valid && m_rxv_code == 2'd2);
+        c_rxv_closed: cover (m_rxv_valid && m_rxv_code == 2'd3);
+    end
+end
+`endif
 
 `ifdef FORMAL_BMC
 // one connection f_c, one PSN f_psn, one path f_p, one path sequence f_q stand for all (anyconst):
