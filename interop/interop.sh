@@ -4,7 +4,8 @@
 # captures the tap and every RoCEv2 frame of the capture is checked afterwards (docs/interop.md).
 # Usage: interop/interop.sh IMAGE_DIR SPRAYNIC_BINARY
 # Environment: INTEROP_SIZES=1,4096,65536,1048576; INTEROP_ITERS=100; INTEROP_LOSS=0.01 (the second round's rate);
-#   INTEROP_SEED=1; INTEROP_TIMEOUT=900 (seconds, the whole run); INTEROP_TAP=spn-interop0; INTEROP_CAPTURE=1.
+#   INTEROP_SEED=1; INTEROP_TIMEOUT=900 (seconds, the whole run); INTEROP_TAP=spn-interop0; INTEROP_CAPTURE=1;
+#   INTEROP_EVENTS=0 (1: the VM's ibv_rc_pingpong waits on completion events, -e, instead of polling).
 # Output in IMAGE_DIR: interop-console.log, interop-host.log, interop.pcap, interop.txt (the summary).
 set -eu
 
@@ -17,6 +18,7 @@ seed=${INTEROP_SEED:-1}
 limit=${INTEROP_TIMEOUT:-900}
 tap=${INTEROP_TAP:-spn-interop0}
 capture=${INTEROP_CAPTURE:-1}
+events=${INTEROP_EVENTS:-0}
 host=10.0.3.1 vm=10.0.3.15 ep=10.0.3.2 port=18600
 
 die() { echo "interop: $*" >&2; exit 1; }
@@ -28,6 +30,7 @@ command -v qemu-system-x86_64 >/dev/null 2>&1 || die "qemu-system-x86_64 is miss
 [ -x "$bin" ] || die "no spraynic binary at $bin"
 case "$iters" in ''|*[!0-9]*) die "INTEROP_ITERS=$iters: not a whole number (allowed 1..100000)" ;; esac
 case "$limit" in ''|*[!0-9]*) die "INTEROP_TIMEOUT=$limit: not a whole number of seconds (allowed 60..86400)" ;; esac
+case "$events" in 0|1) ;; *) die "INTEROP_EVENTS=$events: allowed 0 (poll) or 1 (-e)" ;; esac
 case "$seed" in ''|*[!0-9]*) die "INTEROP_SEED=$seed: not a whole number" ;; esac
 [ "$limit" -ge 60 ] && [ "$limit" -le 86400 ] || die "INTEROP_TIMEOUT=$limit: allowed 60..86400 seconds"
 ip link show "$tap" >/dev/null 2>&1 && die "$tap exists already (another run? remove it with: ip link del $tap)"
@@ -56,13 +59,13 @@ if [ "$capture" != 0 ]; then
 fi
 tq=$EPOCHREALTIME
 append="console=ttyS0 panic=-1 interop.mode=interop interop.addr=$vm/24 interop.host=$host interop.port=$port"
-append="$append interop.rounds=2 interop.sizes=$sizes interop.iters=$iters"
+append="$append interop.rounds=2 interop.sizes=$sizes interop.iters=$iters interop.events=$events"
 timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg -smp 1 -m 512 -nographic -no-reboot -kernel "$dir/vmlinuz" \
   -initrd "$dir/initrd.gz" -append "$append" -netdev "tap,id=n0,ifname=$tap,script=no,downscript=no" \
   -device virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:12:34:56 </dev/null >"$console" 2>&1 &
 qpid=$!
 timeout -k 5 "$limit" "$bin" interop run --iface "$tap" --ip "$ep" --host-ip "$host" --peer "$vm" \
-  --sizes "$sizes" --iters "$iters" --loss "0,$loss" --seed "$seed" --port "$port" >"$hostlog" 2>&1 &
+  --sizes "$sizes" --iters "$iters" --loss "0,$loss" --seed "$seed" --port "$port" --run-timeout 120s >"$hostlog" 2>&1 &
 hpid=$!
 # the VM's boot time: qemu started -> INTEROP-READY on its console
 ready=none
