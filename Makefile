@@ -182,7 +182,7 @@ fpga-bounds: deps deps-fpga ## Fmax of each block's bare recurrence on the iCE40
 DEPS_INTEROP := qemu-system-x86_64:qemu-system-x86 cpio:cpio readelf:binutils dpkg-deb:dpkg
 INTEROP_DIR := build/interop
 
-.PHONY: deps-interop interop-image interop-peer-check interop-shell
+.PHONY: deps-interop interop-image interop-peer-check interop-shell interop
 
 deps-interop: ## install the interop peer's host tools (qemu-system-x86, cpio, binutils) as root, else name them
 	$(call install_missing,deps-interop,$(DEPS_INTEROP),)
@@ -195,6 +195,10 @@ interop-image: $(INTEROP_DIR)/initrd.gz ## Soft-RoCE peer VM from Debian package
 
 interop-peer-check: deps-interop $(INTEROP_DIR)/initrd.gz ## boot the peer (qemu TCG), rxe0 on its NIC, ibv_rc_pingpong inside it
 	interop/peer-check.sh $(INTEROP_DIR)
+
+interop: deps-interop $(INTEROP_DIR)/initrd.gz ## spraynic's RC endpoint vs the VM's ibv_rc_pingpong over a tap (root), both roles, loss
+	go build -o $(INTEROP_DIR)/spraynic ./cmd/spraynic
+	interop/interop.sh $(INTEROP_DIR) $(INTEROP_DIR)/spraynic
 
 interop-shell: deps-interop $(INTEROP_DIR)/initrd.gz ## boot the peer to a busybox shell with rxe0 up (Ctrl-A X quits qemu)
 	INTEROP_MODE=shell interop/peer-check.sh $(INTEROP_DIR)

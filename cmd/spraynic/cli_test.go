@@ -65,8 +65,8 @@ func TestUsageErrors(t *testing.T) {
 	checkCases(t, []cliCase{
 		{name: "unknown command", args: []string{"simm"}, code: 2,
 			stderr: `spraynic: unknown command "simm" (did you mean sim?) (commands: tests, run, regress, merge, replay, ` +
-				`sim, gen, bench, measure, cov, synth, fpga-baseline, formal, config, tops, build-models, regmap, help); ` +
-				`see 'spraynic --help'`},
+				`sim, gen, bench, measure, cov, synth, fpga-baseline, formal, config, tops, build-models, regmap, interop, ` +
+				`help); see 'spraynic --help'`},
 		{name: "unknown subcommand", args: []string{"config", "shw"}, code: 2,
 			stderr: `spraynic: unknown command "shw" (commands: show, check, params, list); see 'spraynic config --help'`},
 		{name: "unknown flag", args: []string{"sim", "--los", "0.1"}, code: 2,

@@ -76,7 +76,7 @@ func app() *cli.App {
 			simCommand(), genCommand(),
 			benchCommand(), measureCommand(), covCommand(),
 			synthCommand(), fpgaBaselineCommand(), formalCommand(),
-			configCommand(), topsCommand(), buildModelsCommand(), regmapCommand(),
+			configCommand(), topsCommand(), buildModelsCommand(), regmapCommand(), interopCommand(),
 		},
 	}
 	conventions(a)

@@ -209,6 +209,23 @@ func BuildAck(a *Ack) ([]byte, error) {
 	return build(ls...)
 }
 
+// BuildPlain returns the Ethernet frame of a plain IBTA packet (no spray or SACK extension): h's Ethernet, IPv4
+// and UDP headers, then ls, which start with a *BTH whose ICRC is filled in here. Used by the compatibility mode
+// (system/ibrc) for SEND First/Middle/Last/Only and AETH-only ACKs.
+func BuildPlain(h *Header, ls ...gopacket.SerializableLayer) ([]byte, error) {
+	if len(ls) == 0 {
+		return nil, invalid("BTH", "layers", 0, "a BTH first")
+	}
+	if _, ok := ls[0].(*BTH); !ok {
+		return nil, invalid("BTH", "layers", 0, "a BTH first")
+	}
+	eth, ip, udp, err := netLayers(h)
+	if err != nil {
+		return nil, err
+	}
+	return build(append([]gopacket.SerializableLayer{eth, ip, udp}, ls...)...)
+}
+
 // ICRC returns the RoCEv2 invariant CRC of ipPacket: the IPv4 packet as on the wire (IP header through the ICRC
 // field; the last 4 bytes, the ICRC field itself, are not covered). It is CRC-32 (IEEE 802.3, reflected, init and
 // final XOR 0xFFFFFFFF) over 8 bytes of 0xFF, the IPv4 header with TOS, TTL and header checksum set to ones, the

@@ -1,0 +1,6 @@
+// Package ibrc is spraynic's RoCEv2 compatibility mode: one plain IBTA Reliable Connected queue pair (SEND First,
+// Middle, Last, Only; AETH ACK/NAK with a real MSN; the IBTA PSN rules; go-back-N), without the spray and SACK
+// extensions, so that an unchanged RoCEv2 stack such as Linux rxe can talk to it (docs/interop.md). The endpoint
+// is a deterministic model: it reads no clock; every call that depends on time takes the current time as an
+// argument. Frames are Ethernet II / IPv4 / UDP 4791 built with system/roce's BTH and AETH layers and its ICRC.
+package ibrc

@@ -1,0 +1,101 @@
+package ibrc
+
+import (
+	"time"
+
+	"github.com/spraynic/spraynic/system/roce"
+)
+
+// Receive handles one frame at time now. A frame that is not RoCEv2 to this endpoint's IP and QP returns
+// ErrNotForUs; one that fails a check (ICRC) is counted in Stats.Bad and returns its error; the queue pair's
+// own failures are reported by Err.
+func (e *Endpoint) Receive(frame []byte, now time.Duration) error {
+	p, err := Parse(frame)
+	if err != nil {
+		if p.DestQP == e.cfg.Local.QPN && p.DstIP == e.cfg.Local.IP {
+			e.stats.Bad++
+			return err
+		}
+		return ErrNotForUs
+	}
+	if p.DstIP != e.cfg.Local.IP || p.DestQP != e.cfg.Local.QPN {
+		return ErrNotForUs
+	}
+	if e.err != nil {
+		return nil
+	}
+	switch p.Opcode {
+	case OpAck:
+		e.onAck(&p, now)
+	case OpSendFirst, OpSendMiddle, OpSendLast, OpSendOnly:
+		e.onData(&p)
+	default:
+		e.stats.Bad++
+		e.invalid()
+	}
+	return nil
+}
+
+// onData applies the responder's PSN rules to a SEND packet: the expected PSN is accepted, a duplicate (behind
+// it) is acknowledged again, a packet ahead of it is dropped and NAKed once per gap.
+func (e *Endpoint) onData(p *Packet) {
+	d := (p.PSN - wire(e.cfg.RecvPSN, e.epsn)) & roce.Max24
+	switch {
+	case d >= 1<<23:
+		e.stats.Duplicates++
+		e.ackDue = true
+		return
+	case d > 0:
+		e.stats.OutOfSeq++
+		if !e.nakSent {
+			e.nakDue, e.nakSent, e.nakSyn = true, true, SynNAKSeq
+		}
+		return
+	}
+	starts := p.Opcode == OpSendFirst || p.Opcode == OpSendOnly
+	ends := p.Opcode == OpSendLast || p.Opcode == OpSendOnly
+	full := len(p.Payload) == e.cfg.MTU
+	if starts == e.inMsg || len(p.Payload) > e.cfg.MTU || !ends && !full {
+		e.stats.Bad++
+		e.invalid()
+		return
+	}
+	e.cur = append(e.cur, p.Payload...)
+	e.inMsg = !ends
+	e.epsn++
+	e.nakSent = false
+	e.sinceAck++
+	if ends {
+		e.recvd = append(e.recvd, e.cur)
+		e.cur = nil
+		e.msn = (e.msn + 1) & roce.Max24
+		e.stats.MsgsRcvd++
+	}
+	if ends || p.AckReq || e.sinceAck >= e.cfg.AckEvery {
+		e.ackDue = true
+	}
+}
+
+// invalid NAKs "invalid request" at the expected PSN and fails the queue pair (IBTA: the QP goes to error).
+func (e *Endpoint) invalid() {
+	e.nakDue, e.nakSyn = true, SynNAKInvalid
+	e.err = ErrProtocol
+}
+
+// response builds the pending NAK or ACK, if any: a NAK carries the expected PSN, an ACK the last PSN received in
+// order; both the MSN.
+func (e *Endpoint) response() ([]byte, error) {
+	if !e.nakDue && !e.ackDue {
+		return nil, nil
+	}
+	aeth := &roce.AETH{Syndrome: SynACK, MSN: e.msn}
+	psn := wire(e.cfg.RecvPSN, e.epsn-1)
+	if e.nakDue {
+		aeth.Syndrome, psn = e.nakSyn, wire(e.cfg.RecvPSN, e.epsn)
+		e.stats.NAKsSent++
+	} else {
+		e.stats.AcksSent++
+	}
+	e.nakDue, e.ackDue, e.sinceAck = false, false, 0
+	return Build(&e.hdr, OpAck, psn, false, aeth, nil)
+}

@@ -1,0 +1,86 @@
+package livelink
+
+import (
+	"fmt"
+	"net"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Link carries whole Ethernet frames.
+type Link interface {
+	// Send transmits one frame.
+	Send(frame []byte) error
+	// Recv waits up to timeout for frames and returns those that arrived (none on timeout).
+	Recv(timeout time.Duration) ([][]byte, error)
+}
+
+// Socket is an AF_PACKET socket bound to one interface: it reads every frame the interface receives (not those
+// the host sends on it) and writes frames out of it as they are.
+type Socket struct {
+	fd    int
+	iface *net.Interface
+	buf   []byte
+}
+
+// htons converts a 16-bit protocol number to network order.
+func htons(v uint16) uint16 { return v<<8 | v>>8 }
+
+// Open binds a packet socket to the interface name. It needs CAP_NET_RAW (root).
+func Open(name string) (*Socket, error) {
+	ifi, err := net.InterfaceByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("interface %s: %w", name, err)
+	}
+	fd, err := unix.Socket(unix.AF_PACKET, unix.SOCK_RAW|unix.SOCK_CLOEXEC, int(htons(unix.ETH_P_ALL)))
+	if err != nil {
+		return nil, fmt.Errorf("AF_PACKET socket (needs root): %w", err)
+	}
+	sa := &unix.SockaddrLinklayer{Protocol: htons(unix.ETH_P_ALL), Ifindex: ifi.Index}
+	if err := unix.Bind(fd, sa); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("bind AF_PACKET to %s: %w", name, err)
+	}
+	// a large receive buffer: a 1 MiB message is 1024 frames arriving in a burst
+	_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, 8<<20)
+	return &Socket{fd: fd, iface: ifi, buf: make([]byte, 65536)}, nil
+}
+
+// Close closes the socket.
+func (s *Socket) Close() error { return unix.Close(s.fd) }
+
+// Send writes one frame out of the interface.
+func (s *Socket) Send(frame []byte) error {
+	sa := &unix.SockaddrLinklayer{Ifindex: s.iface.Index, Halen: 6}
+	copy(sa.Addr[:], frame[:6])
+	return unix.Sendto(s.fd, frame, 0, sa)
+}
+
+// Recv waits up to timeout for the socket to be readable, then reads every queued frame the interface received;
+// frames the host itself sent on the interface (PACKET_OUTGOING) are skipped.
+func (s *Socket) Recv(timeout time.Duration) ([][]byte, error) {
+	ms := int(timeout / time.Millisecond)
+	if timeout > 0 && ms == 0 {
+		ms = 1
+	}
+	fds := []unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLIN}}
+	if _, err := unix.Poll(fds, ms); err != nil && err != unix.EINTR {
+		return nil, err
+	}
+	var out [][]byte
+	for len(out) < 4096 {
+		n, from, err := unix.Recvfrom(s.fd, s.buf, unix.MSG_DONTWAIT)
+		if err == unix.EAGAIN || err == unix.EINTR {
+			break
+		}
+		if err != nil {
+			return out, err
+		}
+		if ll, ok := from.(*unix.SockaddrLinklayer); ok && ll.Pkttype == unix.PACKET_OUTGOING {
+			continue
+		}
+		out = append(out, append([]byte(nil), s.buf[:n]...))
+	}
+	return out, nil
+}
