@@ -1596,6 +1596,8 @@ always @* begin
             // status registers show the start of the previous cycle
             ps_status: assert (m_status_all_failed_reg == (f_af_prev != {CONNS{1'b0}}));
             ps_status_conn: assert (m_status_conn_reg == f_af_low_prev);
+            ps_status_af: assert (m_status_af == f_af_prev);
+            ps_status_any: assert (m_status_all_failed == |m_status_af);
             ps_rd_all_failed: assert (rd_all_failed_reg == f_af_prev[f_ridx_prev[PIDX_W-1:PATH_W]]);
             ps_rd_state: assert (rd_state_reg == f_state_prev[f_ridx_prev*ST_W +: ST_W]);
             ps_rd_inflight: assert (rd_inflight_reg == f_if_prev[f_ridx_prev*IF_W +: IF_W]);
