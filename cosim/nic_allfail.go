@@ -48,7 +48,10 @@ type allFailDriver struct {
 	// rdAll says rd_all_failed was seen.
 	rise, fall int64
 	rdAll      bool
-	last       nictransport.TopOut
+	// afBad describes the first cycle m_status_af was not {c} while the status showed c all-failed, or not 0
+	// otherwise (only c is ever open, so no other connection can have every path failed).
+	afBad string
+	last  nictransport.TopOut
 }
 
 func newAllFailDriver(cfg config.Config, seed uint64) *allFailDriver {
@@ -120,6 +123,14 @@ func (d *allFailDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictra
 	if out.RdAllFailed {
 		d.rdAll = true
 	}
+	want := wide.Vec{}
+	if out.StatusAllFail && int(d.c) < wide.MaxBits {
+		want = want.Set(int(d.c))
+	}
+	if d.afBad == "" && (out.StatusAF != want || out.StatusAllFail && out.StatusConn != d.c) {
+		d.afBad = fmt.Sprintf("cycle %d: m_status_all_failed/conn/af = %v/%d/%x, want af %x with conn %d",
+			cycle, out.StatusAllFail, out.StatusConn, out.StatusAF, want, d.c)
+	}
 	if out.PktValid && in.PktReady && out.PktConn == d.c {
 		p := out.PktPath
 		d.pnx[p] = max(d.pnx[p], out.PktPseq+1)
@@ -163,8 +174,8 @@ func (d *allFailDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictra
 	}
 }
 
-// check requires the script to have run to its end: every path failed, the status rose and fell, rd_all_failed
-// was seen, a probe recovered a path, and the connection never went to error.
+// check requires the script to have run to its end: every path failed, the status rose and fell (m_status_af
+// showing only c, exactly while m_status_all_failed did), rd_all_failed was seen, a probe recovered a path, and the connection never went to error.
 func (d *allFailDriver) check() error {
 	o := &d.last
 	switch {
@@ -175,6 +186,8 @@ func (d *allFailDriver) check() error {
 		return fmt.Errorf("cnt_failures %d, want at least %d (every path)", o.CntFailures, d.cfg.Paths)
 	case !d.rdAll:
 		return fmt.Errorf("rd_all_failed never seen with rd_conn = %d", d.c)
+	case d.afBad != "":
+		return fmt.Errorf("m_status_af: %s", d.afBad)
 	case o.CntProbes == 0 || o.CntRecoveries == 0:
 		return fmt.Errorf("cnt_probes %d, cnt_recoveries %d; want both above 0", o.CntProbes, o.CntRecoveries)
 	case o.CntErrors != 0:

@@ -10,8 +10,8 @@
  * windows, failure with a new entropy, hold-off, probe and recovery.
  *
  * Interfaces: s_req (path requests), m_sel (decisions), s_fb (feedback), s_ctl (reopen), rd_*
- * (status read of one (connection, path)), m_status_* (all paths of a connection failed), cnt_*
- * (counters).
+ * (status read of one (connection, path)), m_status_* (all paths of a connection failed: any, the
+ * lowest, per connection), cnt_* (counters).
  *
  * Contract: docs/path_sel.md, cycle by cycle: ports, state and where the RTL keeps it (flip-flops,
  * distributed RAM, block RAM), pipeline, same-cycle order, critical paths. The Go golden model
@@ -94,6 +94,7 @@ module path_sel #(
     output wire [15:0]                  rd_losses,
     output wire                         m_status_all_failed,
     output wire [$clog2(CONNS)-1:0]     m_status_conn,
+    output wire [CONNS-1:0]             m_status_af,
 
     /*
      * Counters (wrap)
@@ -351,6 +352,7 @@ reg [15:0]                      rd_loss_fwd_data_reg = 16'd0, rd_loss_fwd_data_n
 reg                             rd_loss_fresh_reg = 1'b1, rd_loss_fresh_next;
 reg                             m_status_all_failed_reg = 1'b0, m_status_all_failed_next;
 reg [CONN_W-1:0]                m_status_conn_reg = {CONN_W{1'b0}}, m_status_conn_next;
+reg [CONNS-1:0]                 m_status_af_reg = {CONNS{1'b0}}, m_status_af_next;
 
 // per-path counter read-modify-write: the increment whose word was read in the previous cycle and
 // is written in this one (address, fire: +1, loss feedback: +count), and whether the word written
@@ -495,6 +497,7 @@ assign rd_losses = rd_loss_fwd_reg ? rd_loss_fwd_data_reg :
                    rd_loss_fresh_reg ? 16'd0 : loss_copy_rd_data;
 assign m_status_all_failed = m_status_all_failed_reg;
 assign m_status_conn = m_status_conn_reg;
+assign m_status_af = m_status_af_reg;
 
 assign cnt_decisions = cnt_decisions_reg;
 assign cnt_probes = cnt_probes_reg;
@@ -677,6 +680,7 @@ always @* begin
     rd_loss_fresh_next = rd_loss_fresh_reg;
     m_status_all_failed_next = m_status_all_failed_reg;
     m_status_conn_next = m_status_conn_reg;
+    m_status_af_next = m_status_af_reg;
 
     cnt_decisions_next = cnt_decisions_reg;
     cnt_probes_next = cnt_probes_reg;
@@ -1130,6 +1134,7 @@ always @* begin
         end
     end
     m_status_all_failed_next = all_failed != {CONNS{1'b0}};
+    m_status_af_next = all_failed;
     m_status_conn_next = {CONN_W{1'b0}};
     for (i = CONNS - 1; i >= 0; i = i - 1) begin
         if (all_failed[i]) begin
@@ -1212,6 +1217,7 @@ always @(posedge clk) begin
     loss_rmw_fwd_data_reg <= loss_rmw_fwd_data_next;
     m_status_all_failed_reg <= m_status_all_failed_next;
     m_status_conn_reg <= m_status_conn_next;
+    m_status_af_reg <= m_status_af_next;
 
     cnt_decisions_reg <= cnt_decisions_next;
     cnt_probes_reg <= cnt_probes_next;
@@ -1251,6 +1257,7 @@ always @(posedge clk) begin
         loss_rmw_valid_reg <= 1'b0;
         m_status_all_failed_reg <= 1'b0;
         m_status_conn_reg <= {CONN_W{1'b0}};
+        m_status_af_reg <= {CONNS{1'b0}};
         cnt_decisions_reg <= 32'd0;
         cnt_probes_reg <= 32'd0;
         cnt_failures_reg <= 32'd0;
@@ -1589,6 +1596,8 @@ always @* begin
             // status registers show the start of the previous cycle
             ps_status: assert (m_status_all_failed_reg == (f_af_prev != {CONNS{1'b0}}));
             ps_status_conn: assert (m_status_conn_reg == f_af_low_prev);
+            ps_status_af: assert (m_status_af == f_af_prev);
+            ps_status_any: assert (m_status_all_failed == |m_status_af);
             ps_rd_all_failed: assert (rd_all_failed_reg == f_af_prev[f_ridx_prev[PIDX_W-1:PATH_W]]);
             ps_rd_state: assert (rd_state_reg == f_state_prev[f_ridx_prev*ST_W +: ST_W]);
             ps_rd_inflight: assert (rd_inflight_reg == f_if_prev[f_ridx_prev*IF_W +: IF_W]);

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/golden/wide"
 )
 
 // pathSB is the scoreboard's own view of one (connection, path), kept from the feedback and decision streams.
@@ -134,10 +135,12 @@ func (s *PathSel) process(k int64, in *pathsel.In, out, next *pathsel.Out) error
 	return s.checkCounters(k, next)
 }
 
-// checkStatus checks m_status_all_failed / m_status_conn of cycle k+1 (next), which show the state at the start
-// of cycle k: whether a connection has every path failed or probing, and the lowest such connection.
+// checkStatus checks m_status_all_failed / m_status_conn / m_status_af of cycle k+1 (next), which show the state
+// at the start of cycle k: whether a connection has every path failed or probing, the lowest such connection, and
+// per connection whether it has (connections 0..wide.MaxBits-1, the bits a Go value holds).
 func (s *PathSel) checkStatus(k int64, next *pathsel.Out) error {
 	anyAll, lowest := false, uint32(0)
+	var af wide.Vec
 	for c := len(s.paths) - 1; c >= 0; c-- {
 		all := true
 		for p := range s.paths[c] {
@@ -146,11 +149,17 @@ func (s *PathSel) checkStatus(k int64, next *pathsel.Out) error {
 		if all {
 			anyAll = true
 			lowest = uint32(c)
+			if c < wide.MaxBits {
+				af = af.Set(c)
+			}
 		}
 	}
 	if next.StatusAllFail != anyAll || (anyAll && next.StatusConn != lowest) {
 		return fmt.Errorf("cycle %d: m_status_all_failed/conn = %v/%d, expected %v/%d",
 			k+1, next.StatusAllFail, next.StatusConn, anyAll, lowest)
+	}
+	if next.StatusAF != af {
+		return fmt.Errorf("cycle %d: m_status_af = %x, expected %x", k+1, next.StatusAF, af)
 	}
 	return nil
 }

@@ -926,7 +926,7 @@ func (c *nicCov) samplePathSel(in *nictransport.TopIn, o *nictransport.TopOut) {
 		RdConn: in.RdConn, RdPath: in.RdPath}
 	c.psOut = pathsel.Out{CtlReady: o.CtlReady, RdState: o.RdState, RdCwnd: o.RdCwnd, RdInflight: o.RdInflight,
 		RdEntropy: o.RdEntropy, RdAllFailed: o.RdAllFailed, RdDecisions: o.RdDecisions, RdLosses: o.RdLosses,
-		StatusAllFail: o.StatusAllFail, StatusConn: o.StatusConn, CntDecisions: o.CntDecisions,
+		StatusAllFail: o.StatusAllFail, StatusConn: o.StatusConn, StatusAF: o.StatusAF, CntDecisions: o.CntDecisions,
 		CntProbes: o.CntProbes, CntFailures: o.CntFailures, CntRecoveries: o.CntRecoveries}
 	c.ps.sample(&c.psIn, &c.psOut)
 }

@@ -69,6 +69,7 @@ type TopOut struct {
 	ErrConn        uint32   `port:"m_err_conn,conn"`
 	StatusAllFail  bool     `port:"m_status_all_failed,1"`
 	StatusConn     uint32   `port:"m_status_conn,conn"`
+	StatusAF       wide.Vec `port:"m_status_af,conns"`
 	RdState        uint32   `port:"rd_state,state"`
 	RdCwnd         uint32   `port:"rd_cwnd,cwnd"`
 	RdInflight     uint32   `port:"rd_inflight,inflight"`
@@ -261,6 +262,7 @@ func FromOut(o *Out, p *TopOut) {
 		ErrConn:        x.ErrConn,
 		StatusAllFail:  s.StatusAllFail,
 		StatusConn:     s.StatusConn,
+		StatusAF:       s.StatusAF,
 		RdState:        s.RdState,
 		RdCwnd:         s.RdCwnd,
 		RdInflight:     s.RdInflight,

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/golden/wide"
 )
 
 // Reset and entropy constants of docs/path_sel.md.
@@ -97,6 +98,9 @@ type statusReg struct {
 	allFailed bool
 	// conn is m_status_conn.
 	conn uint32
+	// af is m_status_af: bit c = all_failed(c) (connections 0..wide.MaxBits-1; the port of a wider CONNS has no
+	// Go value).
+	af wide.Vec
 }
 
 // Model is the path_sel golden model. All storage is sized in New; Step does not allocate.
@@ -303,6 +307,7 @@ func (m *Model) drivePorts(in *In, out *Out, fire bool) {
 		RdLosses:      m.rd.losses,
 		StatusAllFail: m.status.allFailed,
 		StatusConn:    m.status.conn,
+		StatusAF:      m.status.af,
 		CntDecisions:  m.cntDecisions,
 		CntProbes:     m.cntProbes,
 		CntFailures:   m.cntFailures,
@@ -312,7 +317,8 @@ func (m *Model) drivePorts(in *In, out *Out, fire bool) {
 
 // updateStatus loads the status registers from the start-of-cycle state (docs/path_sel.md "Status"): rd_*
 // register the state of (rd_conn, rd_path) and rd_all_failed = all_failed(rd_conn); m_status_all_failed /
-// m_status_conn register any c / the lowest c with all_failed(c). Nothing else in the cycle reads these
+// m_status_conn / m_status_af register any c / the lowest c with all_failed(c) / the vector of all_failed(c).
+// Nothing else in the cycle reads these
 // registers, so Step loads them before the cycle's other updates.
 func (m *Model) updateStatus(in *In) {
 	rdConn := in.RdConn & m.connMask
@@ -328,6 +334,9 @@ func (m *Model) updateStatus(in *In) {
 		losses:    uint32(r.losses),
 	}
 	m.status.allFailed, m.status.conn = m.lowestAllDown()
+	for w := 0; w < len(m.status.af) && w < len(m.allDown); w++ {
+		m.status.af[w] = m.allDown[w]
+	}
 }
 
 // updateTick moves the tick counter (docs/path_sel.md "Ticks") and reports a tick cycle (counter ==

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/golden/wide"
 )
 
 func TestNewRejectsBadConfig(t *testing.T) {
@@ -433,7 +434,7 @@ func TestHoldoffProbe(t *testing.T) {
 }
 
 // TestAllFailed: with every path of a connection FAILED or PROBING, m_status_all_failed / m_status_conn (lowest
-// such connection) and rd_all_failed show it, registered; a request to it waits (s_req_ready low) for the first
+// such connection) / m_status_af (its bit) and rd_all_failed show it, registered; a request to it waits (s_req_ready low) for the first
 // hold-off to end and then probes; a delivery to the probe brings the connection back.
 func TestAllFailed(t *testing.T) {
 	b := newTB(t, smallCfg(func(c *config.Config) { c.FailK = 1 })) // TICK_CYCLES 4, HOLDOFF_TICKS 3
@@ -447,6 +448,7 @@ func TestAllFailed(t *testing.T) {
 	o = b.step() // 5
 	require.Equal(t, [3]any{true, uint32(2), true}, [3]any{o.StatusAllFail, o.StatusConn, o.RdAllFailed},
 		"cycle 5: all_failed, conn 2, rd_all_failed")
+	require.Equal(t, wide.Vec{}.Set(2), o.StatusAF, "cycle 5: m_status_af bit 2")
 	require.False(t, o.ReqReady, "cycle 5: request held, every hold-off running")
 	for p := range uint32(4) {
 		b.fb(1, p, pathsel.FbTimeout, 1) // cycles 6..9
@@ -455,6 +457,7 @@ func TestAllFailed(t *testing.T) {
 	require.Equal(t, uint32(2), o.StatusConn, "cycle 10: conn 1 not yet all failed at the start of 9")
 	o = b.step() // 11
 	require.Equal(t, uint32(1), o.StatusConn, "cycle 11: lowest all-failed connection")
+	require.Equal(t, wide.Vec{}.Set(1).Set(2), o.StatusAF, "cycle 11: m_status_af bits 1 and 2")
 
 	// Paths 0..2 failed at 0..2 see ticks 3, 7, 11 and are probe-able from 12; path 3 failed at 3 (a tick cycle,
 	// no decrement) from 16.
@@ -466,14 +469,17 @@ func TestAllFailed(t *testing.T) {
 	b.ctl(1) // 14: conn 1 reopened
 	o = b.step()
 	require.Equal(t, [2]any{true, uint32(1)}, [2]any{o.StatusAllFail, o.StatusConn}, "cycle 15: shows start of 14")
+	require.Equal(t, wide.Vec{}.Set(1).Set(2), o.StatusAF, "cycle 15: m_status_af shows the start of 14")
 	o = b.step()
 	require.Equal(t, [2]any{true, uint32(2)}, [2]any{o.StatusAllFail, o.StatusConn},
 		"cycle 16: conn 2 (PROBING counts as failed)")
+	require.Equal(t, wide.Vec{}.Set(2), o.StatusAF, "cycle 16: m_status_af bit 2 only")
 	b.fb(2, 0, pathsel.FbDelivered, 1) // 17
 	b.step()
 	o = b.step() // 19
 	require.Equal(t, [3]any{false, uint32(0), false}, [3]any{o.StatusAllFail, o.StatusConn, o.RdAllFailed},
 		"no connection all failed: m_status_conn 0")
+	require.True(t, o.StatusAF.IsZero(), "cycle 19: m_status_af 0")
 	require.Equal(t, uint32(1), o.CntRecoveries, "cnt_recoveries")
 	n := len(b.sels)
 	for range 4 {

@@ -1,6 +1,9 @@
 package pathsel
 
-import "github.com/spraynic/spraynic/config"
+import (
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/golden/wide"
+)
 
 // In holds every input port of path_sel except clk, one field per port; the `port` tag names the Verilog port
 // and its width class (see Widths). The co-simulation checks them against the built model at load time.
@@ -24,27 +27,28 @@ type In struct {
 
 // Out holds every output port of path_sel, in the same form as In.
 type Out struct {
-	ReqReady      bool   `port:"s_req_ready,1"`
-	SelValid      bool   `port:"m_sel_valid,1"`
-	SelConn       uint32 `port:"m_sel_conn,conn"`
-	SelPath       uint32 `port:"m_sel_path,path"`
-	SelEntropy    uint32 `port:"m_sel_entropy,entropy"`
-	SelProbe      bool   `port:"m_sel_probe,1"`
-	FbReady       bool   `port:"s_fb_ready,1"`
-	CtlReady      bool   `port:"s_ctl_ready,1"`
-	RdState       uint32 `port:"rd_state,state"`
-	RdCwnd        uint32 `port:"rd_cwnd,cwnd"`
-	RdInflight    uint32 `port:"rd_inflight,inflight"`
-	RdEntropy     uint32 `port:"rd_entropy,entropy"`
-	RdAllFailed   bool   `port:"rd_all_failed,1"`
-	RdDecisions   uint32 `port:"rd_decisions,cnt16"`
-	RdLosses      uint32 `port:"rd_losses,cnt16"`
-	StatusAllFail bool   `port:"m_status_all_failed,1"`
-	StatusConn    uint32 `port:"m_status_conn,conn"`
-	CntDecisions  uint32 `port:"cnt_decisions,cnt"`
-	CntProbes     uint32 `port:"cnt_probes,cnt"`
-	CntFailures   uint32 `port:"cnt_failures,cnt"`
-	CntRecoveries uint32 `port:"cnt_recoveries,cnt"`
+	ReqReady      bool     `port:"s_req_ready,1"`
+	SelValid      bool     `port:"m_sel_valid,1"`
+	SelConn       uint32   `port:"m_sel_conn,conn"`
+	SelPath       uint32   `port:"m_sel_path,path"`
+	SelEntropy    uint32   `port:"m_sel_entropy,entropy"`
+	SelProbe      bool     `port:"m_sel_probe,1"`
+	FbReady       bool     `port:"s_fb_ready,1"`
+	CtlReady      bool     `port:"s_ctl_ready,1"`
+	RdState       uint32   `port:"rd_state,state"`
+	RdCwnd        uint32   `port:"rd_cwnd,cwnd"`
+	RdInflight    uint32   `port:"rd_inflight,inflight"`
+	RdEntropy     uint32   `port:"rd_entropy,entropy"`
+	RdAllFailed   bool     `port:"rd_all_failed,1"`
+	RdDecisions   uint32   `port:"rd_decisions,cnt16"`
+	RdLosses      uint32   `port:"rd_losses,cnt16"`
+	StatusAllFail bool     `port:"m_status_all_failed,1"`
+	StatusConn    uint32   `port:"m_status_conn,conn"`
+	StatusAF      wide.Vec `port:"m_status_af,conns"`
+	CntDecisions  uint32   `port:"cnt_decisions,cnt"`
+	CntProbes     uint32   `port:"cnt_probes,cnt"`
+	CntFailures   uint32   `port:"cnt_failures,cnt"`
+	CntRecoveries uint32   `port:"cnt_recoveries,cnt"`
 }
 
 // Feedback kinds on s_fb_kind.
@@ -76,6 +80,7 @@ func Widths(cfg config.Config) map[string]int {
 	return map[string]int{
 		"1":        1,
 		"conn":     config.Log2(cfg.Conns),
+		"conns":    cfg.Conns,
 		"path":     config.Log2(cfg.Paths),
 		"kind":     2,
 		"count":    8,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/pathsel"
+	"github.com/spraynic/spraynic/golden/wide"
 )
 
 // refPath is one (connection, path) of the reference.
@@ -153,11 +154,12 @@ func (r *ref) step(in pathsel.In) pathsel.Out {
 	next.RdLosses = uint32(x.losses)
 	next.StatusAllFail = false
 	next.StatusConn = 0
-	for c := range old {
+	next.StatusAF = wide.Vec{}
+	for c := len(old) - 1; c >= 0; c-- {
 		if r.allFailed(old, c) {
 			next.StatusAllFail = true
 			next.StatusConn = uint32(c)
-			break
+			next.StatusAF = next.StatusAF.Set(c)
 		}
 	}
 	tickCycle := r.tick == r.cfg.TickCycles-1
