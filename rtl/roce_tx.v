@@ -9,7 +9,8 @@
  *
  * Interfaces:
  *   s_pkt_*   data descriptor (nic_transport m_pkt_* fields, plus offset and payload length)
- *   s_pay_*   payload AXI-Stream, payload byte 0 in lane 0, exactly ceil(len/KEEP_WIDTH) beats
+ *   s_pay_*   payload AXI-Stream, payload byte 0 in lane 0, exactly ceil(len/KEEP_WIDTH) beats;
+ *             tuser on any beat of a frame's payload (poison) inverts that frame's ICRC
  *   s_ack_*   ACK/NAK descriptor (nic_transport m_ack_* fields, plus the UDP source port)
  *   tbl_wr_*  connection table write port (peer MAC, peer IP, destination QPN, DSCP, TTL)
  *   cfg_*     local MAC and IPv4 address, sampled when a descriptor is accepted
@@ -69,6 +70,8 @@ module roce_tx #(
     input  wire                         s_pay_tvalid,
     output wire                         s_pay_tready,
     input  wire                         s_pay_tlast,
+    // poison: high on any payload beat of a frame inverts that frame's ICRC
+    input  wire                         s_pay_tuser,
 
     /*
      * ACK/NAK descriptor (nic_transport m_ack_*, plus the UDP source port)
@@ -147,7 +150,7 @@ localparam PTR_W = 5;
 // ICRC is ready before the first beat holding ICRC bytes (the tlast beat or the one before it) is
 // due: frames leave without idle beats.
 localparam THR = LAT + 2;
-localparam FW = 4 + GI_W + KW + DATA_WIDTH;
+localparam FW = 5 + GI_W + KW + DATA_WIDTH;
 localparam TBL_W = 48 + 32 + 24 + 6 + 8;
 
 initial begin
@@ -492,6 +495,8 @@ reg cin1;
 reg chas;
 reg [KW-1:0] cinkeep, clkeep;
 reg [GI_W-1:0] cgi;
+// poison of the current frame: OR of s_pay_tuser over the payload beats taken so far
+reg cpois;
 reg [47:0] carry = 48'd0;
 reg [5:0] used = 6'd0;
 
@@ -499,12 +504,15 @@ wire room = used < DEPTH;
 wire adv = cv && room && (!con || s_pay_tvalid);
 wire cload = nv && (!cv || (adv && clast));
 assign s_pay_tready = cv && room && con;
+// the frame's poison including the beat taken now; every payload beat is taken at or before the
+// beat holding the frame's first ICRC byte, so that beat carries the frame's final poison
+wire pois = cpois || (con && s_pay_tuser);
 
 // beat register: written into the FIFO and the ICRC engine
 reg bv = 1'b0;
 reg [DATA_WIDTH-1:0] bdata;
 reg [KW-1:0] bkeep;
-reg blast, bfirst, bhi, blo;
+reg blast, bfirst, bhi, blo, bpois;
 reg [GI_W-1:0] bgi;
 
 reg [DATA_WIDTH-1:0] beat;
@@ -544,6 +552,7 @@ always @(posedge clk) begin
         blo <= clast;
         bhi <= (clast && cgi != GLAST) || (cpen && cgi == GLAST);
         bgi <= cgi;
+        bpois <= pois;
         for (ie = 0; ie < 6; ie = ie + 1) begin
             carry[8*ie +: 8] <= s_pay_tdata[8*(KW-6+ie) +: 8] & {8{lane_en[KW-6+ie]}};
         end
@@ -554,6 +563,7 @@ always @(posedge clk) begin
         if (hsel[H-1] && chas) begin
             con <= 1'b1;
         end
+        cpois <= pois;
         if (con) begin
             cin <= cin - 1;
             cin1 <= cin == 2;
@@ -573,6 +583,7 @@ always @(posedge clk) begin
         cinkeep <= ninkeep;
         clkeep <= nlkeep;
         cgi <= ngi;
+        cpois <= 1'b0;
     end
     if (cload) begin
         cv <= 1'b1;
@@ -643,7 +654,8 @@ wire h_first = head[FW-1];
 wire h_last = head[FW-2];
 wire h_hi = head[FW-3];
 wire h_lo = head[FW-4];
-wire [GI_W-1:0] h_gi = head[FW-5 -: GI_W];
+wire h_pois = head[FW-5];
+wire [GI_W-1:0] h_gi = head[FW-6 -: GI_W];
 wire [KW-1:0] h_keep = head[DATA_WIDTH +: KW];
 wire [DATA_WIDTH-1:0] h_data = head[DATA_WIDTH-1:0];
 
@@ -652,6 +664,8 @@ wire start_ok = !h_first || {26'd0, fcnt} >= THR || have_icrc;
 wire can = fcnt != 0 && (!(h_hi || h_lo) || have_icrc) && start_ok;
 wire pop = can && (!mv || m_axis_tready);
 
+// the ICRC as written into the frame: inverted (all 32 bits) when the frame is poisoned
+wire [31:0] icrc_out = ihead ^ {32{h_pois}};
 reg [DATA_WIDTH-1:0] ins;
 reg [GI_W-1:0] gprev;
 always @* begin
@@ -659,17 +673,17 @@ always @* begin
     for (ig = 0; ig < G; ig = ig + 1) begin
         gprev = ig[GI_W-1:0] + GLAST;
         if (h_hi && h_gi == ig[GI_W-1:0]) begin
-            ins[32*ig+16 +: 16] = ihead[15:0];
+            ins[32*ig+16 +: 16] = icrc_out[15:0];
         end
         if (h_lo && h_gi == gprev) begin
-            ins[32*ig +: 16] = ihead[31:16];
+            ins[32*ig +: 16] = icrc_out[31:16];
         end
     end
 end
 
 always @(posedge clk) begin
     if (bv) begin
-        fmem[wp] <= {bfirst, blast, bhi, blo, bgi, bkeep, bdata};
+        fmem[wp] <= {bfirst, blast, bhi, blo, bpois, bgi, bkeep, bdata};
         wp <= wp + 1;
     end
     if (icrc_valid) begin

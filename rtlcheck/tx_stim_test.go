@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spraynic/spraynic/system/roce"
@@ -50,7 +51,12 @@ type txPkt struct {
 	handle, offset      uint32
 	first, last, ackReq bool
 	payload             []byte
+	// tuser is s_pay_tuser of each payload beat (nil: all low); high on any beat poisons the frame.
+	tuser []bool
 }
+
+// poisoned tells whether k's frame leaves with its ICRC inverted: tuser high on one of its payload beats.
+func (k *txPkt) poisoned() bool { return slices.Contains(k.tuser, true) }
 
 // txAck is one ACK/NAK descriptor.
 type txAck struct {
@@ -67,7 +73,8 @@ type txStim struct {
 	pkts   []txPkt
 	acks   []txAck
 	writes []txWrite
-	// wantData and wantAck are the frames of pkts and acks (roce.BuildData, roce.BuildAck).
+	// wantData and wantAck are the frames of pkts and acks (roce.BuildData, roce.BuildAck; a poisoned data
+	// frame with its ICRC, the last 4 bytes, inverted).
 	wantData, wantAck [][]byte
 }
 
@@ -145,13 +152,56 @@ func (g *txGen) psn() uint32 {
 	return g.r.Uint32N(1 << 24)
 }
 
-// data adds a data descriptor with n random payload bytes.
+// data adds a data descriptor with n random payload bytes, poisoned (randTuser) a sixth of the time.
 func (g *txGen) data(n int) error {
+	var tu []bool
+	if g.r.IntN(6) == 0 {
+		tu = randTuser(g.r, g.beats(n))
+	}
+	return g.dataTuser(n, tu)
+}
+
+// beats is the number of payload beats of an n-byte payload.
+func (g *txGen) beats(n int) int {
+	kw := g.p.width / 8
+	return (n + kw - 1) / kw
+}
+
+// randTuser returns a random poison pattern over k payload beats, at least one high when k > 0: the last beat
+// only, one random beat, several, or all of them.
+func randTuser(r *rand.Rand, k int) []bool {
+	tu := make([]bool, k)
+	if k == 0 {
+		return tu
+	}
+	switch r.IntN(4) {
+	case 0:
+		tu[k-1] = true
+	case 1:
+		tu[r.IntN(k)] = true
+	case 2:
+		for i := range tu {
+			tu[i] = r.IntN(3) == 0
+		}
+		tu[r.IntN(k)] = true
+	default:
+		for i := range tu {
+			tu[i] = true
+		}
+	}
+	return tu
+}
+
+// dataTuser adds a data descriptor with n random payload bytes and s_pay_tuser tu on its beats (nil: all low).
+func (g *txGen) dataTuser(n int, tu []bool) error {
+	if tu != nil && len(tu) != g.beats(n) {
+		return fmt.Errorf("dataTuser: %d tuser values for %d beats", len(tu), g.beats(n))
+	}
 	p := txPkt{epoch: g.epoch, conn: int(edge(g.r, uint32(g.p.conns-1))), psn: g.psn(),
 		pseq: edge(g.r, 1<<g.p.pseqW-1), path: uint8(edge(g.r, uint32(g.p.paths-1))),
 		entropy: entropy(g.r), handle: edge(g.r, uint32(1<<g.p.handleW-1)),
 		offset: edge(g.r, 0xFFFFFFFF), first: g.r.IntN(2) == 0, last: g.r.IntN(2) == 0, ackReq: g.r.IntN(2) == 0,
-		payload: make([]byte, n)}
+		payload: make([]byte, n), tuser: tu}
 	for i := range p.payload {
 		p.payload[i] = byte(g.r.Uint32())
 	}
@@ -160,6 +210,12 @@ func (g *txGen) data(n int) error {
 	f, err := roce.BuildData(&d)
 	if err != nil {
 		return fmt.Errorf("BuildData: %w", err)
+	}
+	if p.poisoned() {
+		// the ICRC (little-endian, the last 4 bytes) inverted, every other byte unchanged
+		for i := len(f) - 4; i < len(f); i++ {
+			f[i] ^= 0xFF
+		}
 	}
 	g.st.pkts = append(g.st.pkts, p)
 	g.st.wantData = append(g.st.wantData, f)
@@ -205,7 +261,7 @@ func (st *txStim) write(dir string, p txParams) (txFiles, error) {
 		flags := b2i(k.first)<<2 | b2i(k.last)<<1 | b2i(k.ackReq)
 		pkt = append(pkt, fmt.Sprintf("%04x%04x%06x%02x%06x%04x%08x%x%08x%04x", k.epoch, k.conn, k.psn, k.path,
 			k.pseq, k.entropy, k.handle, flags, k.offset, len(k.payload)))
-		pay = append(pay, payBeats(k.payload, kw)...)
+		pay = append(pay, payBeats(k.payload, k.tuser, kw)...)
 	}
 	for _, a := range st.acks {
 		s := fmt.Sprintf("%04x%04x%06x%02x%06x%04x%x", a.epoch, a.conn, a.psn, a.path, a.pseq, a.entropy,
@@ -232,12 +288,17 @@ func (st *txStim) write(dir string, p txParams) (txFiles, error) {
 	return fs, nil
 }
 
-// payBeats returns the payload beats as hex lines, lane 0 last; bytes past the payload are filled with 0xA5
-// (the RTL must not send them).
-func payBeats(b []byte, kw int) []string {
+// payBeats returns the payload beats as hex lines, the tuser digit first (tu[i] of beat i, nil: 0), then the
+// data, lane 0 last; bytes past the payload are filled with 0xA5 (the RTL must not send them).
+func payBeats(b []byte, tu []bool, kw int) []string {
 	var out []string
 	for off := 0; off < len(b); off += kw {
 		var s strings.Builder
+		u := 0
+		if tu != nil && tu[off/kw] {
+			u = 1
+		}
+		fmt.Fprintf(&s, "%x", u)
 		for i := kw - 1; i >= 0; i-- {
 			v := byte(0xA5)
 			if off+i < len(b) {

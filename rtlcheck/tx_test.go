@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -65,6 +66,14 @@ func TestRoCETX(t *testing.T) {
 			lg = runTx(t, bin, p, st, "+gap=0 +bp=0")
 			require.Zero(t, lg.gaps+lg.xerr, "back-to-back run: m_axis errors %d, gaps %d:\n%s", lg.xerr, lg.gaps,
 				lg.out)
+			ps := poisonStim(t, p, r)
+			lg = runTx(t, bin, p, ps, "+gap=0 +bp=0")
+			require.Zero(t, lg.gaps+lg.xerr, "poison, back to back: m_axis errors %d, gaps %d:\n%s", lg.xerr,
+				lg.gaps, lg.out)
+			lg = runTx(t, bin, p, ps, fmt.Sprintf("+gap=30 +bp=30 +seed=%d", sd))
+			require.Zero(t, lg.xerr, "poison, random: m_axis errors")
+			fmt.Printf("rtlcheck: TestRoCETX width %d: poisoned data frames: %d of %d random, %d of %d directed\n",
+				p.width, countPoisoned(st), len(st.pkts), countPoisoned(ps), len(ps.pkts))
 			txFigures(t, bin, p, r)
 		})
 	}
@@ -112,6 +121,48 @@ func randomStim(t *testing.T, p txParams, r *rand.Rand) *txStim {
 	return &g.st
 }
 
+// poisonStim returns the directed poison stimulus: for each payload length class (one beat, partial and full;
+// many beats with a full and a ragged last beat; the ICRC split over the last two beats; the MTU), a
+// poisoned frame (tuser on every beat, on the last only, on the first only) directly followed by a clean frame
+// of the same length, then a payload-less frame and an ACK after a poisoned frame, which must stay clean.
+func poisonStim(t *testing.T, p txParams, r *rand.Rand) *txStim {
+	kw := p.width / 8
+	split := (kw - 72%kw) % kw // (74 + n) mod kw = 2 with n a multiple of 4: the tlast beat holds 2 ICRC bytes
+	if split == 0 {
+		split = kw
+	}
+	g := newTxGen(p, r)
+	for _, n := range []int{1, kw - 1, kw, 8 * kw, 8*kw + 3, split, split + 3*kw, p.mtu} {
+		k := g.beats(n)
+		every, last, first := make([]bool, k), make([]bool, k), make([]bool, k)
+		for i := range every {
+			every[i] = true
+		}
+		last[k-1], first[0] = true, true
+		for _, tu := range [][]bool{every, last, first} {
+			require.NoError(t, g.dataTuser(n, tu))
+			require.NoError(t, g.dataTuser(n, nil))
+		}
+		require.NoError(t, g.dataTuser(n, last))
+		require.NoError(t, g.dataTuser(0, nil))
+		require.NoError(t, g.dataTuser(n, first))
+		require.NoError(t, g.ack())
+		require.NoError(t, g.dataTuser(n, nil))
+	}
+	return &g.st
+}
+
+// countPoisoned is the number of poisoned data descriptors of st.
+func countPoisoned(st *txStim) int {
+	n := 0
+	for i := range st.pkts {
+		if st.pkts[i].poisoned() {
+			n++
+		}
+	}
+	return n
+}
+
 // runTx runs the testbench on st with the plusargs extra and checks every frame: byte for byte against
 // BuildData/BuildAck of the same inputs (data and ACK frames each in order) and accepted by roce.Parse.
 func runTx(t *testing.T, bin string, p txParams, st *txStim, extra string) *txLog {
@@ -138,9 +189,10 @@ func compareTx(st *txStim, lg *txLog) error {
 	nd, na := 0, 0
 	for i, f := range lg.frames {
 		var want []byte
+		poisoned := false
 		switch {
 		case len(f) > 42 && f[42] == roce.OpSendOnly && nd < len(st.wantData):
-			want, nd = st.wantData[nd], nd+1
+			want, poisoned, nd = st.wantData[nd], st.pkts[nd].poisoned(), nd+1
 		case len(f) > 42 && f[42] == roce.OpAck && na < len(st.wantAck):
 			want, na = st.wantAck[na], na+1
 		default:
@@ -150,8 +202,18 @@ func compareTx(st *txStim, lg *txLog) error {
 			return fmt.Errorf("frame %d (data %d, ack %d): %s\ngot  % x\nwant % x", i, nd-1, na-1,
 				firstDiff(f, want), f, want)
 		}
-		if _, err := roce.Parse(f); err != nil {
-			return fmt.Errorf("frame %d: roce.Parse: %w", i, err)
+		_, err := roce.Parse(f)
+		if !poisoned {
+			if err != nil {
+				return fmt.Errorf("frame %d: roce.Parse: %w", i, err)
+			}
+			continue
+		}
+		// a poisoned frame: dropped as a bad ICRC, the one found the inverse of the one computed
+		var ie *roce.ICRCError
+		if !errors.As(err, &ie) || !errors.Is(err, roce.ErrBadICRC) || ie.Actual != ^ie.Expected {
+			return fmt.Errorf("frame %d (data %d, poisoned): roce.Parse: %v, want a bad ICRC (inverted)", i,
+				nd-1, err)
 		}
 	}
 	return nil

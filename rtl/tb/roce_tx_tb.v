@@ -14,7 +14,8 @@
  *              flags 4 (ecn, nak), sack 256
  *   +tbl=FILE  table writes: epoch 16, conn 16, mac 48, ip 32, qpn 24, dscp 8, ttl 8, and the
  *              local mac 48, ip 32 set with it
- *   +pay=FILE  payload beats, DATA_WIDTH bits, lane 0 last on the line
+ *   +pay=FILE  payload beats: tuser 4 (nonzero: poison), then DATA_WIDTH bits, lane 0 last on the
+ *              line; while no beat is presented, s_pay_tuser holds random junk (must be ignored)
  *   +npkt=N +nack=N +ntbl=N +npay=N  record counts
  *   +gap=P     percent of cycles an input holds back its next transfer; +bp=P percent of cycles
  *              m_axis_tready is low; +seed=S; +serial=1 presents a descriptor only when every
@@ -59,7 +60,7 @@ reg rst = 1'b1;
 reg [187:0] pkts [0:MAXPKT-1];
 reg [363:0] acks [0:MAXACK-1];
 reg [231:0] tbls [0:MAXTBL-1];
-reg [DATA_WIDTH-1:0] pays [0:MAXPAY-1];
+reg [DATA_WIDTH+3:0] pays [0:MAXPAY-1];
 
 integer npkt = 0, nack = 0, ntbl = 0, npay = 0;
 integer gap = 0, bp = 0, serial = 0;
@@ -72,6 +73,7 @@ wire s_pkt_ready;
 reg [187:0] pkt_cur = 188'd0;
 reg [DATA_WIDTH-1:0] s_pay_tdata = {DATA_WIDTH{1'b0}};
 reg s_pay_tvalid = 1'b0;
+reg s_pay_tuser = 1'b0;
 wire s_pay_tready;
 reg s_ack_valid = 1'b0;
 wire s_ack_ready;
@@ -114,6 +116,7 @@ roce_tx #(
     .s_pay_tvalid(s_pay_tvalid),
     .s_pay_tready(s_pay_tready),
     .s_pay_tlast(1'b0),
+    .s_pay_tuser(s_pay_tuser),
     .s_ack_valid(s_ack_valid),
     .s_ack_ready(s_ack_ready),
     .s_ack_conn(ack_cur[332 +: CW]),
@@ -239,7 +242,9 @@ always @(negedge clk) begin
         if (!s_pay_tvalid || pi != pay_shown) begin
             pay_shown <= pi;
             s_pay_tvalid <= pi < npay && go(r_pay, gap);
-            s_pay_tdata <= pays[pi];
+            s_pay_tdata <= pays[pi][DATA_WIDTH-1:0];
+            s_pay_tuser <= pi < npay && go(r_pay, gap) ? |pays[pi][DATA_WIDTH+3:DATA_WIDTH]
+                                                       : r_pay[16];
         end
     end
     // watchdog: a lost frame or a stuck input ends the run (the frame count then fails the test)

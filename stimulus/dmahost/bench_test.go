@@ -18,6 +18,8 @@ type rdExp struct {
 	want  []byte
 	got   []byte
 	taken bool
+	// user lists the beats (0-based) that came with tuser high.
+	user []int
 }
 
 // wrExp is a write the bench DUT issues: where, its payload, bytes sent so far.
@@ -130,6 +132,9 @@ func (d *benchDUT) edges(cycle int64, in *dmahost.DUTOut, ho *dmahost.HostOut) {
 		require.Equal(t, keepOf(n), ho.RdKeep, "cycle %d: read tag %d tkeep at byte %d of %d", cycle, r.tag,
 			len(r.got), len(r.want))
 		require.Equal(t, len(r.got)+n == len(r.want), ho.RdLast, "cycle %d: read tag %d tlast", cycle, r.tag)
+		if ho.RdUser {
+			r.user = append(r.user, len(r.got)/d.k)
+		}
 		r.got = append(r.got, ho.RdData[:n]...)
 		if ho.RdLast {
 			d.rdEnds[n]++
@@ -159,9 +164,12 @@ func (d *benchDUT) statuses(cycle int64, ho *dmahost.HostOut) {
 		require.Equal(t, r.tag, ho.RdStsTag, "cycle %d: read status out of order", cycle)
 		if ho.RdStsError == 0 {
 			require.Equal(t, r.want, r.got, "cycle %d: read tag %d at %#x: data", cycle, r.tag, r.addr)
+			require.Empty(t, r.user, "cycle %d: read tag %d without error: beats with tuser", cycle, r.tag)
 		} else {
 			d.rdErr++
 			require.Equal(t, poison(len(r.want)), r.got, "cycle %d: failed read tag %d: data", cycle, r.tag)
+			last := (len(r.want) - 1) / d.k
+			require.Equal(t, []int{last}, r.user, "cycle %d: failed read tag %d: beats with tuser", cycle, r.tag)
 		}
 		d.rdSts = d.rdSts[1:]
 		delete(d.rdBusy, r.tag)

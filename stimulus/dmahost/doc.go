@@ -18,7 +18,8 @@
 // memory, marked as written by DMA, in the cycle the status is shown. An operation is outstanding, and its tag
 // in use, from its descriptor's edge to its status's cycle; at most MaxOutstanding per direction (the
 // descriptor ready is low while full). An injected error gives a status error in 1..15: a read then streams
-// Poison bytes (0xEE) instead of memory, a write takes its beats and writes nothing.
+// Poison bytes (0xEE) instead of memory, with tuser high on its last beat (low on every other beat, and on
+// every beat of a read without error), a write takes its beats and writes nothing.
 //
 // Every DUT protocol violation (a valid dropped or an item changed before it moved, a tkeep hole, a wrong byte
 // count, a missing or early tlast, len 0 or above the MTU, addr+len beyond 2^64, a tag above 255 or reused while

@@ -156,6 +156,8 @@ func (h *Host) driveRead(out *HostOut) {
 		out.RdKeep = ^uint64(0)
 	}
 	out.RdValid, out.RdLast = true, op.sent+n == len(op.data)
+	// tuser: a failed read marks its data on its last beat (at the latest, as the contract allows)
+	out.RdUser = out.RdLast && op.err != 0
 }
 
 // Observe takes the clock edge of cycle with the DUT's outputs in: every handshake of the cycle, checked

@@ -25,10 +25,11 @@ type DUTOut struct {
 type HostOut struct {
 	// RdDescReady is m_dma_rd_desc_ready; WrDescReady m_dma_wr_desc_ready; WrDataReady m_axis_dma_wr_tready.
 	RdDescReady, WrDescReady, WrDataReady bool
-	// RdData, RdKeep, RdValid, RdLast are s_axis_dma_rd_tdata, _tkeep, _tvalid, _tlast.
-	RdData          [MaxLanes]byte
-	RdKeep          uint64
-	RdValid, RdLast bool
+	// RdData, RdKeep, RdValid, RdLast, RdUser are s_axis_dma_rd_tdata, _tkeep, _tvalid, _tlast, _tuser.
+	// RdUser marks a failed read: high on its last beat, low on every other beat.
+	RdData                  [MaxLanes]byte
+	RdKeep                  uint64
+	RdValid, RdLast, RdUser bool
 	// RdSts* is s_dma_rd_sts: tag, error, valid; WrSts* is s_dma_wr_sts.
 	RdStsTag, RdStsError uint32
 	RdStsValid           bool
