@@ -104,19 +104,17 @@ func randomStim(t *testing.T, p txParams, r *rand.Rand) *txStim {
 	lens = append(lens, p.mtu-3, p.mtu-2, p.mtu-1, p.mtu)
 	r.Shuffle(len(lens), func(i, j int) { lens[i], lens[j] = lens[j], lens[i] })
 	g := newTxGen(p, r)
-	for i, nAck := 0, 0; i < len(lens) || nAck < 400; i++ {
+	for i, nAck := 0, 0; len(lens) > 0 || nAck < 400; i++ {
 		if i%20 == 19 {
 			g.newEpoch(1 + r.IntN(3))
 		}
-		if nAck < 400 && (i >= len(lens) || r.IntN(2) == 0) {
+		if nAck < 400 && (len(lens) == 0 || r.IntN(2) == 0) {
 			require.NoError(t, g.ack())
 			nAck++
 			continue
 		}
-		if len(lens) > 0 {
-			require.NoError(t, g.data(lens[0]))
-			lens = lens[1:]
-		}
+		require.NoError(t, g.data(lens[0]))
+		lens = lens[1:]
 	}
 	return &g.st
 }
