@@ -58,7 +58,9 @@ func (f *fakePeer) iterate(ep *ibrc.Endpoint) error {
 	start := time.Now()
 	buf, sent, rcvd := firstPeerMessage(f.size), 0, 0
 	if f.role == RoleClient {
-		ep.Post(append([]byte(nil), buf...))
+		if err := ep.Post(append([]byte(nil), buf...)); err != nil {
+			return err
+		}
 		sent++
 	}
 	for time.Since(start) < 20*time.Second {
@@ -74,7 +76,9 @@ func (f *fakePeer) iterate(ep *ibrc.Endpoint) error {
 			rcvd++
 		}
 		if sent < f.iters && ep.Outstanding() == 0 && (rcvd >= sent && f.role == RoleClient || rcvd > sent) {
-			ep.Post(append([]byte(nil), buf...))
+			if err := ep.Post(append([]byte(nil), buf...)); err != nil {
+				return err
+			}
 			sent++
 		}
 		if rcvd == f.iters && sent == f.iters && ep.Outstanding() == 0 {
