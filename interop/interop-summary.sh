@@ -8,6 +8,7 @@ console=$dir/interop-console.log hostlog=$dir/interop-host.log pcap=$dir/interop
 fail=""
 echo "interop: wall ${wall}s; VM boot (qemu start to rxe0 ready) ${ready}s; qemu rc=$qrc; spraynic rc=$hrc"
 grep -m1 '^interop: seed=' "$hostlog" || true
+grep -m1 '^interop: socket ' "$hostlog" || true
 echo "interop: runs (VM side: ibv_rc_pingpong -c; host side: spraynic interop run)"
 printf '  %-5s %-9s %-8s %-6s %-5s %-7s %-9s %-12s %-12s %-10s %-9s %-10s %s\n' round vm_role size iters vm host \
   received data_err retx_ours rxe_retries rxe_dups sock_drops wall_s
@@ -41,7 +42,7 @@ grep -m1 '^INTEROP-HOST-DONE' "$hostlog" | sed 's/^/  /'
 grep -m1 '^INTEROP-COUNTERS' "$console" | sed 's/^/  /'
 if [ -n "$sockdrops" ]; then
   echo "interop: NOTE the host's AF_PACKET socket dropped frames in the lossless round (receive buffer full;" \
-    "the host's loss, not the peer's; rcvbuf in the seed line):$sockdrops"
+    "the host's loss, not the peer's; rcvbuf in the socket line):$sockdrops"
 fi
 grep -q '^INTEROP-DONE status=ok' "$console" || fail="$fail vm-not-done"
 [ "$qrc" = 0 ] || fail="$fail qemu-rc=$qrc"

@@ -116,14 +116,17 @@ func interopRun(c *cli.Context) error {
 		return err
 	}
 	w := c.App.Writer
+	fmt.Fprintf(w, "interop: seed=%d iface=%s ip=%s mac=%s host=%s peer=%s sizes=%s iters=%d loss=%s port=%d\n",
+		p.Seed, c.String("iface"), p.IP, c.String("mac"), p.HostIP, p.PeerIP, c.String("sizes"), p.Iters,
+		c.String("loss"), p.PortBase)
 	sock, err := livelink.Open(c.String("iface"))
 	if err != nil {
 		return fmt.Errorf("--iface %s: %w", c.String("iface"), err)
 	}
 	defer sock.Close()
-	fmt.Fprintf(w, "interop: seed=%d iface=%s ip=%s mac=%s host=%s peer=%s sizes=%s iters=%d loss=%s port=%d "+
-		"rcvbuf=%d\n", p.Seed, c.String("iface"), p.IP, c.String("mac"), p.HostIP, p.PeerIP, c.String("sizes"),
-		p.Iters, c.String("loss"), p.PortBase, sock.RcvBuf)
+	// the granted size: SO_RCVBUFFORCE needs root, SO_RCVBUF is capped by net.core.rmem_max
+	fmt.Fprintf(w, "interop: socket iface=%s rcvbuf=%d asked=%d (bytes; getsockopt: the kernel doubles what it "+
+		"grants)\n", c.String("iface"), sock.RcvBuf, livelink.RcvBufRequest)
 	start := time.Now()
 	runs, err := livelink.Session(c.Context, sock, p, func(r *livelink.Run) { printRun(w, r) })
 	failed := 0

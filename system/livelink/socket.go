@@ -33,8 +33,8 @@ type Socket struct {
 	RcvBuf int
 }
 
-// rcvBuf is the receive buffer asked for: a 1 MiB message is 1024 frames arriving in a burst.
-const rcvBuf = 8 << 20
+// RcvBufRequest is the receive buffer asked for, in bytes: a 1 MiB message is 1024 frames arriving in a burst.
+const RcvBufRequest = 8 << 20
 
 // htons converts a 16-bit protocol number to network order.
 func htons(v uint16) uint16 { return v<<8 | v>>8 }
@@ -55,10 +55,10 @@ func Open(name string) (*Socket, error) {
 		return nil, fmt.Errorf("bind AF_PACKET to %s: %w", name, err)
 	}
 	// SO_RCVBUFFORCE (CAP_NET_ADMIN) is not capped by net.core.rmem_max; SO_RCVBUF is, silently
-	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, rcvBuf); err != nil {
-		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, rcvBuf); err != nil {
+	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, RcvBufRequest); err != nil {
+		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, RcvBufRequest); err != nil {
 			unix.Close(fd)
-			return nil, fmt.Errorf("SO_RCVBUF %d on %s: %w", rcvBuf, name, err)
+			return nil, fmt.Errorf("SO_RCVBUF %d on %s: %w", RcvBufRequest, name, err)
 		}
 	}
 	got, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF)

@@ -16,7 +16,7 @@ func TestSocketRcvBuf(t *testing.T) {
 	s, err := Open("lo")
 	require.NoError(t, err)
 	defer s.Close()
-	require.GreaterOrEqual(t, s.RcvBuf, rcvBuf)
+	require.GreaterOrEqual(t, s.RcvBuf, RcvBufRequest)
 	_, err = s.Drops()
 	require.NoError(t, err)
 	t.Logf("rcvbuf=%d rmem_max=%s", s.RcvBuf, rmemMax())
