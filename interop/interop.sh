@@ -156,7 +156,17 @@ while kill -0 "$qpid" 2>/dev/null; do
 done
 wait "$qpid" && qrc=0 || qrc=$?
 qpid=""
-if [ -n "$hpid" ]; then wait "$hpid" && hrc=0 || hrc=$?; hpid=""; fi
+# the VM is gone: spraynic has at most one run's limit (120 s) and some to finish, then it is stopped
+if [ -n "$hpid" ]; then
+  for _ in $(seq 300); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.5; done
+  if kill -0 "$hpid" 2>/dev/null; then
+    early="spraynic still running 150 s after the VM stopped: stopped (see $hostlog)"
+    echo "interop: $early" >&2
+    kill "$hpid" 2>/dev/null || true
+  fi
+  wait "$hpid" && hrc=0 || hrc=$?
+  hpid=""
+fi
 wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 # tshark writes its last frames and exits on SIGINT; after 30 s SIGTERM (handled the same), 5 s later SIGKILL
 if [ -n "$tpid" ]; then
