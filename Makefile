@@ -179,12 +179,12 @@ fpga-bounds: deps deps-fpga ## Fmax of each block's bare recurrence on the iCE40
 # The image is built from Debian packages only (interop/packages.txt) and booted under qemu's software emulation;
 # neither needs root with user-mode networking. INTEROP_NET=tap (root, /dev/net/tun) puts the NIC on a host tap.
 # Tool -> Debian package, for `make deps-interop`.
-DEPS_INTEROP := qemu-system-x86_64:qemu-system-x86 cpio:cpio readelf:binutils dpkg-deb:dpkg
+DEPS_INTEROP := qemu-system-x86_64:qemu-system-x86 cpio:cpio readelf:binutils dpkg-deb:dpkg tshark:tshark
 INTEROP_DIR := build/interop
 
 .PHONY: deps-interop interop-image interop-peer-check interop-shell interop
 
-deps-interop: ## install the interop peer's host tools (qemu-system-x86, cpio, binutils) as root, else name them
+deps-interop: ## install the interop host tools (qemu-system-x86, cpio, binutils, tshark) as root, else name them
 	$(call install_missing,deps-interop,$(DEPS_INTEROP),)
 
 $(INTEROP_DIR)/initrd.gz: interop/build-image.sh interop/init interop/packages.txt | deps-interop
@@ -197,7 +197,7 @@ interop-peer-check: deps-interop $(INTEROP_DIR)/initrd.gz ## boot the peer (qemu
 	interop/peer-check.sh $(INTEROP_DIR)
 
 interop: deps-interop $(INTEROP_DIR)/initrd.gz ## spraynic's RC endpoint vs the VM's ibv_rc_pingpong over a tap (root), both roles, loss
-	go build -o $(INTEROP_DIR)/spraynic ./cmd/spraynic
+	$(GO) build -o $(INTEROP_DIR)/spraynic ./cmd/spraynic
 	interop/interop.sh $(INTEROP_DIR) $(INTEROP_DIR)/spraynic
 
 interop-shell: deps-interop $(INTEROP_DIR)/initrd.gz ## boot the peer to a busybox shell with rxe0 up (Ctrl-A X quits qemu)

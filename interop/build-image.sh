@@ -8,7 +8,9 @@
 # initramfs tree), OUT/debs/ (the downloaded packages, reused while their versions are the candidates).
 # Needs: apt-get, apt-cache, dpkg-deb, cpio, gzip, readelf (the Makefile's deps-interop installs them), and
 # Debian's package lists (apt-get update, run here when root). Downloads nothing but Debian packages.
-set -eu
+# The outputs are written under temporary names and renamed at the end, initrd.gz last: a build that fails
+# leaves the previous files (older than what changed, so make builds again) or none.
+set -eu -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-build/interop}
@@ -19,7 +21,9 @@ for t in apt-get apt-cache dpkg-deb cpio gzip readelf; do
 done
 
 # The package lists: without them apt-cache knows no candidate.
-if ! apt-cache policy linux-image-amd64 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+# (no pipe into grep -q under pipefail: the writer's SIGPIPE would read as "no candidate")
+pol=$(apt-cache policy linux-image-amd64 2>/dev/null || true)
+if ! grep -q 'Candidate: [0-9]' <<<"$pol"; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq
   else
@@ -28,7 +32,7 @@ if ! apt-cache policy linux-image-amd64 2>/dev/null | grep -q 'Candidate: [0-9]'
 fi
 
 # linux-image-amd64 is a metapackage: take the kernel package it depends on.
-kpkg=$(apt-cache depends linux-image-amd64 | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n1)
+kpkg=$(apt-cache depends linux-image-amd64 | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | sed -n 1p)
 [ -n "$kpkg" ] || { echo "interop-image: cannot resolve linux-image-amd64 to a kernel package" >&2; exit 1; }
 kver=${kpkg#linux-image-}
 
@@ -141,7 +145,9 @@ done
 cp "$stage/$kmods/modules.builtin" "$stage/$kmods/modules.order" "$root/$kmods/" 2>/dev/null || true
 "$bb" depmod -b "$root" "$kver"
 
-cp "$stage/boot/vmlinuz-$kver" "$out/vmlinuz"
+tmp=$out/.tmp.$$
+trap 'rm -f "$tmp".*' EXIT
+cp "$stage/boot/vmlinuz-$kver" "$tmp.vmlinuz"
 # The kernel opens /dev/console for /init before anything is mounted, so the archive carries that node. mknod
 # would need root: a second newc archive written here holds it, and the kernel unpacks both in turn.
 newc() { # name mode rdevmajor rdevminor
@@ -156,7 +162,7 @@ find "$root" -exec touch -h -d @0 {} +
   (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 --renumber-inodes --ignore-devno)
   newc dev/console $((0020600)) 5 1
   newc TRAILER!!! 0 0 0
-} | gzip -9 -n >"$out/initrd.gz"
+} | gzip -9 -n >"$tmp.initrd.gz"
 
 # The staging tree is the whole kernel package unpacked (about 430 MB); root/ keeps what went into the image.
 rm -rf "$stage"
@@ -165,12 +171,15 @@ end=$(date +%s.%N)
   for p in $pkgs; do echo "package: $p ${ver[$p]}"; done
   echo "modules: $(cd "$root/$kmods" && find . -name '*.ko' | sed 's|.*/||; s|\.ko$||' | sort | tr '\n' ' ')"
   echo "libraries: $(ls "$root/lib/x86_64-linux-gnu" | tr '\n' ' ')"
-  echo "vmlinuz_bytes: $(stat -c %s "$out/vmlinuz")"
-  echo "initrd_bytes: $(stat -c %s "$out/initrd.gz")"
-  echo "vmlinuz_sha256: $(sha256sum "$out/vmlinuz" | cut -d' ' -f1)"
-  echo "initrd_sha256: $(sha256sum "$out/initrd.gz" | cut -d' ' -f1)"
+  echo "vmlinuz_bytes: $(stat -c %s "$tmp.vmlinuz")"
+  echo "initrd_bytes: $(stat -c %s "$tmp.initrd.gz")"
+  echo "vmlinuz_sha256: $(sha256sum "$tmp.vmlinuz" | cut -d' ' -f1)"
+  echo "initrd_sha256: $(sha256sum "$tmp.initrd.gz" | cut -d' ' -f1)"
   echo "root_bytes: $(du -sb "$root" | cut -f1)"
   echo "debs_bytes: $(du -cb $debs | tail -n1 | cut -f1)"
   echo "build_seconds: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
-} >"$out/image.txt"
+} >"$tmp.image.txt"
+mv -f "$tmp.vmlinuz" "$out/vmlinuz"
+mv -f "$tmp.image.txt" "$out/image.txt"
+mv -f "$tmp.initrd.gz" "$out/initrd.gz"
 echo "interop-image: $out/vmlinuz ($(du -h "$out/vmlinuz" | cut -f1)), $out/initrd.gz ($(du -h "$out/initrd.gz" | cut -f1)); details in $out/image.txt"

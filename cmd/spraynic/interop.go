@@ -31,8 +31,9 @@ func interopCommand() *cli.Command {
 				Action: interopRun,
 			},
 			{
-				Name:      "check",
-				Usage:     "check every RoCEv2 frame of a pcap capture (parse, ICRC); exit 1 on a bad frame or one direction",
+				Name: "check",
+				Usage: "check every RoCEv2 frame of a pcap capture (parse, ICRC); " +
+					"exit 1 on a bad frame or one direction",
 				ArgsUsage: "CAPTURE.pcap",
 				Action:    interopCheck,
 			},
@@ -123,6 +124,9 @@ func interopRun(c *cli.Context) error {
 		return fmt.Errorf("--iface %s: %w", c.String("iface"), err)
 	}
 	defer sock.Close()
+	// the granted size: SO_RCVBUFFORCE needs root, SO_RCVBUF is capped by net.core.rmem_max
+	fmt.Fprintf(w, "interop: socket iface=%s rcvbuf=%d asked=%d (bytes; getsockopt: the kernel doubles what it "+
+		"grants)\n", c.String("iface"), sock.RcvBuf, livelink.RcvBufRequest)
 	start := time.Now()
 	runs, err := livelink.Session(c.Context, sock, p, func(r *livelink.Run) { printRun(w, r) })
 	failed := 0
@@ -151,11 +155,11 @@ func printRun(w io.Writer, r *livelink.Run) {
 	s := r.Stats
 	fmt.Fprintf(w, "INTEROP-HOST role=%s size=%d iters=%d loss=%g status=%s sent=%d received=%d data_errors=%d "+
 		"final_ack_missing=%t qpn=%#x psn=%#x peer_qpn=%#x peer_psn=%#x data_pkts=%d retransmitted=%d timeouts=%d "+
-		"naks_rcvd=%d naks_sent=%d acks_sent=%d dup_rcvd=%d out_of_seq=%d bad=%d dropped_tx=%d dropped_rx=%d "+
-		"frames_tx=%d frames_rx=%d wall_s=%.2f", r.Role, r.Size, r.Iters, r.Loss, st, r.Sent, r.Received,
-		r.DataErrors, r.FinalAckMissing, r.QPN, r.PSN, r.Peer.QPN, r.Peer.PSN, s.DataSent, s.Retransmitted,
-		s.Timeouts, s.NAKsRcvd, s.NAKsSent, s.AcksSent, s.Duplicates, s.OutOfSeq, s.Bad, r.Dropped[0], r.Dropped[1],
-		r.Frames[0], r.Frames[1], r.Wall.Seconds())
+		"naks_rcvd=%d naks_sent=%d acks_sent=%d dup_rcvd=%d out_of_seq=%d bad=%d unsupported=%d dropped_tx=%d "+
+		"dropped_rx=%d socket_drops=%d frames_tx=%d frames_rx=%d wall_s=%.2f", r.Role, r.Size, r.Iters, r.Loss, st,
+		r.Sent, r.Received, r.DataErrors, r.FinalAckMissing, r.QPN, r.PSN, r.Peer.QPN, r.Peer.PSN, s.DataSent,
+		s.Retransmitted, s.Timeouts, s.NAKsRcvd, s.NAKsSent, s.AcksSent, s.Duplicates, s.OutOfSeq, s.Bad,
+		s.Unsupported, r.Dropped[0], r.Dropped[1], r.SocketDrops, r.Frames[0], r.Frames[1], r.Wall.Seconds())
 	if r.FirstDataError != "" {
 		fmt.Fprintf(w, " first_data_error=%q", r.FirstDataError)
 	}
@@ -163,6 +167,11 @@ func printRun(w io.Writer, r *livelink.Run) {
 		fmt.Fprintf(w, " error=%q", r.Err.Error())
 	}
 	fmt.Fprintln(w)
+	if r.SocketDrops > 0 && r.Loss == 0 {
+		// not a failure of the run, but the lossless round was not lossless on the host's side
+		fmt.Fprintf(w, "interop: %s run, %d bytes, lossless round: the host's AF_PACKET socket dropped %d frames "+
+			"(receive buffer full; the host's loss, not the peer's)\n", r.Role, r.Size, r.SocketDrops)
+	}
 }
 
 func interopCheck(c *cli.Context) error {

@@ -83,6 +83,9 @@ type Stats struct {
 	Duplicates, OutOfSeq int
 	// Bad counts frames to this queue pair that failed a check (ICRC, opcode sequence, length).
 	Bad int
+	// Unsupported counts frames to this queue pair dropped for their opcode: not an RC opcode, an RC response
+	// other than Acknowledge, or an RC request other than SEND away from the expected PSN.
+	Unsupported int
 	// MsgsSent counts sent messages acknowledged; MsgsRcvd messages received whole.
 	MsgsSent, MsgsRcvd int
 	// PeerMSN is the MSN of the latest ACK.
@@ -101,7 +104,12 @@ var (
 	ErrProtocol = errors.New("ibrc: invalid request from the peer")
 	// ErrNotForUs: the frame is not RoCEv2 to this endpoint's IP and QP (the caller handles or drops it).
 	ErrNotForUs = errors.New("ibrc: not a frame for this queue pair")
+	// ErrTooLong: a posted message is longer than MaxMessage.
+	ErrTooLong = errors.New("ibrc: message longer than 2^31 bytes")
 )
+
+// MaxMessage is the longest message a queue pair carries (IBTA: 2^31 bytes).
+const MaxMessage = 1 << 31
 
 // message is one posted SEND: its data and the index of its first packet.
 type message struct {
@@ -154,11 +162,28 @@ func (e *Endpoint) Stats() Stats { return e.stats }
 // Err returns the error that stopped the queue pair, or nil.
 func (e *Endpoint) Err() error { return e.err }
 
-// Post queues one SEND message (1 byte .. 2^31 bytes; an empty message is one packet without payload).
-func (e *Endpoint) Post(data []byte) {
+// Post queues one SEND message of 0..MaxMessage bytes (an empty message is one SEND Only without payload). It
+// queues nothing and returns an error for a longer message (ErrTooLong) or once the queue pair has failed (the
+// error of Err).
+func (e *Endpoint) Post(data []byte) error {
+	if err := e.postable(len(data)); err != nil {
+		return err
+	}
 	n := uint64(max(1, (len(data)+e.cfg.MTU-1)/e.cfg.MTU))
 	e.msgs = append(e.msgs, message{data: data, first: e.total, n: n})
 	e.total += n
+	return nil
+}
+
+// postable reports why a message of n bytes cannot be posted now, or nil.
+func (e *Endpoint) postable(n int) error {
+	if e.err != nil {
+		return fmt.Errorf("ibrc: post on a failed queue pair: %w", e.err)
+	}
+	if n > MaxMessage {
+		return fmt.Errorf("%w: %d bytes", ErrTooLong, n)
+	}
+	return nil
 }
 
 // Outstanding reports the number of posted messages not yet acknowledged.

@@ -34,7 +34,7 @@ func TestTransfer(t *testing.T) {
 			for _, n := range sizes {
 				for i := range 2 {
 					m := payload(rng, n)
-					l.eps[i].Post(m)
+					require.NoError(t, l.eps[i].Post(m))
 					want[1-i] = append(want[1-i], m)
 				}
 			}
@@ -67,7 +67,7 @@ func TestTransfer(t *testing.T) {
 func TestRetryLimit(t *testing.T) {
 	l := newLink(t, 1, 0, 0, 0)
 	l.hook = func(from int, _ []byte) bool { return from != 0 }
-	l.eps[0].Post([]byte("x"))
+	require.NoError(t, l.eps[0].Post([]byte("x")))
 	for range 20 {
 		l.poll(0)
 		l.now += 2 * time.Millisecond

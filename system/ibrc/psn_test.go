@@ -33,7 +33,7 @@ func TestResponderPSNRules(t *testing.T) {
 	require.NoError(t, err)
 	b, err := New(cb)
 	require.NoError(t, err)
-	a.Post(make([]byte, 3*1024))
+	require.NoError(t, a.Post(make([]byte, 3*1024)))
 	fs, err := a.Poll(0)
 	require.NoError(t, err)
 	require.Len(t, fs, 3)
@@ -74,7 +74,7 @@ func TestRequesterGoBackN(t *testing.T) {
 	require.NoError(t, err)
 	b, err := New(cb)
 	require.NoError(t, err)
-	a.Post(make([]byte, 4*1024))
+	require.NoError(t, a.Post(make([]byte, 4*1024)))
 	fs, err := a.Poll(0)
 	require.NoError(t, err)
 	nak := respond(t, b, fs[0], fs[2])
@@ -111,7 +111,7 @@ func TestRNR(t *testing.T) {
 	require.NoError(t, err)
 	b, err := New(cb)
 	require.NoError(t, err)
-	a.Post([]byte("hello"))
+	require.NoError(t, a.Post([]byte("hello")))
 	fs, err := a.Poll(0)
 	require.NoError(t, err)
 	require.Len(t, fs, 1)
@@ -128,4 +128,80 @@ func TestRNR(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, fs, 1)
 	require.Equal(t, 1, a.Stats().RNRsRcvd)
+}
+
+// TestUnsupportedOpcode: another transport's opcode, an RC response other than Acknowledge and an unsupported RC
+// request away from the expected PSN are dropped and counted, the queue pair goes on; an unsupported RC request
+// at the expected PSN is NAKed "invalid request" and fails the queue pair.
+func TestUnsupportedOpcode(t *testing.T) {
+	ca, cb := pairConfigs(100, 200)
+	b, err := New(cb)
+	require.NoError(t, err)
+	a, err := New(ca)
+	require.NoError(t, err)
+	for _, f := range []struct {
+		op  uint8
+		psn uint32
+	}{{op: 0x64, psn: 100}, {op: 0x0D, psn: 100}, {op: 0x12, psn: 100}, {op: 0x0A, psn: 101}, {op: 0x18, psn: 100}} {
+		fr, err := Build(&a.hdr, f.op, f.psn, true, nil, []byte{1, 2, 3, 4})
+		require.NoError(t, err)
+		require.Empty(t, respond(t, b, fr), "opcode %#02x PSN %d", f.op, f.psn)
+	}
+	require.NoError(t, b.Err())
+	require.Equal(t, 5, b.Stats().Unsupported)
+	require.Zero(t, b.Stats().Bad)
+	// the queue pair still takes a message at the expected PSN
+	require.NoError(t, a.Post([]byte("ok")))
+	fs, err := a.Poll(0)
+	require.NoError(t, err)
+	got := respond(t, b, fs...)
+	require.Len(t, got, 1)
+	require.Equal(t, uint8(SynACK), got[0].Syndrome)
+	require.Equal(t, [][]byte{[]byte("ok")}, b.Received())
+	// RDMA WRITE Only at the expected PSN (101): invalid request
+	w, err := Build(&a.hdr, 0x0A, 101, true, nil, []byte{1, 2, 3, 4})
+	require.NoError(t, err)
+	got = respond(t, b, w)
+	require.Len(t, got, 1)
+	require.Equal(t, [2]uint32{SynNAKInvalid, 101}, [2]uint32{uint32(got[0].Syndrome), got[0].PSN})
+	require.ErrorIs(t, b.Err(), ErrProtocol)
+}
+
+// TestEmptySendLast: a SEND Last without payload is an invalid request (Last carries 1..MTU bytes); a SEND Only
+// without payload is an empty message.
+func TestEmptySendLast(t *testing.T) {
+	ca, cb := pairConfigs(100, 200)
+	a, err := New(ca)
+	require.NoError(t, err)
+	b, err := New(cb)
+	require.NoError(t, err)
+	only, err := Build(&a.hdr, OpSendOnly, 100, true, nil, nil)
+	require.NoError(t, err)
+	got := respond(t, b, only)
+	require.Len(t, got, 1)
+	require.Equal(t, uint8(SynACK), got[0].Syndrome)
+	require.Equal(t, [][]byte{nil}, b.Received())
+	first, err := Build(&a.hdr, OpSendFirst, 101, false, nil, make([]byte, 1024))
+	require.NoError(t, err)
+	last, err := Build(&a.hdr, OpSendLast, 102, true, nil, nil)
+	require.NoError(t, err)
+	got = respond(t, b, first, last)
+	require.Len(t, got, 1)
+	require.Equal(t, [2]uint32{SynNAKInvalid, 102}, [2]uint32{uint32(got[0].Syndrome), got[0].PSN})
+	require.ErrorIs(t, b.Err(), ErrProtocol)
+	require.Equal(t, 1, b.Stats().Bad)
+}
+
+// TestPost: Post takes 0..2^31 bytes and refuses a longer message and any message once the queue pair failed.
+func TestPost(t *testing.T) {
+	ca, _ := pairConfigs(100, 200)
+	a, err := New(ca)
+	require.NoError(t, err)
+	require.NoError(t, a.Post(nil))
+	require.NoError(t, a.postable(MaxMessage))
+	require.ErrorIs(t, a.postable(MaxMessage+1), ErrTooLong, "2^31+1 bytes (checked by length: no 2 GiB buffer)")
+	require.Equal(t, 1, a.Outstanding())
+	a.err = ErrRetryExceeded
+	require.ErrorIs(t, a.Post([]byte("x")), ErrRetryExceeded)
+	require.Equal(t, 1, a.Outstanding(), "nothing queued after the failure")
 }

@@ -24,16 +24,29 @@ func (e *Endpoint) Receive(frame []byte, now time.Duration) error {
 	if e.err != nil {
 		return nil
 	}
-	switch p.Opcode {
-	case OpAck:
+	switch {
+	case p.Opcode == OpAck:
 		e.onAck(&p, now)
-	case OpSendFirst, OpSendMiddle, OpSendLast, OpSendOnly:
+	case p.Opcode == OpSendFirst || p.Opcode == OpSendMiddle || p.Opcode == OpSendLast || p.Opcode == OpSendOnly:
 		e.onData(&p)
-	default:
+	case isRCRequest(p.Opcode) && p.PSN == wire(e.cfg.RecvPSN, e.epsn):
+		// an RC request this endpoint does not implement (RDMA WRITE, READ, atomics, immediate data) at the
+		// expected PSN: NAK invalid request, as rxe's responder does for an opcode its QP does not support
 		e.stats.Bad++
 		e.invalid()
+	default:
+		// another transport's opcode (IBTA's header checks drop it silently, as rxe does), an RC response other than
+		// Acknowledge (no READ or atomic was issued), or an unsupported request away from the expected PSN
+		e.stats.Unsupported++
 	}
 	return nil
+}
+
+// isRCRequest reports whether op is an RC request opcode (IBTA: SEND, RDMA WRITE and READ request 0x00-0x0C,
+// atomics and SEND with Invalidate 0x13-0x17); the responses 0x0D-0x12, the reserved 0x18-0x1F and other
+// transports' opcodes (bits 7:5 not 000) are not.
+func isRCRequest(op uint8) bool {
+	return op>>5 == 0 && (op <= 0x0C || op >= 0x13 && op <= 0x17)
 }
 
 // onData applies the responder's PSN rules to a SEND packet: the expected PSN is accepted, a duplicate (behind
@@ -55,7 +68,9 @@ func (e *Endpoint) onData(p *Packet) {
 	starts := p.Opcode == OpSendFirst || p.Opcode == OpSendOnly
 	ends := p.Opcode == OpSendLast || p.Opcode == OpSendOnly
 	full := len(p.Payload) == e.cfg.MTU
-	if starts == e.inMsg || len(p.Payload) > e.cfg.MTU || !ends && !full {
+	// First and Middle carry exactly MTU bytes, Last 1..MTU, Only 0..MTU (IBTA)
+	emptyLast := p.Opcode == OpSendLast && len(p.Payload) == 0
+	if starts == e.inMsg || len(p.Payload) > e.cfg.MTU || !ends && !full || emptyLast {
 		e.stats.Bad++
 		e.invalid()
 		return

@@ -39,7 +39,8 @@ func (d Dest) IP() (netip.Addr, bool) {
 // Marshal returns d as ibv_rc_pingpong sends it.
 func (d Dest) Marshal() []byte {
 	b := make([]byte, destLen)
-	copy(b, fmt.Sprintf("%04x:%06x:%06x:%s", d.LID&0xFFFF, d.QPN&0xFFFFFF, d.PSN&0xFFFFFF, hex.EncodeToString(d.GID[:])))
+	copy(b, fmt.Sprintf("%04x:%06x:%06x:%s", d.LID&0xFFFF, d.QPN&0xFFFFFF, d.PSN&0xFFFFFF,
+		hex.EncodeToString(d.GID[:])))
 	return b
 }
 
@@ -88,9 +89,11 @@ func ServerExchange(c net.Conn, mine Dest, ready func(peer Dest) error) (Dest, e
 	if _, err := c.Write(mine.Marshal()); err != nil {
 		return Dest{}, fmt.Errorf("pingpong exchange: sending our address: %w", err)
 	}
-	n, err := c.Read(b)
-	if err != nil || string(b[:n]) != string(doneMsg) {
-		return Dest{}, fmt.Errorf("pingpong exchange: no \"done\" from the client (%q, %v)", b[:n], err)
+	// "done" and its NUL, however the connection splits them
+	d := make([]byte, len(doneMsg))
+	n, err := io.ReadFull(c, d)
+	if err != nil || string(d) != string(doneMsg) {
+		return Dest{}, fmt.Errorf("pingpong exchange: no \"done\" from the client (%q, %v)", d[:n], err)
 	}
 	return peer, nil
 }

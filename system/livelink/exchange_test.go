@@ -1,11 +1,16 @@
 package livelink
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"net"
 	"net/netip"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/system/ibrc"
 )
 
 // TestDestWire: the text is rc_pingpong's "%04x:%06x:%06x:%s" with the GID's 16 bytes as 32 hex digits in wire
@@ -67,4 +72,48 @@ func TestARP(t *testing.T) {
 	require.Equal(t, pmac, s.neigh[peer])
 	require.NoError(t, s.input(buildARP(arpRequest, pmac, peer, [6]byte{}, netip.MustParseAddr("10.0.3.1")), nil, 0))
 	require.Len(t, l.sent, 1, "no reply for an address that is not the station's")
+}
+
+// TestExchangeDoneInPieces: the server reads the client's "done" and its NUL whole even when the connection
+// delivers them one byte at a time.
+func TestExchangeDoneInPieces(t *testing.T) {
+	a, b := net.Pipe()
+	srv := Dest{QPN: 0x20, PSN: 5, GID: GIDOf(netip.MustParseAddr("10.0.3.15"))}
+	cli := Dest{QPN: 0x11, PSN: 7, GID: GIDOf(netip.MustParseAddr("10.0.3.2"))}
+	errc := make(chan error, 1)
+	go func() {
+		errc <- func() error {
+			if _, err := b.Write(cli.Marshal()); err != nil {
+				return err
+			}
+			buf := make([]byte, destLen)
+			if _, err := io.ReadFull(b, buf); err != nil {
+				return err
+			}
+			for _, c := range doneMsg {
+				if _, err := b.Write([]byte{c}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}()
+	}()
+	got, err := ServerExchange(a, srv, func(Dest) error { return nil })
+	require.NoError(t, err)
+	require.Equal(t, cli, got)
+	require.NoError(t, <-errc)
+}
+
+// TestFinalAckMissing: only a retry-exhausted queue pair with every message exchanged and our last one the only
+// one outstanding passes as a missing final ACK; any other error, or an earlier message outstanding, fails.
+func TestFinalAckMissing(t *testing.T) {
+	r := &Run{Iters: 10, Sent: 9, Received: 10}
+	require.True(t, finalAckMissing(ibrc.ErrRetryExceeded, true, 1, r))
+	require.True(t, finalAckMissing(fmt.Errorf("run: %w", ibrc.ErrRetryExceeded), true, 1, r))
+	for _, err := range []error{ibrc.ErrRemote, ibrc.ErrProtocol, ibrc.ErrRNRExceeded, errors.New("other")} {
+		require.False(t, finalAckMissing(err, true, 1, r), "%v", err)
+	}
+	require.False(t, finalAckMissing(ibrc.ErrRetryExceeded, false, 1, r), "not every message exchanged")
+	require.False(t, finalAckMissing(ibrc.ErrRetryExceeded, true, 2, r), "two outstanding")
+	require.False(t, finalAckMissing(ibrc.ErrRetryExceeded, true, 1, &Run{Iters: 10, Sent: 8, Received: 10}))
 }

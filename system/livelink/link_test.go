@@ -52,3 +52,11 @@ func (p *pipe) Recv(timeout time.Duration) ([][]byte, error) {
 	*p.in = nil
 	return fs, nil
 }
+
+// dropPipe is a pipe that reports drops frames lost at every Drops call, as a full socket buffer would.
+type dropPipe struct {
+	*pipe
+	drops int
+}
+
+func (d *dropPipe) Drops() (int, error) { return d.drops, nil }

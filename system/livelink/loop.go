@@ -3,6 +3,7 @@ package livelink
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -29,8 +30,8 @@ func (s *Station) loop(ctx context.Context, ep *ibrc.Endpoint, r *Run, rng *rand
 	p := &pp{r: r, rng: rng}
 	if r.Role == RoleServer {
 		p.expect = firstPeerMessage(r.Size)
-	} else {
-		p.post(ep)
+	} else if err := p.post(ep); err != nil {
+		return err
 	}
 	var doneAt time.Duration
 	for {
@@ -49,10 +50,12 @@ func (s *Station) loop(ctx context.Context, ep *ibrc.Endpoint, r *Run, rng *rand
 		if err := s.send(fs); err != nil {
 			return err
 		}
-		p.step(ep)
+		if err := p.step(ep); err != nil && ep.Err() == nil {
+			return err
+		}
 		done := r.Received == r.Iters && len(p.sent) == r.Iters
 		if e := ep.Err(); e != nil {
-			if done && ep.Outstanding() == 1 && r.Sent == r.Iters-1 {
+			if finalAckMissing(e, done, ep.Outstanding(), r) {
 				r.FinalAckMissing = true
 				return nil
 			}
@@ -70,8 +73,15 @@ func (s *Station) loop(ctx context.Context, ep *ibrc.Endpoint, r *Run, rng *rand
 	}
 }
 
+// finalAckMissing reports whether the queue pair's error err is only the ACK of our last message that never came:
+// every message went both ways, the last one is the only one outstanding, and the requester ran out of retries
+// (the peer exits, and its QP with it, as soon as its own last completion arrives). Any other error fails the run.
+func finalAckMissing(err error, done bool, outstanding int, r *Run) bool {
+	return errors.Is(err, ibrc.ErrRetryExceeded) && done && outstanding == 1 && r.Sent == r.Iters-1
+}
+
 // step takes the received messages, checks them and posts our next message when the rule allows.
-func (p *pp) step(ep *ibrc.Endpoint) {
+func (p *pp) step(ep *ibrc.Endpoint) error {
 	r := p.r
 	for _, m := range ep.Received() {
 		r.Received++
@@ -89,16 +99,20 @@ func (p *pp) step(ep *ibrc.Endpoint) {
 		want++
 	}
 	if len(p.sent) < r.Iters && len(p.sent) < want && ep.Outstanding() == 0 {
-		p.post(ep)
+		return p.post(ep)
 	}
+	return nil
 }
 
 // post sends our next message; the peer will send it back as its next.
-func (p *pp) post(ep *ibrc.Endpoint) {
+func (p *pp) post(ep *ibrc.Endpoint) error {
 	m := message(p.rng, p.r.Size)
+	if err := ep.Post(m); err != nil {
+		return err
+	}
 	p.sent = append(p.sent, m)
 	p.expect = m
-	ep.Post(m)
+	return nil
 }
 
 // describe names the first difference between a received message and the expected one.

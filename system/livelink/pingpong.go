@@ -43,8 +43,11 @@ type Run struct {
 	Stats           ibrc.Stats
 	// Dropped and Frames are the station's counts during this run: [0] sent, [1] received.
 	Dropped, Frames [2]int
-	Wall            time.Duration
-	Err             error
+	// SocketDrops counts frames the link lost before they were read during this run (the host's receive buffer
+	// full, not the peer's doing and not the injected loss); -1 when the link does not count them.
+	SocketDrops int
+	Wall        time.Duration
+	Err         error
 }
 
 // OK reports whether the run completed with every message checked.
@@ -78,10 +81,20 @@ func (s *Station) Pingpong(ctx context.Context, conn net.Conn, base ibrc.Config,
 	limit time.Duration) {
 	start := time.Now()
 	d0, f0 := s.Dropped, s.Frames
+	dc, counts := s.link.(DropCounter)
+	r.SocketDrops = -1
+	if counts {
+		_, _ = dc.Drops() // from 0 for this run
+	}
 	defer func() {
 		r.Wall = time.Since(start)
 		for i := range 2 {
 			r.Dropped[i], r.Frames[i] = s.Dropped[i]-d0[i], s.Frames[i]-f0[i]
+		}
+		if counts {
+			if n, err := dc.Drops(); err == nil {
+				r.SocketDrops = n
+			}
 		}
 	}()
 	s.SetLoss(r.Loss)

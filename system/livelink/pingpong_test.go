@@ -58,7 +58,9 @@ func (f *fakePeer) iterate(ep *ibrc.Endpoint) error {
 	start := time.Now()
 	buf, sent, rcvd := firstPeerMessage(f.size), 0, 0
 	if f.role == RoleClient {
-		ep.Post(append([]byte(nil), buf...))
+		if err := ep.Post(append([]byte(nil), buf...)); err != nil {
+			return err
+		}
 		sent++
 	}
 	for time.Since(start) < 20*time.Second {
@@ -74,7 +76,9 @@ func (f *fakePeer) iterate(ep *ibrc.Endpoint) error {
 			rcvd++
 		}
 		if sent < f.iters && ep.Outstanding() == 0 && (rcvd >= sent && f.role == RoleClient || rcvd > sent) {
-			ep.Post(append([]byte(nil), buf...))
+			if err := ep.Post(append([]byte(nil), buf...)); err != nil {
+				return err
+			}
 			sent++
 		}
 		if rcvd == f.iters && sent == f.iters && ep.Outstanding() == 0 {
@@ -98,7 +102,8 @@ func TestPingpong(t *testing.T) {
 		for _, role := range []string{RoleServer, RoleClient} {
 			t.Run(fmt.Sprintf("%s/loss=%v", role, loss), func(t *testing.T) {
 				a, b := newWire()
-				us := NewStation(a, [6]byte{2, 0x53, 0x50, 0, 0, 2}, netip.MustParseAddr("10.0.3.2"), seed)
+				us := NewStation(&dropPipe{pipe: a, drops: 3}, [6]byte{2, 0x53, 0x50, 0, 0, 2},
+					netip.MustParseAddr("10.0.3.2"), seed)
 				them := NewStation(b, [6]byte{0x52, 0x54, 0, 0x12, 0x34, 0x56}, netip.MustParseAddr("10.0.3.15"), 7)
 				// the VM's kernel answers ARP while its ibv_rc_pingpong waits on TCP; the fake peer cannot, so our
 				// side knows its MAC from the start (ARP itself: TestARP)
@@ -119,6 +124,7 @@ func TestPingpong(t *testing.T) {
 				require.NoError(t, r.Err)
 				require.True(t, r.OK(), "%+v", r)
 				require.Equal(t, 20, r.Sent)
+				require.Equal(t, 3, r.SocketDrops, "the link's drops during the run")
 				if loss > 0 {
 					require.NotZero(t, r.Dropped[0]+r.Dropped[1])
 				}

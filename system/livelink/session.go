@@ -63,7 +63,8 @@ func Session(ctx context.Context, link Link, p Plan, report func(*Run)) ([]*Run,
 	for r, loss := range p.Losses {
 		for i, role := range []string{RoleServer, RoleClient} {
 			for j, size := range p.Sizes {
-				run := &Run{Role: role, Size: size, Iters: p.Iters, QPN: qpn, PSN: rng.Uint32() & 0xFFFFFF, Loss: loss}
+				run := &Run{Role: role, Size: size, Iters: p.Iters, QPN: qpn, PSN: rng.Uint32() & 0xFFFFFF, Loss: loss,
+					SocketDrops: -1}
 				qpn++
 				conn, err := p.connect(ctx, lns, p.Port(r, i, j), role)
 				if err != nil {

@@ -16,13 +16,25 @@ type Link interface {
 	Recv(timeout time.Duration) ([][]byte, error)
 }
 
+// DropCounter is a Link that counts the frames it lost before they were read (a full receive buffer).
+type DropCounter interface {
+	// Drops returns the frames lost since the previous call.
+	Drops() (int, error)
+}
+
 // Socket is an AF_PACKET socket bound to one interface: it reads every frame the interface receives (not those
 // the host sends on it) and writes frames out of it as they are.
 type Socket struct {
 	fd    int
 	iface *net.Interface
 	buf   []byte
+	// RcvBuf is the receive buffer the kernel granted, in bytes, as getsockopt(SO_RCVBUF) reads it (the kernel
+	// doubles the requested size for its bookkeeping).
+	RcvBuf int
 }
+
+// RcvBufRequest is the receive buffer asked for, in bytes: a 1 MiB message is 1024 frames arriving in a burst.
+const RcvBufRequest = 8 << 20
 
 // htons converts a 16-bit protocol number to network order.
 func htons(v uint16) uint16 { return v<<8 | v>>8 }
@@ -42,9 +54,35 @@ func Open(name string) (*Socket, error) {
 		unix.Close(fd)
 		return nil, fmt.Errorf("bind AF_PACKET to %s: %w", name, err)
 	}
-	// a large receive buffer: a 1 MiB message is 1024 frames arriving in a burst
-	_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, 8<<20)
-	return &Socket{fd: fd, iface: ifi, buf: make([]byte, 65536)}, nil
+	// SO_RCVBUFFORCE (CAP_NET_ADMIN) is not capped by net.core.rmem_max; SO_RCVBUF is, silently
+	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, RcvBufRequest); err != nil {
+		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, RcvBufRequest); err != nil {
+			unix.Close(fd)
+			return nil, fmt.Errorf("SO_RCVBUF %d on %s: %w", RcvBufRequest, name, err)
+		}
+	}
+	got, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF)
+	if err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("reading SO_RCVBUF on %s: %w", name, err)
+	}
+	s := &Socket{fd: fd, iface: ifi, buf: make([]byte, 65536), RcvBuf: got}
+	// PACKET_STATISTICS counts from the socket's creation: start from 0 here
+	if _, err := s.Drops(); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("PACKET_STATISTICS on %s: %w", name, err)
+	}
+	return s, nil
+}
+
+// Drops returns the frames the kernel dropped for this socket (its receive buffer full) since the previous call:
+// PACKET_STATISTICS' tp_drops, which the kernel resets on each read.
+func (s *Socket) Drops() (int, error) {
+	st, err := unix.GetsockoptTpacketStats(s.fd, unix.SOL_PACKET, unix.PACKET_STATISTICS)
+	if err != nil {
+		return 0, err
+	}
+	return int(st.Drops), nil
 }
 
 // Close closes the socket.
