@@ -128,7 +128,7 @@ func interopRun(c *cli.Context) error {
 	fmt.Fprintf(w, "interop: socket iface=%s rcvbuf=%d asked=%d (bytes; getsockopt: the kernel doubles what it "+
 		"grants)\n", c.String("iface"), sock.RcvBuf, livelink.RcvBufRequest)
 	start := time.Now()
-	runs, err := livelink.Session(c.Context, sock, p, func(r *livelink.Run) { printRun(w, r) })
+	runs, err := livelink.RunPlan(c.Context, sock, p, func(r *livelink.Run) { printRun(w, r) })
 	failed := 0
 	for _, r := range runs {
 		if !r.OK() {

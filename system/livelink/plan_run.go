@@ -37,9 +37,9 @@ type Plan struct {
 // Port returns the TCP port of round r, role index i, size index j.
 func (p *Plan) Port(r, i, j int) int { return p.PortBase + 100*r + 10*i + j }
 
-// Session runs p over link, calling report after each run, and returns every run; it stops at the first run that
+// RunPlan runs p over link, calling report after each run, and returns every run; it stops at the first run that
 // could not connect (the peer is not following the plan).
-func Session(ctx context.Context, link Link, p Plan, report func(*Run)) ([]*Run, error) {
+func RunPlan(ctx context.Context, link Link, p Plan, report func(*Run)) ([]*Run, error) {
 	st := NewStation(link, p.MAC, p.IP, p.Seed)
 	rng := rand.New(rand.NewPCG(p.Seed, 18515))
 	lns := map[int]net.Listener{}
