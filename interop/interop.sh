@@ -24,30 +24,14 @@ events=${INTEROP_EVENTS:-0}
 host=10.0.3.1 vm=10.0.3.15 ep=10.0.3.2 port=18600
 
 die() { echo "interop: $*" >&2; exit 1; }
-# num NAME VALUE MIN MAX: VALUE must be a whole number in MIN..MAX, else one line naming NAME and the range.
-num() {
-  case "$2" in ''|*[!0-9]*) die "$1=$2: not a whole number (allowed $3..$4)" ;; esac
-  if [ "${#2}" -gt 9 ] || [ "$((10#$2))" -lt "$3" ] || [ "$((10#$2))" -gt "$4" ]; then
-    die "$1=$2: out of range (allowed $3..$4)"
-  fi
-}
+. "$(dirname "$0")/checks.sh"
 num INTEROP_ITERS "$iters" 1 100000
 num INTEROP_TIMEOUT "$limit" 60 86400
 num INTEROP_CHECK_TIMEOUT "$climit" 60 86400
 num INTEROP_SEED "$seed" 0 999999999
 case "$events" in 0|1) ;; *) die "INTEROP_EVENTS=$events: allowed 0 (poll) or 1 (-e)" ;; esac
 case "$capture" in 0|1) ;; *) die "INTEROP_CAPTURE=$capture: allowed 0 (no capture) or 1" ;; esac
-case "$sizes" in
-  ''|,*|*,|*,,*) die "INTEROP_SIZES=$sizes: not a comma-separated list of sizes (allowed 1..16777216 bytes each)" ;;
-esac
-nsizes=0
-for s in ${sizes//,/ }; do
-  case "$s" in ''|*[!0-9]*) die "INTEROP_SIZES=$sizes: $s is not a whole number (allowed 1..16777216 bytes)" ;; esac
-  if [ "${#s}" -gt 9 ] || [ "$((10#$s))" -lt 1 ] || [ "$((10#$s))" -gt 16777216 ]; then
-    die "INTEROP_SIZES=$sizes: $s is out of range (allowed 1..16777216 bytes)"
-  fi
-  nsizes=$((nsizes + 1))
-done
+check_sizes "$sizes"
 [ "$nsizes" -le 10 ] || die "INTEROP_SIZES=$sizes: $nsizes sizes (allowed 1..10, one TCP port each)"
 # the rates of the lossy rounds: spraynic's --loss takes 0 <= p < 0.5 (beyond that go-back-N barely moves)
 case "$loss" in

@@ -26,28 +26,14 @@ smp=${INTEROP_SMP:-1}
 tap=${INTEROP_TAP:-spn-peer0}
 
 die() { echo "interop-peer-check: $*" >&2; exit 1; }
-# num NAME VALUE MIN MAX: VALUE must be a whole number in MIN..MAX, else one line naming NAME and the range.
-num() {
-  case "$2" in ''|*[!0-9]*) die "$1=$2: not a whole number (allowed $3..$4)" ;; esac
-  if [ "${#2}" -gt 9 ] || [ "$((10#$2))" -lt "$3" ] || [ "$((10#$2))" -gt "$4" ]; then
-    die "$1=$2: out of range (allowed $3..$4)"
-  fi
-}
+. "$(dirname "$0")/checks.sh"
 num INTEROP_ITERS "$iters" 1 100000
 num INTEROP_TIMEOUT "$limit" 10 86400
 num INTEROP_MEM "$mem" 256 65536
 num INTEROP_SMP "$smp" 1 64
 num INTEROP_PERFTEST "$perf" 0 16777216
 [ "$gid" = auto ] || num INTEROP_GID "$gid" 0 255
-case "$sizes" in
-  ''|,*|*,|*,,*) die "INTEROP_SIZES=$sizes: not a comma-separated list of sizes (allowed 1..16777216 bytes each)" ;;
-esac
-for s in ${sizes//,/ }; do
-  case "$s" in ''|*[!0-9]*) die "INTEROP_SIZES=$sizes: $s is not a whole number (allowed 1..16777216 bytes)" ;; esac
-  if [ "${#s}" -gt 9 ] || [ "$((10#$s))" -lt 1 ] || [ "$((10#$s))" -gt 16777216 ]; then
-    die "INTEROP_SIZES=$sizes: $s is out of range (allowed 1..16777216 bytes)"
-  fi
-done
+check_sizes "$sizes"
 command -v qemu-system-x86_64 >/dev/null 2>&1 || die "qemu-system-x86_64 is missing: run make deps-interop (Debian package qemu-system-x86)"
 [ -f "$dir/vmlinuz" ] && [ -f "$dir/initrd.gz" ] || die "no image in $dir: run make interop-image"
 
