@@ -175,7 +175,8 @@ func (d *allFailDriver) Observe(cycle int64, in *nictransport.TopIn, out *nictra
 }
 
 // check requires the script to have run to its end: every path failed, the status rose and fell (m_status_af
-// showing only c, exactly while m_status_all_failed did), rd_all_failed was seen, a probe recovered a path, and the connection never went to error.
+// showing only c, exactly while m_status_all_failed did), rd_all_failed was seen, a probe recovered a path, and
+// the connection never went to error.
 func (d *allFailDriver) check() error {
 	o := &d.last
 	switch {

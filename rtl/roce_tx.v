@@ -120,7 +120,7 @@ localparam KEEP_LOG = $clog2(KW);
 localparam C4_W = KEEP_LOG > 3 ? KEEP_LOG : 3;
 localparam PATH_W = $clog2(PATHS);
 localparam CONN_W = $clog2(CONNS);
-// zero padding of the descriptor fields to their wire widths (0 for widths the checks refuse, so that
+// zero padding of descriptor fields to their wire widths (0 for widths the checks refuse, so that
 // such a configuration compiles and reaches the checks)
 localparam PSEQ_PAD = PSEQ_WIDTH < 24 ? 24 - PSEQ_WIDTH : 0;
 localparam HDL_PAD = HANDLE_WIDTH < 32 ? 32 - HANDLE_WIDTH : 0;
@@ -207,7 +207,7 @@ assign s_pkt_ready = !v1 && !pick_ack;
 assign s_ack_ready = !v1 && pick_ack;
 
 /*
- * Connection table: {peer MAC, peer IP, QPN, DSCP, TTL}, read when a descriptor is accepted (stage 0)
+ * Connection table: {peer MAC, peer IP, QPN, DSCP, TTL}, read when a descriptor is taken (stage 0)
  * into tbl1; read-first, so a write at the same edge is seen by the next descriptor
  */
 wire [TBL_W-1:0] tbl1;

@@ -1,5 +1,5 @@
-// Logic depth test design: a registered 8-bit add (a LUT and three carry cells on Xilinx) and a distributed
-// RAM read whose result leaves through a port (not a register-to-register path).
+// Logic depth test design: a registered 8-bit add (a LUT and three carry cells on Xilinx) and a
+// distributed RAM read whose result leaves through a port (not a register-to-register path).
 module depth (
     input  wire       clk,
     input  wire [7:0] a,

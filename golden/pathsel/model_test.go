@@ -434,8 +434,9 @@ func TestHoldoffProbe(t *testing.T) {
 }
 
 // TestAllFailed: with every path of a connection FAILED or PROBING, m_status_all_failed / m_status_conn (lowest
-// such connection) / m_status_af (its bit) and rd_all_failed show it, registered; a request to it waits (s_req_ready low) for the first
-// hold-off to end and then probes; a delivery to the probe brings the connection back.
+// such connection) / m_status_af (its bit) and rd_all_failed show it, registered; a request to it waits
+// (s_req_ready low) for the first hold-off to end and then probes; a delivery to the probe brings the connection
+// back.
 func TestAllFailed(t *testing.T) {
 	b := newTB(t, smallCfg(func(c *config.Config) { c.FailK = 1 })) // TICK_CYCLES 4, HOLDOFF_TICKS 3
 	b.in.RdConn = 2

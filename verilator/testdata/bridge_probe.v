@@ -2,17 +2,18 @@
 /*
  * bridge_probe: test module of the Verilator <-> Go bridge (cosim/bridge).
  *
- * It has one port of every width class Verilator uses (1, 8, 16, 32, 40 and 100 bits and the parameterised W)
- * so the bridge's packing can be checked end to end:
+ * It has one port of every width class Verilator uses (1, 8, 16, 32, 40 and 100 bits and the
+ * parameterised W) so the bridge's packing can be checked end to end:
  *   - comb_*  echo the inputs combinationally: seen in the same cycle as the input;
  *   - reg_*   echo the inputs through one register: seen one cycle later;
- *   - acc     sums in_a into a 32-bit accumulator, cleared by rst. Its next-state block (marked SPLIT-COVER)
- *             assigns two independent variables, which Verilator's always-block splitting separates; split, the
- *             block's line coverage counts once in a whole run (Verilator 5.006), so TestCoverage checks it
- *             counts every cycle (the coverage variant builds with -fno-split);
+ *   - acc     sums in_a into a 32-bit accumulator, cleared by rst. Its next-state block (marked
+ *             SPLIT-COVER) assigns two independent variables, which Verilator's always-block
+ *             splitting separates; split, the block's line coverage counts once in a whole run
+ *             (Verilator 5.006), so TestCoverage checks it counts every cycle (the coverage variant
+ *             builds with -fno-split);
  *   - wout    is in_w plus one, W bits wide.
- * A rising clock edge with rst high and in_c = 32'hf1f1f1f1 runs $finish, to test how the bridge reports it; W out
- * of range runs $error and $finish at time 0.
+ * A rising clock edge with rst high and in_c = 32'hf1f1f1f1 runs $finish, to test how the bridge
+ * reports it; W out of range runs $error and $finish at time 0.
  */
 
 `resetall
