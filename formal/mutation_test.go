@@ -108,6 +108,24 @@ var mutants = []mutant{
 		induction: 1},
 	{name: "retx_una_every_ack", block: "retx", set: "retx_cnt", file: "retx.v",
 		old: "m_una_valid_reg <= a_progress;", new: "m_una_valid_reg <= a_fire;", breaks: "retx_una_out", induction: 1},
+	// bounded response (retx_resp): every retransmission waits for T to drain (not only an RTO one); a timeout
+	// lookup waits for an empty A (starved by the ACK stream)
+	{name: "retx_resp_hole_behind_t", block: "retx", set: "retx_resp", file: "retx.v",
+		old: "(l2_kind_reg != K_RTO || !to_valid_reg);", new: "!to_valid_reg;",
+		breaks: "retx_resp_hole", induction: 1},
+	{name: "retx_resp_rto_waits_ack", block: "retx", set: "retx_resp", file: "retx.v",
+		old:    "issue_rto = adv && !sc_busy && !GBN_MODE && rto_any;",
+		new:    "issue_rto = adv && !sc_busy && !GBN_MODE && rto_any && !a_valid_reg;",
+		breaks: "retx_resp_pend_h", induction: 1},
+	// the selector hint (retx_cnt): a retransmission's avoided path from L2's candidate (the ACK's path), not its
+	// tx entry; a new packet hinted without room in the window (shown, never taken)
+	{name: "retx_preq_avoid_cand", block: "retx", set: "retx_cnt", file: "retx.v",
+		old: "m_preq_avoid_int = ent_path;", new: "m_preq_avoid_int = l2_path_reg;", breaks: "retx_preq_use",
+		induction: 1},
+	{name: "retx_preq_no_room", block: "retx", set: "retx_cnt", file: "retx.v",
+		old:    "end else if (!rst && s_tx_valid && tx_room && slot_free && !frozen) begin",
+		new:    "end else if (!rst && s_tx_valid && slot_free && !frozen) begin",
+		breaks: "retx_preq_take", induction: 1},
 	{name: "retx_gbn_feedback", block: "retx", set: "retx_gbn", file: "retx.v",
 		old:    "path_ok = !GBN_MODE && a_d != {PSEQ_WIDTH{1'b0}} && a_d <= a_sent;",
 		new:    "path_ok = a_d != {PSEQ_WIDTH{1'b0}} && a_d <= a_sent;",

@@ -2154,6 +2154,121 @@ always @* begin
 end
 `endif
 
+`ifdef FORMAL_CNT
+`ifndef FORMAL_GBN
+/*
+ * Set retx_cnt (selective mode): the selector hint against s_path. Every transmission (s_path
+ * handshake) is the one m_preq names in its cycle: its connection, its kind (retx) and, for a
+ * retransmission, the path of its previous transmission (the tx entry's), 0 for a new packet. A
+ * hint is taken when a path is offered and m_pkt is free (empty or taken this cycle), except an
+ * RTO retransmission while T is full (docs/retx.md, The send slot).
+ */
+always @* begin
+    if (f_past_valid && !rst) begin
+        retx_preq_use: assert (!(s_path_valid && s_path_ready) || (m_preq_valid &&
+            m_preq_conn == x_conn && m_preq_retx == l2_send &&
+            m_preq_avoid == (l2_send ? ent_path : {PATH_W{1'b0}})));
+        retx_preq_take: assert (s_path_ready == (m_preq_valid && s_path_valid && out_free &&
+            !(m_preq_retx && l2_kind_reg == K_RTO && to_valid_reg)));
+    end
+end
+`endif
+`endif
+
+`ifdef FORMAL_RESP
+/*
+ * Set retx_resp (FORMAL_RESP, FORMAL_COPY_ONLY, selective mode): bounded response. Under a path
+ * offered every cycle and m_pkt_ready and m_fb_ready high (assumed below), a loss candidate is
+ * decided in L2 (sent, refused by validation, or the connection's error) within a bound of
+ * cycles not frozen by control: a SACK hole within SACK_BITS + 3 cycles of the first cycle S
+ * holds it, a timeout of connection 0 (the lowest, which the issue serves first) within
+ * 3 * SACK_BITS + 5 cycles of the first cycle rto_pend is set. Ages count unfrozen cycles and
+ * hold in frozen ones (nothing moves then). The bounds are a ranking: f_bt counts the cycles
+ * L2 can still stall (an RTO candidate behind T: T, then an RTO in L1 behind one in L2), each
+ * stall drains T, and S is refilled (by A) only while it is empty, so only a stall can delay a
+ * waiting timeout by a refill of up to SACK_BITS holes.
+ */
+localparam [31:0] F_KS = SACK_BITS + 2;
+localparam [31:0] F_KR = 3 * SACK_BITS + 2;
+localparam [31:0] F_SB1 = SACK_BITS + 1;
+reg [7:0]               f_s_age = 8'd0;
+reg [7:0]               f_r_age = 8'd0;
+reg [7:0]               f_l1_age = 8'd0;
+reg [7:0]               f_l2_age = 8'd0;
+reg [31:0]              f_pop;
+reg [31:0]              f_bt;
+reg                     f_l1_rto;
+reg                     f_l2_rto;
+integer                 f_ri;
+
+always @* begin
+    // narrowed environment (docs/formal.md, Assumptions): a path offered every cycle, no
+    // back-pressure on m_pkt and m_fb
+    if (f_past_valid && !rst) begin
+        assume (s_path_valid && m_pkt_ready && m_fb_ready);
+    end
+end
+
+always @(posedge clk) begin
+    if (rst) begin
+        f_s_age <= 8'd0;
+        f_r_age <= 8'd0;
+        f_l1_age <= 8'd0;
+        f_l2_age <= 8'd0;
+    end else begin
+        if (a_path_upd) begin
+            f_s_age <= 8'd0;
+        end else if (sc_mask_reg != {SACK_BITS{1'b0}} && !frozen) begin
+            f_s_age <= f_s_age + 8'd1;
+        end
+        if (!rto_pend_reg[0]) begin
+            f_r_age <= 8'd0;
+        end else if (!frozen) begin
+            f_r_age <= f_r_age + 8'd1;
+        end
+        if (adv) begin
+            f_l1_age <= issue_hole ? f_s_age + 8'd1 : f_r_age + 8'd1;
+            f_l2_age <= f_l1_age + 8'd1;
+        end else if (!frozen) begin
+            f_l1_age <= f_l1_age + 8'd1;
+            f_l2_age <= f_l2_age + 8'd1;
+        end
+    end
+end
+
+always @* begin
+    f_pop = 32'd0;
+    for (f_ri = 0; f_ri < SACK_BITS; f_ri = f_ri + 1) begin
+        f_pop = f_pop + {31'd0, sc_mask_reg[f_ri]};
+    end
+    f_l1_rto = l1_valid_reg && l1_kind_reg == K_RTO;
+    f_l2_rto = l2_valid_reg && l2_kind_reg == K_RTO;
+    f_bt = {31'd0, f_l2_rto && to_valid_reg} + {31'd0, f_l1_rto && f_l2_rto};
+    if (f_past_valid && !rst) begin
+        // a hole in L2 is decided in its first unfrozen cycle there, at most SACK_BITS + 3
+        // cycles after the first cycle S held it
+        retx_resp_hole: assert (!(l2_valid_reg && l2_kind_reg == K_HOLE) ||
+            ({24'd0, f_l2_age} <= F_KS + 32'd1 && (frozen || l2_done)));
+        // a timeout of connection 0 in L2 is decided at most 3 * SACK_BITS + 5 cycles after
+        // the first cycle its rto_pend was set (T drains in the cycle it stalls)
+        retx_resp_rto: assert (!(f_l2_rto && l2_conn_reg == {CONN_W{1'b0}}) ||
+            {24'd0, f_l2_age} + {31'd0, to_valid_reg} <= F_KR + 32'd3);
+        // (strengthening) the ranking of S, L1 and a waiting timeout of connection 0
+        retx_resp_s_h: assert (sc_mask_reg == {SACK_BITS{1'b0}} ||
+            {24'd0, f_s_age} + f_pop + f_bt <= F_KS);
+        retx_resp_l1_h: assert (!(l1_valid_reg && l1_kind_reg == K_HOLE) ||
+            {24'd0, f_l1_age} + f_bt <= F_KS);
+        retx_resp_pend_h: assert (!rto_pend_reg[0] ||
+            {24'd0, f_r_age} + f_pop + F_SB1 * f_bt <= F_KR);
+        retx_resp_l1_rto_h: assert (!(f_l1_rto && l1_conn_reg == {CONN_W{1'b0}}) ||
+            {24'd0, f_l1_age} + {31'd0, f_l2_rto && to_valid_reg} + {31'd0, f_l2_rto} <=
+            F_KR + 32'd2);
+        // a hole decided in L2 (retransmitted), a timeout of connection 0 issued
+        c_retx_resp_hole: cover (l2_send && l2_kind_reg == K_HOLE);
+    end
+end
+`endif
+
 endmodule
 
 `resetall
