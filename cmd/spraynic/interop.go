@@ -155,11 +155,12 @@ func printRun(w io.Writer, r *livelink.Run) {
 	s := r.Stats
 	fmt.Fprintf(w, "INTEROP-HOST role=%s size=%d iters=%d loss=%g status=%s sent=%d received=%d data_errors=%d "+
 		"final_ack_missing=%t qpn=%#x psn=%#x peer_qpn=%#x peer_psn=%#x data_pkts=%d retransmitted=%d timeouts=%d "+
-		"naks_rcvd=%d naks_sent=%d acks_sent=%d dup_rcvd=%d out_of_seq=%d bad=%d unsupported=%d dropped_tx=%d "+
-		"dropped_rx=%d socket_drops=%d frames_tx=%d frames_rx=%d wall_s=%.2f", r.Role, r.Size, r.Iters, r.Loss, st,
-		r.Sent, r.Received, r.DataErrors, r.FinalAckMissing, r.QPN, r.PSN, r.Peer.QPN, r.Peer.PSN, s.DataSent,
-		s.Retransmitted, s.Timeouts, s.NAKsRcvd, s.NAKsSent, s.AcksSent, s.Duplicates, s.OutOfSeq, s.Bad,
-		s.Unsupported, r.Dropped[0], r.Dropped[1], r.SocketDrops, r.Frames[0], r.Frames[1], r.Wall.Seconds())
+		"probes=%d naks_rcvd=%d naks_sent=%d acks_sent=%d dup_rcvd=%d out_of_seq=%d bad=%d unsupported=%d "+
+		"dropped_tx=%d dropped_rx=%d socket_drops=%d frames_tx=%d frames_rx=%d wall_s=%.2f", r.Role, r.Size, r.Iters,
+		r.Loss, st, r.Sent, r.Received, r.DataErrors, r.FinalAckMissing, r.QPN, r.PSN, r.Peer.QPN, r.Peer.PSN,
+		s.DataSent, s.Retransmitted, s.Timeouts, s.Probes, s.NAKsRcvd, s.NAKsSent, s.AcksSent, s.Duplicates,
+		s.OutOfSeq, s.Bad, s.Unsupported, r.Dropped[0], r.Dropped[1], r.SocketDrops, r.Frames[0], r.Frames[1],
+		r.Wall.Seconds())
 	if r.FirstDataError != "" {
 		fmt.Fprintf(w, " first_data_error=%q", r.FirstDataError)
 	}

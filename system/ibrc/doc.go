@@ -3,4 +3,7 @@
 // extensions, so that an unchanged RoCEv2 stack such as Linux rxe can talk to it (docs/interop.md). The endpoint
 // is a deterministic model: it reads no clock; every call that depends on time takes the current time as an
 // argument. Frames are Ethernet II / IPv4 / UDP 4791 built with system/roce's BTH and AETH layers and its ICRC.
+// Two rules answer rxe's behaviour, both within IBTA: the responder acknowledges what it accepted in order before
+// each sequence NAK (rxe acts on a second NAK only after an ACK), and the requester probes a peer that stops in
+// the middle of a message, everything acknowledged, by sending its own last packet again (Config.ProbeAfter).
 package ibrc

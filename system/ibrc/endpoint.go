@@ -37,13 +37,19 @@ type Config struct {
 	// AckEvery is the responder's coalescing: an ACK at least every AckEvery in-order packets (besides AckReq and
 	// message ends); AckReqEvery the requester's: AckReq at least every AckReqEvery packets (besides message ends).
 	AckEvery, AckReqEvery int
+	// ProbeAfter is the probe interval: while a message from the peer is partly received, everything posted here
+	// is acknowledged and no data packet has arrived for ProbeAfter, the requester sends its last packet again (a
+	// duplicate, which the peer's responder acknowledges again), at most once per ProbeAfter. 0 turns it off;
+	// otherwise 1 ms..1 min. Each probe costs the peer one duplicate and one ACK.
+	ProbeAfter time.Duration
 }
 
-// DefaultConfig returns the knobs used against rxe (MTU 1024, timer 100 ms, 7 retries); the addresses and PSNs
-// are the caller's.
+// DefaultConfig returns the knobs used against rxe (MTU 1024, timer 100 ms, 7 retries, probe after 5 ms: past
+// the few milliseconds rxe's requester waits at its in-flight limit when its wake-up comes, far below its 67 ms
+// timer); the addresses and PSNs are the caller's.
 func DefaultConfig() Config {
 	return Config{MTU: 1024, SrcPort: 0xC000, Timeout: 100 * time.Millisecond, RetryLimit: 7, RNRLimit: 7,
-		Window: 32, AckEvery: 16, AckReqEvery: 16}
+		Window: 32, AckEvery: 16, AckReqEvery: 16, ProbeAfter: 5 * time.Millisecond}
 }
 
 // check validates c.
@@ -65,6 +71,8 @@ func (c *Config) check() error {
 		return fmt.Errorf("ibrc: window %d: allowed 1..%d packets", c.Window, 1<<22-1)
 	case c.AckEvery < 1 || c.AckReqEvery < 1:
 		return fmt.Errorf("ibrc: AckEvery %d and AckReqEvery %d: allowed >= 1", c.AckEvery, c.AckReqEvery)
+	case c.ProbeAfter != 0 && (c.ProbeAfter < time.Millisecond || c.ProbeAfter > time.Minute):
+		return fmt.Errorf("ibrc: ProbeAfter %v: allowed 0 (off) or 1ms..1m0s", c.ProbeAfter)
 	}
 	return nil
 }
@@ -77,8 +85,9 @@ type Stats struct {
 	AcksSent, NAKsSent int
 	// AcksRcvd, NAKsRcvd and RNRsRcvd count the requester's incoming ACKs, NAKs and RNR NAKs.
 	AcksRcvd, NAKsRcvd, RNRsRcvd int
-	// Timeouts counts retransmit timer expiries.
-	Timeouts int
+	// Timeouts counts retransmit timer expiries; Probes the packets sent again by the probe (ProbeAfter), counted
+	// in neither DataSent nor Retransmitted.
+	Timeouts, Probes int
 	// Duplicates and OutOfSeq count data packets behind and ahead of the expected PSN.
 	Duplicates, OutOfSeq int
 	// Bad counts frames to this queue pair that failed a check (ICRC, opcode sequence, length).
@@ -129,6 +138,10 @@ type Endpoint struct {
 	total, una, nxt, high uint64
 	retries, rnrRetries   int
 	deadline, holdUntil   time.Duration
+	// probe: the last new data packet sent (what a probe sends again); lastData the arrival of the latest data
+	// packet from the peer, lastProbe the latest probe
+	probe               []byte
+	lastData, lastProbe time.Duration
 	// responder: epsn packets received in order, msn messages completed, cur the message being received
 	epsn           uint64
 	msn            uint32
@@ -199,8 +212,8 @@ func (e *Endpoint) Received() [][]byte {
 // wire returns the 24-bit PSN of packet index i counted from base.
 func wire(base uint32, i uint64) uint32 { return uint32((uint64(base) + i) & roce.Max24) }
 
-// Deadline returns the next time Poll has something to do without a new frame (a retransmit timer or the end of
-// an RNR wait), and false when there is none.
+// Deadline returns the next time Poll has something to do without a new frame (a retransmit timer, the end of an
+// RNR wait or a probe), and false when there is none.
 func (e *Endpoint) Deadline() (time.Duration, bool) {
 	if e.err != nil {
 		return 0, false
@@ -211,6 +224,9 @@ func (e *Endpoint) Deadline() (time.Duration, bool) {
 	}
 	if e.nxt < e.total && e.nxt-e.una < uint64(e.cfg.Window) && (!ok || e.holdUntil < t) {
 		t, ok = e.holdUntil, true
+	}
+	if e.probing() && (!ok || e.probeAt() < t) {
+		t, ok = e.probeAt(), true
 	}
 	return t, ok
 }

@@ -25,8 +25,9 @@ func respond(t *testing.T, e *Endpoint, frames ...[]byte) []Packet {
 	return ps
 }
 
-// TestResponderPSNRules: across the 2^24 wrap, a gap is NAKed once with the expected PSN, the repair is ACKed
-// with the last PSN and the MSN of the completed message, a duplicate is ACKed again.
+// TestResponderPSNRules: across the 2^24 wrap, a gap is NAKed once with the expected PSN, after an ACK of the
+// packet accepted before it; the repair is ACKed with the last PSN and the MSN of the completed message, a
+// duplicate is ACKed again.
 func TestResponderPSNRules(t *testing.T) {
 	ca, cb := pairConfigs(0xFFFFFF, 7)
 	a, err := New(ca)
@@ -50,10 +51,11 @@ func TestResponderPSNRules(t *testing.T) {
 		require.EqualValues(t, 0x22, p.DestQP)
 	}
 	got := respond(t, b, fs[0], fs[2])
-	require.Len(t, got, 1, "one NAK for the gap")
+	require.Len(t, got, 2, "an ACK of the packet accepted, then one NAK for the gap")
+	require.Equal(t, [3]uint32{SynACK, 0xFFFFFF, 0}, [3]uint32{uint32(got[0].Syndrome), got[0].PSN, got[0].MSN})
 	require.Equal(t, Packet{Opcode: OpAck, PSN: 0, Syndrome: SynNAKSeq, MSN: 0, DestQP: 0x11},
-		Packet{Opcode: got[0].Opcode, PSN: got[0].PSN, Syndrome: got[0].Syndrome, MSN: got[0].MSN,
-			DestQP: got[0].DestQP})
+		Packet{Opcode: got[1].Opcode, PSN: got[1].PSN, Syndrome: got[1].Syndrome, MSN: got[1].MSN,
+			DestQP: got[1].DestQP})
 	require.Empty(t, respond(t, b, fs[2]), "no second NAK for the same gap")
 	got = respond(t, b, fs[1], fs[2])
 	require.Len(t, got, 1)
@@ -77,8 +79,11 @@ func TestRequesterGoBackN(t *testing.T) {
 	require.NoError(t, a.Post(make([]byte, 4*1024)))
 	fs, err := a.Poll(0)
 	require.NoError(t, err)
-	nak := respond(t, b, fs[0], fs[2])
-	require.NoError(t, a.Receive(mustFrames(t, b, nak), time.Microsecond))
+	resp := respond(t, b, fs[0], fs[2])
+	require.Len(t, resp, 2, "an ACK of 0xFFFFFE, a NAK of 0xFFFFFF")
+	for i := range resp {
+		require.NoError(t, a.Receive(mustFrames(t, b, resp[i:i+1]), time.Microsecond))
+	}
 	re, err := a.Poll(time.Microsecond)
 	require.NoError(t, err)
 	require.Len(t, re, 3, "go back to the NAKed PSN: 0xFFFFFF, then 0 and 1 after the wrap")

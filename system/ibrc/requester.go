@@ -10,18 +10,21 @@ import (
 var rnrTimes = [32]int64{655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280, 1920, 2560,
 	3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520}
 
-// Poll returns the frames to send at time now: at most one ACK or NAK of the responder first, then data packets
-// of the requester (after a timer expiry, again from the oldest unacknowledged packet). It returns nil once the
-// queue pair has failed (Err).
+// Poll returns the frames to send at time now: the responder's ACK and NAK first (at most one of each, the ACK
+// first), then a probe when one is due, then data packets of the requester (after a timer expiry, again from the
+// oldest unacknowledged packet). It returns nil once the queue pair has failed (Err).
 func (e *Endpoint) Poll(now time.Duration) ([][]byte, error) {
-	var out [][]byte
-	if f, err := e.response(); err != nil {
+	out, err := e.response(nil)
+	if err != nil {
 		return nil, err
-	} else if f != nil {
-		out = append(out, f)
 	}
 	if e.err != nil {
 		return out, nil
+	}
+	if e.probing() && now >= e.probeAt() {
+		out = append(out, e.probe)
+		e.stats.Probes++
+		e.lastProbe = now
 	}
 	if e.una < e.high && now >= e.deadline {
 		e.stats.Timeouts++
@@ -40,6 +43,8 @@ func (e *Endpoint) Poll(now time.Duration) ([][]byte, error) {
 		e.stats.DataSent++
 		if e.nxt < e.high {
 			e.stats.Retransmitted++
+		} else {
+			e.probe = f
 		}
 		if e.una == e.high || e.nxt == e.una {
 			e.deadline = now + e.cfg.Timeout
@@ -49,6 +54,19 @@ func (e *Endpoint) Poll(now time.Duration) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+// probing reports whether the probe runs: a message from the peer is partly received while everything posted here
+// is acknowledged, so that this side's retransmit timer does not run. A peer whose requester stalls there sends
+// nothing more: rxe's stops at its limit of packets in flight (65) until its NIC driver frees one of its queue
+// pair's packets, and when that wake-up is missed it never resumes, not even on its timer, since everything it sent
+// is acknowledged. The probe, our last packet sent again, is a duplicate that the peer's responder acknowledges
+// again (IBTA), a transmission of that queue pair.
+func (e *Endpoint) probing() bool {
+	return e.cfg.ProbeAfter > 0 && e.inMsg && e.probe != nil && e.una == e.total && e.err == nil
+}
+
+// probeAt is when the next probe is due: ProbeAfter after the latest data packet from the peer or probe.
+func (e *Endpoint) probeAt() time.Duration { return max(e.lastData, e.lastProbe) + e.cfg.ProbeAfter }
 
 // retry counts one retry without progress and reports whether the limit is exceeded (the queue pair failed).
 func (e *Endpoint) retry() bool {

@@ -28,6 +28,7 @@ func (e *Endpoint) Receive(frame []byte, now time.Duration) error {
 	case p.Opcode == OpAck:
 		e.onAck(&p, now)
 	case p.Opcode == OpSendFirst || p.Opcode == OpSendMiddle || p.Opcode == OpSendLast || p.Opcode == OpSendOnly:
+		e.lastData = now
 		e.onData(&p)
 	case isRCRequest(p.Opcode) && p.PSN == wire(e.cfg.RecvPSN, e.epsn):
 		// an RC request this endpoint does not implement (RDMA WRITE, READ, atomics, immediate data) at the
@@ -50,7 +51,10 @@ func isRCRequest(op uint8) bool {
 }
 
 // onData applies the responder's PSN rules to a SEND packet: the expected PSN is accepted, a duplicate (behind
-// it) is acknowledged again, a packet ahead of it is dropped and NAKed once per gap.
+// it) is acknowledged again, a packet ahead of it is dropped and NAKed once per gap. Packets accepted since the
+// last ACK or NAK are acknowledged before the NAK: rxe's completer ignores a sequence NAK while it retries after an
+// earlier one, until an ACK at or past that NAK's PSN ends the retry (rxe_comp.c, started_retry); without the
+// ACK, a second gap soon after the first waits for rxe's retransmit timer.
 func (e *Endpoint) onData(p *Packet) {
 	d := (p.PSN - wire(e.cfg.RecvPSN, e.epsn)) & roce.Max24
 	switch {
@@ -62,6 +66,7 @@ func (e *Endpoint) onData(p *Packet) {
 		e.stats.OutOfSeq++
 		if !e.nakSent {
 			e.nakDue, e.nakSent, e.nakSyn = true, true, SynNAKSeq
+			e.ackDue = e.ackDue || e.sinceAck > 0
 		}
 		return
 	}
@@ -97,20 +102,30 @@ func (e *Endpoint) invalid() {
 	e.err = ErrProtocol
 }
 
-// response builds the pending NAK or ACK, if any: a NAK carries the expected PSN, an ACK the last PSN received in
-// order; both the MSN.
-func (e *Endpoint) response() ([]byte, error) {
-	if !e.nakDue && !e.ackDue {
-		return nil, nil
+// response appends the pending ACK and NAK, if any, to out, the ACK first: an ACK carries the last PSN received
+// in order, a NAK the expected PSN; both the MSN.
+func (e *Endpoint) response(out [][]byte) ([][]byte, error) {
+	if !e.ackDue && !e.nakDue {
+		return out, nil
 	}
-	aeth := &roce.AETH{Syndrome: SynACK, MSN: e.msn}
-	psn := wire(e.cfg.RecvPSN, e.epsn-1)
-	if e.nakDue {
-		aeth.Syndrome, psn = e.nakSyn, wire(e.cfg.RecvPSN, e.epsn)
-		e.stats.NAKsSent++
-	} else {
+	if e.ackDue {
+		f, err := Build(&e.hdr, OpAck, wire(e.cfg.RecvPSN, e.epsn-1), false, &roce.AETH{Syndrome: SynACK, MSN: e.msn},
+			nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
 		e.stats.AcksSent++
 	}
+	if e.nakDue {
+		f, err := Build(&e.hdr, OpAck, wire(e.cfg.RecvPSN, e.epsn), false, &roce.AETH{Syndrome: e.nakSyn, MSN: e.msn},
+			nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+		e.stats.NAKsSent++
+	}
 	e.nakDue, e.ackDue, e.sinceAck = false, false, 0
-	return Build(&e.hdr, OpAck, psn, false, aeth, nil)
+	return out, nil
 }

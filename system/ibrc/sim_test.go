@@ -33,6 +33,7 @@ type link struct {
 	sent  [2]int
 	drops int
 	hook  func(from int, frame []byte) bool // false drops the frame (directed tests)
+	hold  func(i int) bool                  // true: endpoint i is neither polled nor timed (it still receives)
 }
 
 // pairConfigs returns the configs of two endpoints facing each other with the given first PSNs.
@@ -74,14 +75,17 @@ func (l *link) poll(i int) {
 // run advances simulated time until both endpoints have nothing posted and the wire is empty, or until limit.
 func (l *link) run(limit time.Duration) {
 	for l.now <= limit {
-		l.poll(0)
-		l.poll(1)
+		for i := range l.eps {
+			if !l.held(i) {
+				l.poll(i)
+			}
+		}
 		next, ok := time.Duration(0), false
 		if len(l.q) > 0 {
 			next, ok = l.q[0].at, true
 		}
-		for _, e := range l.eps {
-			if d, has := e.Deadline(); has && (!ok || d < next) {
+		for i, e := range l.eps {
+			if d, has := e.Deadline(); has && !l.held(i) && (!ok || d < next) {
 				next, ok = d, true
 			}
 		}
@@ -97,6 +101,9 @@ func (l *link) run(limit time.Duration) {
 	}
 	l.t.Fatalf("not done after %v of simulated time", limit)
 }
+
+// held reports whether endpoint i is held (hold).
+func (l *link) held(i int) bool { return l.hold != nil && l.hold(i) }
 
 // checkFrame decodes f with gopacket's own Ethernet, IPv4 and UDP layers, reads the BTH fields by hand and
 // recomputes the ICRC over a masked copy: a check that shares no code with Build or Parse.
