@@ -29,11 +29,7 @@ func respond(t *testing.T, e *Endpoint, frames ...[]byte) []Packet {
 // packet accepted before it; the repair is ACKed with the last PSN and the MSN of the completed message, a
 // duplicate is ACKed again.
 func TestResponderPSNRules(t *testing.T) {
-	ca, cb := pairConfigs(0xFFFFFF, 7)
-	a, err := New(ca)
-	require.NoError(t, err)
-	b, err := New(cb)
-	require.NoError(t, err)
+	a, b := newPair(t, 0xFFFFFF, 7)
 	require.NoError(t, a.Post(make([]byte, 3*1024)))
 	fs, err := a.Poll(0)
 	require.NoError(t, err)
@@ -71,11 +67,7 @@ func TestResponderPSNRules(t *testing.T) {
 // TestRequesterGoBackN: a sequence NAK acknowledges what precedes its PSN and sends again from it; the ACK of the
 // last PSN completes the message.
 func TestRequesterGoBackN(t *testing.T) {
-	ca, cb := pairConfigs(0xFFFFFE, 9)
-	a, err := New(ca)
-	require.NoError(t, err)
-	b, err := New(cb)
-	require.NoError(t, err)
+	a, b := newPair(t, 0xFFFFFE, 9)
 	require.NoError(t, a.Post(make([]byte, 4*1024)))
 	fs, err := a.Poll(0)
 	require.NoError(t, err)
@@ -111,11 +103,7 @@ func mustFrames(t *testing.T, b *Endpoint, ps []Packet) []byte {
 
 // TestRNR: an RNR NAK holds the requester for the encoded time, then it sends again from the NAKed PSN.
 func TestRNR(t *testing.T) {
-	ca, cb := pairConfigs(100, 200)
-	a, err := New(ca)
-	require.NoError(t, err)
-	b, err := New(cb)
-	require.NoError(t, err)
+	a, b := newPair(t, 100, 200)
 	require.NoError(t, a.Post([]byte("hello")))
 	fs, err := a.Poll(0)
 	require.NoError(t, err)
@@ -175,11 +163,7 @@ func TestUnsupportedOpcode(t *testing.T) {
 // TestEmptySendLast: a SEND Last without payload is an invalid request (Last carries 1..MTU bytes); a SEND Only
 // without payload is an empty message.
 func TestEmptySendLast(t *testing.T) {
-	ca, cb := pairConfigs(100, 200)
-	a, err := New(ca)
-	require.NoError(t, err)
-	b, err := New(cb)
-	require.NoError(t, err)
+	a, b := newPair(t, 100, 200)
 	only, err := Build(&a.hdr, OpSendOnly, 100, true, nil, nil)
 	require.NoError(t, err)
 	got := respond(t, b, only)

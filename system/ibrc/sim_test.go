@@ -47,12 +47,19 @@ func pairConfigs(psnA, psnB uint32) (Config, Config) {
 	return ca, cb
 }
 
-func newLink(t *testing.T, seed uint64, loss float64, psnA, psnB uint32) *link {
+// newPair returns the two endpoints of pairConfigs(psnA, psnB).
+func newPair(t *testing.T, psnA, psnB uint32) (*Endpoint, *Endpoint) {
+	t.Helper()
 	ca, cb := pairConfigs(psnA, psnB)
 	a, err := New(ca)
 	require.NoError(t, err)
 	b, err := New(cb)
 	require.NoError(t, err)
+	return a, b
+}
+
+func newLink(t *testing.T, seed uint64, loss float64, psnA, psnB uint32) *link {
+	a, b := newPair(t, psnA, psnB)
 	return &link{t: t, eps: [2]*Endpoint{a, b}, rng: rand.New(rand.NewPCG(seed, 39)), loss: loss,
 		delay: 5 * time.Microsecond}
 }

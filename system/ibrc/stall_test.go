@@ -123,11 +123,8 @@ func (r *rxeRequester) onResponse(t *testing.T, f []byte, now time.Duration) {
 // NAK comes after an ACK of what arrived in order since the first, so a requester with rxe's NAK rule retries at
 // once instead of waiting for its 67 ms timer.
 func TestAckBeforeNAK(t *testing.T) {
-	ca, cb := pairConfigs(0x10, 0xFFFFF0)
-	a, err := New(ca)
-	require.NoError(t, err)
-	b, err := New(cb)
-	require.NoError(t, err)
+	a, b := newPair(t, 0x10, 0xFFFFF0)
+	cb := b.cfg
 	r := &rxeRequester{b: b, psn: cb.SendPSN, n: 64, sent: map[int]int{}, timeout: 67 * time.Millisecond}
 	// lost: packet 10's first transmission, packet 20's second (its retransmission after the first NAK)
 	lost := map[[2]int]bool{{10, 1}: true, {20, 2}: true}
@@ -156,11 +153,8 @@ func TestAckBeforeNAK(t *testing.T) {
 // TestResponderPolledOften: polled after every packet, the responder still ACKs every AckEvery (16) in-order
 // packets, and a gap after in-order packets that a Poll in between left unacknowledged gets the ACK before its NAK.
 func TestResponderPolledOften(t *testing.T) {
-	ca, cb := pairConfigs(0x10, 0xFFFFF0)
-	a, err := New(ca)
-	require.NoError(t, err)
-	b, err := New(cb)
-	require.NoError(t, err)
+	a, b := newPair(t, 0x10, 0xFFFFF0)
+	cb := b.cfg
 	var acks []uint32
 	for i := range 40 {
 		op := uint8(OpSendMiddle)
