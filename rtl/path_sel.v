@@ -1276,6 +1276,31 @@ assign f_s1_req = {s1_valid_reg, s1_conn_reg, s1_retx_reg};
  * handshake, status registers and counters. Set path_sel_bmc (FORMAL_BMC, bounded): path_sel plus
  * the failure, heal, hold-off and decision rules.
  */
+// the set: path_sel_bmc (FORMAL_BMC), or one of the split sets of its rules, each proved by
+// k-induction with only the helpers it needs: path_sel_fail (FORMAL_PS_FAIL: failure, heal, probe
+// flag and move), path_sel_hold (FORMAL_PS_HOLD: hold-off). FORMAL_PS_PICK (room, avoid with the
+// path_sel set's helpers) is no set: its step had not finished after 8 minutes
+`ifdef FORMAL_BMC
+localparam F_BMC = 1'b1;
+`else
+localparam F_BMC = 1'b0;
+`endif
+`ifdef FORMAL_PS_FAIL
+localparam F_FAIL = 1'b1;
+`else
+localparam F_FAIL = 1'b0;
+`endif
+`ifdef FORMAL_PS_HOLD
+localparam F_HOLD = 1'b1;
+`else
+localparam F_HOLD = 1'b0;
+`endif
+`ifdef FORMAL_PS_PICK
+localparam F_PICK = 1'b1;
+`else
+localparam F_PICK = 1'b0;
+`endif
+localparam F_SPLIT = F_FAIL || F_HOLD || F_PICK;
 reg                     f_past_valid = 1'b0;
 reg [NPATHS*IF_W-1:0]   f_g_if;
 reg [NPATHS*CS_W-1:0]   f_g_cs;
@@ -1537,20 +1562,29 @@ always @* begin
         end
 
 `ifndef FORMAL_PS_IO
-        ps_cwnd_range: assert (f_ps_cwnd_range);
-        ps_inflight: assert (f_ps_inflight);
+        // path_sel and path_sel_bmc: all; the split sets only the helpers their rules need (every
+        // one consec: the reference fail, hold-off and inflight follow the RTL's fail only with it)
         ps_consec: assert (f_ps_consec);
-        ps_entropy_form: assert (f_ps_entropy_form);
-        ps_room_h: assert (f_ps_room_h);
         ps_consec_h: assert (f_ps_consec_h);
-`ifdef FORMAL_BMC
-        ps_holdoff_h: assert (f_ps_holdoff_h);
-        ps_holdoff_stamp_h: assert (f_ps_holdoff_stamp_h);
-        ps_fail_after_k: assert (f_ps_fail_after_k);
-        ps_fail_at_k: assert (f_ps_fail_at_k);
-        ps_heal_probe: assert (f_ps_heal_probe);
-        ps_heal_delivered: assert (f_ps_heal_delivered);
-        ps_ho_over_h: assert (f_ps_ho_over_h);
+        if (!F_SPLIT) begin
+            ps_entropy_form: assert (f_ps_entropy_form);
+        end
+        if (!F_SPLIT || F_PICK) begin
+            ps_cwnd_range: assert (f_ps_cwnd_range);
+            ps_inflight: assert (f_ps_inflight);
+            ps_room_h: assert (f_ps_room_h);
+        end
+        if (F_BMC || F_HOLD) begin
+            ps_holdoff_h: assert (f_ps_holdoff_h);
+            ps_holdoff_stamp_h: assert (f_ps_holdoff_stamp_h);
+            ps_ho_over_h: assert (f_ps_ho_over_h);
+        end
+        if (F_BMC || F_FAIL) begin
+            ps_fail_after_k: assert (f_ps_fail_after_k);
+            ps_fail_at_k: assert (f_ps_fail_at_k);
+            ps_heal_probe: assert (f_ps_heal_probe);
+            ps_heal_delivered: assert (f_ps_heal_delivered);
+        end
 
         // decisions (start-of-cycle state of s1_conn)
         f_allf = 1'b1;
@@ -1570,22 +1604,27 @@ always @* begin
         f_st = state_reg[sidx*ST_W +: ST_W];
         if (s1_fire) begin
             // a decision names a FAILED path exactly when it is a probe
-            ps_pick_probe: assert (sel_probe == (f_st == ST_FAILED));
+            if (F_BMC || F_FAIL) begin
+                ps_pick_probe: assert (sel_probe == (f_st == ST_FAILED));
+            end
+            // a probe moves its FAILED path to PROBING (unless a control of its connection)
+            if (F_FAIL && sel_probe && !(ctl_hs && s_ctl_conn == s1_conn_reg)) begin
+                ps_probe_moves: assert (state_next[sidx*ST_W +: ST_W] == ST_PROBING);
+            end
             // a probe after the hold-off, or by the guard when every path is FAILED
-            if (sel_probe) begin
+            if ((F_BMC || F_HOLD) && sel_probe) begin
                 ps_probe_holdoff: assert (f_g_ho[sidx*8 +: 8] == 8'd0 || (f_allf && s1_aged_reg));
             end
             // before the starvation guard: ACTIVE or SUSPECT with room in its window
-            if (!sel_probe && !s1_aged_reg) begin
+            if ((F_BMC || F_PICK) && !sel_probe && !s1_aged_reg) begin
                 ps_pick_room: assert (f_st[1] == 1'b0 &&
                     f_g_if[sidx*IF_W +: IF_W] < f_cw_eff[sidx*CW_W + 4 +: IF_W]);
             end
             // a retransmission goes on the path that lost it only when no other is usable
-            if (s1_retx_reg && !sel_probe && sel_path == s1_avoid_reg) begin
+            if ((F_BMC || F_PICK) && s1_retx_reg && !sel_probe && sel_path == s1_avoid_reg) begin
                 ps_pick_avoid: assert (f_ok);
             end
         end
-`endif
 `else
         // decision output: held until taken, its fields stable
         if (f_sel_hold_prev) begin
@@ -1618,6 +1657,14 @@ end
 always @* begin
     if (f_past_valid && !rst) begin
 `ifndef FORMAL_PS_IO
+`ifdef FORMAL_PS_FAIL
+        // path_sel_fail: a fail by FAIL_K losses
+        c_ps_fail: cover (f_fb_fail && f_fb_st != ST_PROBING);
+`elsif FORMAL_PS_HOLD
+        // path_sel_hold: the hold-off of a FAILED path counted down by a tick
+        c_ps_holdoff_tick: cover (state_reg[0 +: ST_W] == ST_FAILED &&
+            f_g_ho[0 +: 8] == HOLDOFF_TICKS - 1);
+`else
         c_ps_fail: cover (f_fb_fail && f_fb_st != ST_PROBING);
         c_ps_window_edge: cover (s1_fire && !sel_probe && f_cw_eff[sidx*CW_W +: CW_W] == CWND_CAP &&
             f_g_if[sidx*IF_W +: IF_W] + 8'd1 == f_cw_eff[sidx*CW_W + 4 +: IF_W]);
@@ -1626,6 +1673,7 @@ always @* begin
         c_ps_retx_avoid: cover (s1_fire && s1_retx_reg && sel_path != s1_avoid_reg &&
             state_reg[{s1_conn_reg, s1_avoid_reg}*ST_W +: ST_W] == ST_ACTIVE &&
             room_reg[{s1_conn_reg, s1_avoid_reg}]);
+`endif
 `endif
 `else
         c_ps_status: cover (m_status_all_failed_reg);
