@@ -24,10 +24,11 @@
  * Technique: a parallel CRC over the whole beat (an XOR matrix generated at elaboration by
  * crc_matrix); the engine runs every byte of the frame through it, ICRC bytes included, with the
  * Ethernet bytes forced to zero (the start value is chosen so that 14 zero bytes bring it to the
- * state after the 8 bytes of ones). The ragged last beat goes down a pipeline of log2(KEEP_WIDTH)
- * steps of KEEP_WIDTH/2, ..., 2, 1 bytes, each taken when its bit of the byte count is set. A last
- * linear map (crc_undo_matrix) steps the CRC back over the 4 ICRC bytes; the ICRC matches when the
- * state after them equals the CRC-32 residue.
+ * state after the 8 bytes of ones). The ragged last beat runs through the same step with its empty
+ * lanes as zero bytes; a pipeline of log2(KEEP_WIDTH) 32 x 32 maps (crc_back_matrix) then steps the
+ * state back over KEEP_WIDTH/2, ..., 2, 1 zero bytes, each when its bit of the empty-byte count is
+ * set. A last linear map (crc_undo_matrix) steps the CRC back over the 4 ICRC bytes; the ICRC
+ * matches when the state after them equals the CRC-32 residue.
  *
  * Interfaces: s_axis (frames in), m_icrc_* (one result per frame, no backpressure): m_icrc_valid
  * is high log2(DATA_WIDTH/8)+2 cycles after the cycle of the frame's tlast transfer.
@@ -131,6 +132,30 @@ function [32*64-1:0] crc_undo_matrix;
     end
 endfunction
 
+// crc_back_matrix: the state before nbits zero data bits, from the state after them: row j
+// ([j*32 +: 32]) has bit b set when output bit j depends on state bit b. The steps of
+// crc_undo_matrix without the data bits.
+function [32*32-1:0] crc_back_matrix;
+    input integer nbits;
+    reg [32*32-1:0] m;
+    reg [31:0] fb;
+    integer i, j;
+    begin
+        m = {32*32{1'b0}};
+        for (j = 0; j < 32; j = j + 1) begin
+            m[j*32 + j] = 1'b1;
+        end
+        for (i = 0; i < nbits; i = i + 1) begin
+            fb = m[31*32 +: 32];
+            for (j = 31; j > 0; j = j - 1) begin
+                m[j*32 +: 32] = m[(j-1)*32 +: 32] ^ (POLY[j-1] ? fb : 32'd0);
+            end
+            m[0 +: 32] = fb;
+        end
+        crc_back_matrix = m;
+    end
+endfunction
+
 // crc_start: the state to start a frame in. ones_bytes of 0xFF from 0xFFFFFFFF, then skip_bytes
 // zero bytes stepped backwards, so that the skip_bytes Ethernet bytes, forced to zero, lead back to
 // the state after the ones.
@@ -223,37 +248,10 @@ function [(1<<BEAT_W)-1:0] lane_zero;
     end
 endfunction
 
-// tail_dof, tail_cof: offsets of last-beat pipeline stage s in the flat data and count registers.
-// Stage s (0..KEEP_LOG-1) holds the 2^(KEEP_LOG-s)-1 bytes and the KEEP_LOG-s count bits still
-// to process; stage KEEP_LOG holds none.
-function integer tail_dof;
-    input integer s;
-    integer t;
-    begin
-        tail_dof = 0;
-        for (t = 0; t < s; t = t + 1) begin
-            tail_dof = tail_dof + 8*((1 << (KEEP_LOG - t)) - 1);
-        end
-    end
-endfunction
-
-function integer tail_cof;
-    input integer s;
-    integer t;
-    begin
-        tail_cof = 0;
-        for (t = 0; t < s; t = t + 1) begin
-            tail_cof = tail_cof + KEEP_LOG - t;
-        end
-    end
-endfunction
-
 localparam [31:0] CRC_START = crc_start(8, 14);
 localparam [31:0] RESIDUE = crc_residue(32'hFFFFFFFF);
 localparam [32*MW-1:0] MAT_FULL = crc_matrix(DATA_WIDTH);
 localparam [32*64-1:0] MAT_UNDO = crc_undo_matrix(32);
-localparam TAIL_DATA_W = tail_dof(KEEP_LOG);
-localparam TAIL_CNT_W = tail_cof(KEEP_LOG);
 
 // check configuration
 initial begin
@@ -269,17 +267,15 @@ reg [3:0] ihl_reg = 4'd5, ihl_next;
 reg [31:0] crc_reg = 32'd0, crc_next;
 reg [23:0] prev_reg = 24'd0, prev_next;
 
-// last-beat pipeline: stage s of KEEP_LOG+1 (valid, CRC, received ICRC, data and count left)
+// last-beat pipeline: stage s of KEEP_LOG+1 (valid, CRC, received ICRC, zero-byte count left)
 reg [KEEP_LOG:0] tail_valid_reg = {KEEP_LOG+1{1'b0}};
 wire [KEEP_LOG:0] tail_valid_next;
 reg [32*(KEEP_LOG+1)-1:0] tail_crc_reg = {32*(KEEP_LOG+1){1'b0}};
 wire [32*(KEEP_LOG+1)-1:0] tail_crc_next;
 reg [32*(KEEP_LOG+1)-1:0] tail_rx_reg = {32*(KEEP_LOG+1){1'b0}};
 wire [32*(KEEP_LOG+1)-1:0] tail_rx_next;
-reg [TAIL_DATA_W-1:0] tail_data_reg = {TAIL_DATA_W{1'b0}};
-wire [TAIL_DATA_W-1:0] tail_data_next;
-reg [TAIL_CNT_W-1:0] tail_cnt_reg = {TAIL_CNT_W{1'b0}};
-wire [TAIL_CNT_W-1:0] tail_cnt_next;
+reg [KEEP_LOG*KEEP_LOG-1:0] tail_cnt_reg = {KEEP_LOG*KEEP_LOG{1'b0}};
+wire [KEEP_LOG*KEEP_LOG-1:0] tail_cnt_next;
 
 // result
 reg m_icrc_valid_reg = 1'b0, m_icrc_valid_next;
@@ -290,7 +286,8 @@ reg m_icrc_ok_reg = 1'b0, m_icrc_ok_next;
 // input beat, combinational
 reg [3:0] ihl_cur;
 wire [DATA_WIDTH-1:0] beat_masked;
-reg [KEEP_LOG:0] last_cnt;
+reg [KEEP_LOG-1:0] zero_cnt;
+reg [KEEP_WIDTH-1:0] keep_rev;
 reg [31:0] crc_in;
 reg [31:0] rx_cur;
 reg [KEEP_WIDTH-1:0] rx_end;
@@ -316,17 +313,19 @@ always @* begin
         ihl_cur = s_axis_tdata[8*IHL_LANE +: 4];
     end
 
-    // bytes in the beat, n, from tkeep read as a thermometer code (tkeep[m-1] is n >= m): bit b
-    // of n is set when n lies in [q*2^(b+1) + 2^b, (q+1)*2^(b+1)) for some q (no priority chain)
-    last_cnt = {KEEP_LOG+1{1'b0}};
-    last_cnt[KEEP_LOG] = s_axis_tkeep[KEEP_WIDTH-1];
+    // empty bytes at the end of the beat, z = KEEP_WIDTH - n (0..KEEP_WIDTH-1), from the cleared
+    // tkeep bits read from the top as a thermometer code (keep_rev[m-1] is z >= m): bit b of z is
+    // set when z lies in [q*2^(b+1) + 2^b, (q+1)*2^(b+1)) for some q (no priority chain)
+    for (b = 0; b < KEEP_WIDTH; b = b + 1) begin
+        keep_rev[b] = !s_axis_tkeep[KEEP_WIDTH-1-b];
+    end
     for (b = 0; b < KEEP_LOG; b = b + 1) begin
         cnt_terms = {KEEP_WIDTH/2{1'b0}};
         for (q = 0; q < (KEEP_WIDTH >> (b + 1)); q = q + 1) begin
-            cnt_terms[q] = s_axis_tkeep[q*(2 << b) + (1 << b) - 1] &&
-                           !s_axis_tkeep[(q+1)*(2 << b) - 1];
+            cnt_terms[q] = keep_rev[q*(2 << b) + (1 << b) - 1] &&
+                           !keep_rev[(q+1)*(2 << b) - 1];
         end
-        last_cnt[b] = |cnt_terms;
+        zero_cnt[b] = |cnt_terms;
     end
 
     // the last 4 bytes of the frame, from this beat and the 3 bytes before it: an AND-OR over the
@@ -344,7 +343,7 @@ always @* begin
 end
 
 // masking: lane i of beat frame_beat_reg is zero, ones or as received; tables built at elaboration
-// (a lookup of the beat index and IHL per lane, no position arithmetic)
+// (a lookup of the beat index and IHL per lane, no position arithmetic); a lane past tkeep is zero
 genvar j, s;
 generate
     for (j = 0; j < KEEP_WIDTH; j = j + 1) begin : g_mask
@@ -354,7 +353,7 @@ generate
         wire [15:0] var_row = VAR[16*frame_beat_reg +: 16];
         wire ones = FIX[frame_beat_reg] || var_row[ihl_cur];
 
-        assign beat_masked[8*j +: 8] = ZERO[frame_beat_reg] ? 8'h00 :
+        assign beat_masked[8*j +: 8] = ZERO[frame_beat_reg] || !s_axis_tkeep[j] ? 8'h00 :
                                        ones ? 8'hFF : s_axis_tdata[8*j +: 8];
     end
 endgenerate
@@ -387,35 +386,31 @@ always @* begin
     end
 end
 
-// last-beat pipeline, stage 0: the CRC before the beat (after it when the beat is full), the
-// bytes and count of a partial beat (a full beat leaves count 0), the received ICRC
+// last-beat pipeline, stage 0: the CRC after the whole beat, its empty lanes run as zero bytes,
+// and their count z; the received ICRC
 assign tail_valid_next = {tail_valid_reg[KEEP_LOG-1:0], s_axis_tvalid && s_axis_tlast};
-assign tail_crc_next[0 +: 32] = last_cnt[KEEP_LOG] ? crc_full : crc_in;
+assign tail_crc_next[0 +: 32] = crc_full;
 assign tail_rx_next = {tail_rx_reg[0 +: 32*KEEP_LOG], rx_cur};
-assign tail_data_next[0 +: DATA_WIDTH-8] = beat_masked[0 +: DATA_WIDTH-8];
-assign tail_cnt_next[0 +: KEEP_LOG] = last_cnt[KEEP_LOG-1:0];
+assign tail_cnt_next[0 +: KEEP_LOG] = zero_cnt;
 
-// stage s+1 from stage s: the step of 2^k bytes, k = KEEP_LOG-1-s, taken when count bit k is set
+// stage s+1 from stage s: the CRC stepped back over 2^k zero bytes, k = KEEP_LOG-1-s, when bit k of
+// z is set (a 32 x 32 map; the maps commute, so the order of the bits does not matter)
 generate
     for (s = 0; s < KEEP_LOG; s = s + 1) begin : g_step
         localparam S = s;
         localparam k = KEEP_LOG - 1 - s;
-        localparam NB = 8 << k;
-        localparam [32*MW-1:0] MAT = crc_matrix(NB);
+        localparam [32*32-1:0] MAT = crc_back_matrix(8 << k);
         wire [31:0] s_crc = tail_crc_reg[32*S +: 32];
-        wire [2*NB-9:0] s_data = tail_data_reg[tail_dof(S) +: 2*NB-8];
-        wire [k:0] s_cnt = tail_cnt_reg[tail_cof(S) +: k+1];
+        wire [KEEP_LOG-1:0] s_cnt = tail_cnt_reg[KEEP_LOG*S +: KEEP_LOG];
         wire [31:0] step_crc;
 
         for (j = 0; j < 32; j = j + 1) begin : g_row
-            assign step_crc[j] = ^(MAT[j*MW +: 32+NB] & {s_data[0 +: NB], s_crc});
+            assign step_crc[j] = ^(MAT[j*32 +: 32] & s_crc);
         end
 
         assign tail_crc_next[32*(S+1) +: 32] = s_cnt[k] ? step_crc : s_crc;
-        if (k > 0) begin : g_left
-            assign tail_data_next[tail_dof(S+1) +: NB-8] =
-                s_cnt[k] ? s_data[NB +: NB-8] : s_data[0 +: NB-8];
-            assign tail_cnt_next[tail_cof(S+1) +: k] = s_cnt[k-1:0];
+        if (S + 1 < KEEP_LOG) begin : g_left
+            assign tail_cnt_next[KEEP_LOG*(S+1) +: KEEP_LOG] = s_cnt;
         end
     end
 endgenerate
@@ -450,7 +445,6 @@ always @(posedge clk) begin
     tail_valid_reg <= tail_valid_next;
     tail_crc_reg <= tail_crc_next;
     tail_rx_reg <= tail_rx_next;
-    tail_data_reg <= tail_data_next;
     tail_cnt_reg <= tail_cnt_next;
     m_icrc_valid_reg <= m_icrc_valid_next;
     m_icrc_reg <= m_icrc_next;
