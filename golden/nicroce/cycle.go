@@ -49,7 +49,9 @@ type cyc struct {
 	w2Miss  bool
 	// wrTake, rqTake: s_wr and s_rq handshakes.
 	wrTake, rqTake bool
-	ev             uint32
+	// wrStatus, rqStatus: the immediate completion status of a taken request (-1: the connection is open).
+	wrStatus, rqStatus int
+	ev                 uint32
 	// ce is the conn_err port's connection (-1: none); newV is V's next value.
 	ce   int
 	newV vReg

@@ -18,9 +18,12 @@ func (t *Top) rqReady(in *TopIn) bool {
 	return t.cn.cs[c] != 1 || t.posted(c) < sqDepth
 }
 
-// notOpen is the status of a request for a connection that is not open.
-func (t *Top) notOpen(c int) uint32 {
-	if t.cn.cs[c] == 2 {
+// notOpen is the status of a request for c from the start-of-cycle cs: -1 when c is open.
+func (t *Top) notOpen(c int) int {
+	switch t.cn.cs[c] {
+	case 1:
+		return -1
+	case 2:
 		return StatusConnError
 	}
 	return StatusClosed
@@ -33,8 +36,8 @@ func (t *Top) sqIntake(in *TopIn) {
 	}
 	c, q := int(in.WrConn), &t.sq
 	t.cy.inc[cWrTaken] = true
-	if t.cn.cs[c] != 1 {
-		q.imm = imm{valid: true, cpl: Cpl{Recv: false, Conn: uint32(c), ID: in.WrID, Status: t.notOpen(c)}}
+	if t.cy.wrStatus >= 0 {
+		q.imm = imm{valid: true, cpl: Cpl{Recv: false, Conn: uint32(c), ID: in.WrID, Status: uint32(t.cy.wrStatus)}}
 		return
 	}
 	p := t.pkts(in.WrLen)
@@ -56,8 +59,8 @@ func (t *Top) rqIntake(in *TopIn) {
 		return
 	}
 	c, q := int(in.RqConn), &t.rq
-	if t.cn.cs[c] != 1 {
-		q.imm = imm{valid: true, cpl: Cpl{Recv: true, Conn: uint32(c), ID: in.RqID, Status: t.notOpen(c)}}
+	if t.cy.rqStatus >= 0 {
+		q.imm = imm{valid: true, cpl: Cpl{Recv: true, Conn: uint32(c), ID: in.RqID, Status: uint32(t.cy.rqStatus)}}
 		return
 	}
 	a := at(c, q.rtail[c])

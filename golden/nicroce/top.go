@@ -14,6 +14,12 @@ func (t *Top) outputs(in *TopIn, out *TopOut) {
 	out.CplValid, out.Cpl = t.arb.valid, t.arb.out
 	out.WrReady, out.RqReady = t.wrReady(in), t.rqReady(in)
 	cy.wrTake, cy.rqTake = in.WrValid && out.WrReady, in.RqValid && out.RqReady
+	if cy.wrTake {
+		cy.wrStatus = t.notOpen(int(in.WrConn))
+	}
+	if cy.rqTake {
+		cy.rqStatus = t.notOpen(int(in.RqConn))
+	}
 	x := &out.Tx
 	if o.AckOutValid {
 		x.SAckValid, x.SAckConn, x.SAckPSN, x.SAckPath = true, o.AckOutConn, o.AckOutPSN, o.AckOutPath
