@@ -115,6 +115,8 @@ type bench struct {
 	rdata     uint32
 	cplReady  func(cycle int64) bool
 	frameBeat []nicroce.Beat
+	// txBeats: frame beats the roce_tx stand-in offers on its m_axis; macTx the beats MAC TX took.
+	txBeats, macTx []nicroce.Beat
 }
 
 // axiOp is an AXI4-Lite write (read false) or read.

@@ -130,3 +130,39 @@ func TestEnableGate(t *testing.T) {
 	require.True(t, b.out.Rx.SAxisTValid, "enabled: frames pass")
 	require.Equal(t, uint32(2), b.counter(cntDisabled))
 }
+
+// TestTxGate: with CTRL.enable 0 no frame leaves MAC TX and roce_tx is held; a frame started leaves whole after
+// enable falls.
+func TestTxGate(t *testing.T) {
+	b := newBench(t, dmahost.Config{Seed: 1})
+	frame := []nicroce.Beat{{Keep: 0xFF, Data: [nicroce.Lanes]byte{1}}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
+	b.txBeats = append([]nicroce.Beat(nil), frame...)
+	for i := 0; i < 10; i++ {
+		b.step()
+		require.False(t, b.out.MacTxValid || b.out.Tx.MAxisTReady, "disabled: held at the frame boundary")
+	}
+	b.write(regCtrl, 1)
+	b.until(10, "first beat out", func() bool { return len(b.macTx) > 0 })
+	b.axiQ = append(b.axiQ, axiOp{addr: regCtrl, data: 0})
+	b.run(20)
+	require.Equal(t, frame, b.macTx, "the frame leaves whole")
+	b.txBeats = append([]nicroce.Beat(nil), frame...)
+	b.run(20)
+	require.Len(t, b.macTx, 3, "the next frame waits")
+}
+
+// TestCloseWaitsForWrites: a receive outstanding at a close completes CLOSED only after the DMA writes of the
+// connection issued before the close have returned.
+func TestCloseWaitsForWrites(t *testing.T) {
+	b := openEnabled(t, dmahost.Config{Seed: 1, LatencyMin: 200, LatencyMax: 200})
+	b.rqQ = append(b.rqQ, wr{conn: 0, id: 20, addr: 0x40000, len: 4096})
+	b.run(10)
+	ps := message(b, 0, 500, pattern(1500, 2))
+	b.rxQ = append(b.rxQ, ps[0])
+	b.until(500, "write issued", func() bool { return len(b.wrs) == 1 })
+	b.write(connBase+offCmd, 2)
+	b.until(1000, "completion", func() bool { return len(b.cpls) == 1 })
+	require.Equal(t, [3]uint32{1, 20, nicroce.StatusClosed}, cplKeys(b.cpls)[0])
+	require.Len(t, b.wrSts, 1)
+	require.Less(t, b.wrSts[0], b.cpls[0].cycle, "the completion after the write's status")
+}

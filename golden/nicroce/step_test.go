@@ -15,7 +15,7 @@ func (b *bench) drive(ho *dmahost.HostOut) {
 	in.DmaRd = nicroce.Beat{Data: ho.RdData, Keep: ho.RdKeep, Last: ho.RdLast, User: ho.RdUser}
 	in.DmaRdStsValid, in.DmaRdStsTag, in.DmaRdStsError = ho.RdStsValid, ho.RdStsTag, ho.RdStsError
 	in.DmaWrStsValid, in.DmaWrStsTag, in.DmaWrStsError = ho.WrStsValid, ho.WrStsTag, ho.WrStsError
-	in.CplReady = b.cplReady(b.cycle)
+	in.CplReady, in.MacTxReady = b.cplReady(b.cycle), true
 	in.WrValid, in.RqValid = len(b.wrQ) > 0, len(b.rqQ) > 0
 	if in.WrValid {
 		w := b.wrQ[0]
@@ -26,7 +26,11 @@ func (b *bench) drive(ho *dmahost.HostOut) {
 		in.RqConn, in.RqID, in.RqAddr, in.RqLen = w.conn, w.id, w.addr, w.len
 	}
 	b.driveRx()
-	in.Tx = nicroce.TxOut{SPktReady: b.cur == nil, SAckReady: true, SPayTReady: b.cur != nil}
+	in.Tx = nicroce.TxOut{SPktReady: b.cur == nil, SAckReady: true, SPayTReady: b.cur != nil,
+		MAxisTValid: len(b.txBeats) > 0}
+	if len(b.txBeats) > 0 {
+		in.Tx.MAxis = b.txBeats[0]
+	}
 	b.driveAxi()
 	in.MacRxValid = len(b.frameBeat) > 0
 	if in.MacRxValid {
@@ -113,6 +117,12 @@ func (b *bench) observe(ho *dmahost.HostOut) {
 	}
 	if o.DmaWrDescValid && ho.WrDescReady {
 		b.wrs = append(b.wrs, dmaDesc{addr: o.DmaWrDescAddr, len: o.DmaWrDescLen, tag: o.DmaWrDescTag, cycle: b.cycle})
+	}
+	if in.Tx.MAxisTValid && o.Tx.MAxisTReady {
+		b.txBeats = b.txBeats[1:]
+	}
+	if o.MacTxValid && in.MacTxReady {
+		b.macTx = append(b.macTx, o.MacTx)
 	}
 	if in.MacRxValid && o.MacRxReady {
 		b.frameBeat = b.frameBeat[1:]
