@@ -135,7 +135,10 @@ func TestEnableGate(t *testing.T) {
 // enable falls.
 func TestTxGate(t *testing.T) {
 	b := newBench(t, dmahost.Config{Seed: 1})
-	frame := []nicroce.Beat{{Keep: 0xFF, Data: [nicroce.Lanes]byte{1}}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
+	frame := make([]nicroce.Beat, 20)
+	for i := range frame {
+		frame[i] = nicroce.Beat{Keep: 0xFF, Data: [nicroce.Lanes]byte{byte(i)}, Last: i == len(frame)-1}
+	}
 	b.txBeats = append([]nicroce.Beat(nil), frame...)
 	for i := 0; i < 10; i++ {
 		b.step()
@@ -144,11 +147,11 @@ func TestTxGate(t *testing.T) {
 	b.write(regCtrl, 1)
 	b.until(10, "first beat out", func() bool { return len(b.macTx) > 0 })
 	b.axiQ = append(b.axiQ, axiOp{addr: regCtrl, data: 0})
-	b.run(20)
+	b.run(40)
 	require.Equal(t, frame, b.macTx, "the frame leaves whole")
 	b.txBeats = append([]nicroce.Beat(nil), frame...)
 	b.run(20)
-	require.Len(t, b.macTx, 3, "the next frame waits")
+	require.Len(t, b.macTx, len(frame), "the next frame waits")
 }
 
 // TestCloseWaitsForWrites: a receive outstanding at a close completes CLOSED only after the DMA writes of the
