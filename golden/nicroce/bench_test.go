@@ -7,6 +7,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/nicroce"
+	"github.com/spraynic/spraynic/golden/wide"
 	"github.com/spraynic/spraynic/stimulus/dmahost"
 )
 
@@ -56,6 +57,10 @@ type rxPkt struct {
 	srcMAC  uint64
 	srcIP   uint32
 	payload []byte
+	// path, pseq, ackReq, ecn, nak and sack are the remaining descriptor fields.
+	path, pseq       uint32
+	ackReq, ecn, nak bool
+	sack             wide.Vec
 }
 
 // txPkt is a packet the roce_tx stand-in took: its descriptor and payload.

@@ -46,10 +46,12 @@ func (b *bench) driveRx() {
 		p := &b.rxQ[0]
 		if p.ack {
 			x.MAckValid, x.MAckConn, x.MAckPSN, x.MAckSrcMAC, x.MAckSrcIP = true, p.conn, p.psn, p.srcMAC, p.srcIP
+			x.MAckPath, x.MAckPseq, x.MAckSack, x.MAckECN, x.MAckNak = p.path, p.pseq, p.sack, p.ecn, p.nak
 		} else {
 			x.MRxValid, x.MRxConn, x.MRxPSN, x.MRxHandle, x.MRxOffset = true, p.conn, p.psn, p.handle, p.offset
 			x.MRxLen, x.MRxFirst, x.MRxLast, x.MRxSrcMAC, x.MRxSrcIP = uint32(len(p.payload)), p.first, p.last,
 				p.srcMAC, p.srcIP
+			x.MRxPath, x.MRxPseq, x.MRxAckReq, x.MRxECN = p.path, p.pseq, p.ackReq, p.ecn
 		}
 	}
 	if len(b.payQ) > 0 {
