@@ -122,6 +122,8 @@ type bench struct {
 	frameBeat []nicroce.Beat
 	// txBeats: frame beats the roce_tx stand-in offers on its m_axis; macTx the beats MAC TX took.
 	txBeats, macTx []nicroce.Beat
+	// wrAt and ackAt: cycles of the s_wr handshakes and of the m_ack handshakes of roce_rx.
+	wrAt, ackAt []int64
 }
 
 // axiOp is an AXI4-Lite write (read false) or read.

@@ -83,15 +83,19 @@ func b2i(b bool) int {
 	return 0
 }
 
-// walkEdge: m_una and W2's miss.
+// walkEdge: W2's miss (a removal).
 func (t *Top) walkEdge() {
 	w := &t.walk
 	if w.w2.valid && t.cy.w2Miss {
 		w.pend[w.w2.c] = false
 		w.w2.valid = false
 	}
+}
+
+// unaEdge: m_una (an addition, after W1's pick; the set wins over W2's miss).
+func (t *Top) unaEdge() {
 	if o := &t.trOut; o.UnaValid {
-		w.una[o.UnaConn], w.pend[o.UnaConn] = o.UnaPSN, true
+		t.walk.una[o.UnaConn], t.walk.pend[o.UnaConn] = o.UnaPSN, true
 	}
 }
 

@@ -106,7 +106,7 @@ func (b *bench) step() {
 func (b *bench) observe(ho *dmahost.HostOut) {
 	in, o := &b.in, &b.out
 	if in.WrValid && o.WrReady {
-		b.wrQ = b.wrQ[1:]
+		b.wrQ, b.wrAt = b.wrQ[1:], append(b.wrAt, b.cycle)
 	}
 	if in.RqValid && o.RqReady {
 		b.rqQ = b.rqQ[1:]
@@ -136,6 +136,9 @@ func (b *bench) observe(ho *dmahost.HostOut) {
 
 func (b *bench) observeRx() {
 	in, o := &b.in.Rx, &b.out.Rx
+	if in.MAckValid && o.MAckReady {
+		b.ackAt = append(b.ackAt, b.cycle)
+	}
 	if (in.MRxValid && o.MRxReady) || (in.MAckValid && o.MAckReady) {
 		if p := b.rxQ[0]; !p.ack && len(p.payload) > 0 {
 			b.payQ = append(b.payQ, p.payload)

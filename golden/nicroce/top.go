@@ -103,6 +103,7 @@ func (t *Top) edge(in *TopIn, out *TopOut, csrIn *nicrocecsr.In) {
 	t.segPick()
 	t.walkPick()
 	t.rcuPick()
+	t.unaEdge()
 	t.vEdge()
 	t.v = cy.newV
 	if cy.relDo {
