@@ -133,9 +133,12 @@ type axiOp struct {
 	data uint32
 }
 
-func newBench(t *testing.T, hc dmahost.Config) *bench {
+func newBench(t *testing.T, hc dmahost.Config) *bench { return newBenchOf(t, "ice40", hc) }
+
+// newBenchOf is newBench with the preset named preset.
+func newBenchOf(t *testing.T, preset string, hc dmahost.Config) *bench {
 	t.Helper()
-	cfg, err := config.Preset("ice40")
+	cfg, err := config.Preset(preset)
 	require.NoError(t, err)
 	top, err := nicroce.New(cfg)
 	require.NoError(t, err)
