@@ -55,6 +55,8 @@ type cyc struct {
 	// ce is the conn_err port's connection (-1: none); newV is V's next value.
 	ce   int
 	newV vReg
+	// err is a violation of the blocks' contracts seen in the cycle.
+	err  error
 	inc  [nOwn]bool
 	errs []uint8
 }

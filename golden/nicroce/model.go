@@ -150,6 +150,9 @@ func (t *Top) Step(in *TopIn, out *TopOut) error {
 	}
 	csrIn := t.csrIn(in)
 	t.edge(in, out, &csrIn)
+	if t.cy.err != nil {
+		return t.cy.err
+	}
 	return t.csr.Step(csrIn)
 }
 

@@ -1,5 +1,7 @@
 package nicroce
 
+import "fmt"
+
 // paqOut drives the PAQ issue (m_dma_wr_desc) and data (m_axis_dma_wr, roce_rx m_axis_tready) pointers.
 func (t *Top) paqOut(in *TopIn, out *TopOut) {
 	q, cy := &t.paq, &t.cy
@@ -84,6 +86,9 @@ func (t *Top) vEdge() {
 	}
 	o := &t.trOut
 	write := v.passed && o.RxvValid && o.RxvCode == 0
+	if v.len > 0 && (t.paq.push-t.paq.dptr)&seqMask >= paqDepth {
+		t.cy.err = fmt.Errorf("nicroce: PAQ full: roce_rx holds more than %d descriptors with payload", paqDepth)
+	}
 	if v.len > 0 {
 		t.paq.ent[t.paq.push%paqDepth] = paqEnt{write: write, c: v.c, gen: v.gen, slot: v.slot, len: v.len,
 			addr: v.addr}

@@ -38,11 +38,14 @@ func (b *bench) drive(ho *dmahost.HostOut) {
 	}
 }
 
+// descDepth is roce_rx's DESC_DEPTH: data descriptors whose payload has not gone.
+const descDepth = 16
+
 // driveRx offers the head descriptor and the head payload's next beat (roce_rx stand-in).
 func (b *bench) driveRx() {
 	x := &b.in.Rx
 	*x = nicroce.RxOut{SAxisTReady: true}
-	if len(b.rxQ) > 0 {
+	if len(b.rxQ) > 0 && (b.rxQ[0].ack || len(b.payQ) < descDepth) {
 		p := &b.rxQ[0]
 		if p.ack {
 			x.MAckValid, x.MAckConn, x.MAckPSN, x.MAckSrcMAC, x.MAckSrcIP = true, p.conn, p.psn, p.srcMAC, p.srcIP
