@@ -169,3 +169,40 @@ func TestCloseWaitsForWrites(t *testing.T) {
 	require.Len(t, b.wrSts, 1)
 	require.Less(t, b.wrSts[0], b.cpls[0].cycle, "the completion after the write's status")
 }
+
+// TestRetryError: a message never acknowledged puts its connection in error after MAX_RETRIES: the send, then
+// the posted receive, complete CONN_ERROR; EVENTS.conn_error and CONN_STATUS show it; frames are then dropped.
+func TestRetryError(t *testing.T) {
+	b := openEnabled(t, dmahost.Config{Seed: 1})
+	b.rqQ = append(b.rqQ, wr{conn: 0, id: 20, addr: 0x40000, len: 100})
+	b.wrQ = append(b.wrQ, wr{conn: 0, id: 10, addr: 0x10000, len: 100})
+	b.until(1000000, "two completions", func() bool { return len(b.cpls) == 2 })
+	e := uint32(nicroce.StatusConnError)
+	require.Equal(t, [][3]uint32{{0, 10, e}, {1, 20, e}}, cplKeys(b.cpls))
+	require.Greater(t, len(b.sent), b.cfg.MaxRetries, "retransmitted MAX_RETRIES times")
+	require.Equal(t, uint32(2), b.status(0)&3)
+	require.Equal(t, uint32(1), b.read(0x18)&1, "EVENTS.conn_error")
+	b.rxQ = append(b.rxQ, rxPkt{ack: true, conn: 0, psn: 101, srcMAC: peerMAC, srcIP: peerIP})
+	b.run(50)
+	require.Equal(t, uint32(1), b.counter(cntPeerClosed), "a connection in error accepts nothing")
+}
+
+// TestReopenDuringFlush: an open written while the close's flush waits for a DMA write shows in CONN_STATUS at
+// once, takes effect when the flush ends, and the connection then sends from its new PSN.
+func TestReopenDuringFlush(t *testing.T) {
+	b := openEnabled(t, dmahost.Config{Seed: 1, LatencyMin: 300, LatencyMax: 300})
+	b.rqQ = append(b.rqQ, wr{conn: 0, id: 20, addr: 0x40000, len: 4096})
+	b.run(10)
+	b.rxQ = append(b.rxQ, message(b, 0, 500, pattern(100, 2))...)
+	b.until(500, "write issued", func() bool { return len(b.wrs) == 1 })
+	b.write(connBase+offCmd, 2)
+	b.open(0, peerMAC, peerIP, 3000, 4000)
+	require.Equal(t, uint32(1), b.status(0)&3, "CONN_STATUS shows the open at once")
+	b.wrQ = append(b.wrQ, wr{conn: 0, id: 30, addr: 0x10000, len: 10})
+	b.run(20)
+	require.Len(t, b.wrQ, 1, "s_wr of the connection waits while it flushes")
+	b.until(1000, "the send after the flush", func() bool { return len(b.sent) == 1 })
+	require.Equal(t, uint32(3000), b.sent[0].d.SPktPSN)
+	require.Equal(t, [3]uint32{1, 20, nicroce.StatusClosed}, cplKeys(b.cpls)[0])
+	require.Less(t, b.wrSts[0], b.sent[0].cycle, "the reopen took effect after the write returned")
+}
