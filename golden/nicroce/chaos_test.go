@@ -1,0 +1,166 @@
+package nicroce_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/golden/nicroce"
+	"github.com/spraynic/spraynic/stimulus/dmahost"
+	"github.com/spraynic/spraynic/testseed"
+)
+
+// ledger checks completions of one twin: each request exactly once, in submission order per connection and
+// kind, with a status its kind may have.
+type ledger struct {
+	t      *testing.T
+	next   uint32
+	queues map[[2]uint32][]uint32
+	seen   int
+}
+
+// submit queues a request of conn (recv: a posted receive) and returns its id.
+func (l *ledger) submit(conn uint32, recv bool) uint32 {
+	l.next++
+	k := [2]uint32{conn, uint32(b2u(recv))}
+	l.queues[k] = append(l.queues[k], l.next)
+	return l.next
+}
+
+func b2u(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// take checks the completions recorded since the last call.
+func (l *ledger) take(cpls []cplRec) {
+	for ; l.seen < len(cpls); l.seen++ {
+		c := cpls[l.seen]
+		k := [2]uint32{c.Conn, uint32(b2u(c.Recv))}
+		q := l.queues[k]
+		require.NotEmpty(l.t, q, "completion %+v: nothing outstanding", c.Cpl)
+		require.Equal(l.t, q[0], c.ID, "completion %+v out of order or repeated", c.Cpl)
+		l.queues[k] = q[1:]
+		ok := map[uint32]bool{nicroce.StatusOK: true, nicroce.StatusConnError: true, nicroce.StatusClosed: true,
+			nicroce.StatusDMAError: true}
+		require.True(l.t, ok[c.Status], "completion %+v: status", c.Cpl)
+	}
+}
+
+// outstanding counts requests not completed.
+func (l *ledger) outstanding() int {
+	n := 0
+	for _, q := range l.queues {
+		n += len(q)
+	}
+	return n
+}
+
+// TestChaos: two twins over a lossy wire with DMA errors, requests on two connections, and the connections closed
+// and reopened on both sides at random times; every request completes exactly once, in order.
+func TestChaos(t *testing.T) {
+	seed := testseed.Seed(t)
+	t.Logf("seed %d", seed)
+	for i := uint64(0); i < 3; i++ {
+		t.Run(fmt.Sprint(i), func(t *testing.T) { chaos(t, seed*3+i) })
+	}
+}
+
+func chaos(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	hc := func(s uint64) dmahost.Config {
+		return dmahost.Config{Seed: s, Stall: 0.2, LatencyMin: 2, LatencyMax: 40, RdErrorRate: 0.005,
+			WrErrorRate: 0.005}
+	}
+	a, b := newBench(t, hc(seed+1)), newBench(t, hc(seed+2))
+	ea, eb := endpoint{mac: 0x020000000001, ip: 0x0A000001}, endpoint{mac: 0x020000000002, ip: 0x0A000002}
+	const conns = 2
+	openAll(a, eb, conns, 100)
+	openAll(b, ea, conns, 900)
+	ab := &wire{from: a, to: b, src: ea, dst: eb, loss: 0.05, rng: rand.New(rand.NewPCG(seed, 2))}
+	ba := &wire{from: b, to: a, src: eb, dst: ea, loss: 0.05, rng: rand.New(rand.NewPCG(seed, 3))}
+	la := &ledger{t: t, queues: map[[2]uint32][]uint32{}}
+	lb := &ledger{t: t, queues: map[[2]uint32][]uint32{}, next: 1 << 20}
+	epoch := uint32(0)
+	tick := func() {
+		a.step()
+		b.step()
+		ab.carry(a.cycle)
+		ba.carry(b.cycle)
+		la.take(a.cpls)
+		lb.take(b.cpls)
+	}
+	for i := 0; i < 30000; i++ {
+		for _, s := range []struct {
+			x *bench
+			l *ledger
+		}{{a, la}, {b, lb}} {
+			if rng.IntN(40) == 0 && len(s.x.wrQ) < 4 {
+				c := uint32(rng.IntN(conns))
+				s.x.wrQ = append(s.x.wrQ, wr{conn: c, id: s.l.submit(c, false), addr: 0x10000,
+					len: uint32(rng.IntN(2*s.x.cfg.MTU + 1))})
+			}
+			if rng.IntN(40) == 0 && len(s.x.rqQ) < 4 {
+				c := uint32(rng.IntN(conns))
+				s.x.rqQ = append(s.x.rqQ, wr{conn: c, id: s.l.submit(c, true), addr: 0x100000 * uint64(1+c),
+					len: uint32(2 * s.x.cfg.MTU)})
+			}
+		}
+		if rng.IntN(3000) == 0 && len(a.axiQ) == 0 && len(b.axiQ) == 0 {
+			c := rng.IntN(conns)
+			epoch++
+			for _, x := range []*bench{a, b} {
+				x.axiQ = append(x.axiQ, axiOp{addr: uint32(connBase+connStride*c) + offCmd, data: 2})
+			}
+			for j := 0; j < 200; j++ {
+				tick()
+			}
+			openPair(a, b, ea, eb, c, 0x100000*epoch)
+		}
+		tick()
+	}
+	for c := 0; c < conns; c++ {
+		for _, x := range []*bench{a, b} {
+			x.axiQ = append(x.axiQ, axiOp{addr: uint32(connBase+connStride*c) + offCmd, data: 2})
+		}
+	}
+	for i := 0; i < 100000 && (la.outstanding() > 0 || lb.outstanding() > 0 || len(a.wrQ)+len(a.rqQ)+
+		len(b.wrQ)+len(b.rqQ) > 0); i++ {
+		tick()
+	}
+	var st [5]int
+	for _, c := range append(append([]cplRec(nil), a.cpls...), b.cpls...) {
+		st[c.Status]++
+	}
+	t.Logf("seed %d: %d cycles, %d and %d completions (by status %v), %d frames lost, %d epochs", seed, a.cycle,
+		len(a.cpls), len(b.cpls), st, ab.lost+ba.lost, epoch)
+	require.NotZero(t, st[nicroce.StatusOK], "some requests complete OK")
+	for _, x := range []*bench{a, b} {
+		var bufs []dmahost.Range
+		for c := 0; c < conns; c++ {
+			bufs = append(bufs, dmahost.Range{Addr: 0x100000 * uint64(1+c), Len: uint64(2 * x.cfg.MTU)})
+		}
+		require.Empty(t, x.host.Mem.WrittenOutside(bufs...), "DMA writes outside posted buffers")
+	}
+	require.Zero(t, la.outstanding(), "A: requests without completion")
+	require.Zero(t, lb.outstanding(), "B: requests without completion")
+}
+
+// openPair reopens connection c on both sides with matching PSNs from base (AXI writes queued, run by tick).
+func openPair(a, b *bench, ea, eb endpoint, c int, base uint32) {
+	for _, s := range []struct {
+		x      *bench
+		peer   endpoint
+		tx, rx uint32
+	}{{a, eb, base + 100, base + 900}, {b, ea, base + 900, base + 100}} {
+		cb := uint32(connBase + connStride*c)
+		s.x.axiQ = append(s.x.axiQ, axiOp{addr: cb + offMacLo, data: uint32(s.peer.mac)},
+			axiOp{addr: cb + offMacHi, data: uint32(s.peer.mac>>32)&0xFFFF | 1<<16}, axiOp{addr: cb + offIP,
+				data: s.peer.ip}, axiOp{addr: cb + offTxPSN, data: s.tx & 0xFFFFFF},
+			axiOp{addr: cb + offRxPSN, data: s.rx & 0xFFFFFF}, axiOp{addr: cb + offCmd, data: 1})
+	}
+}
