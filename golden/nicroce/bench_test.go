@@ -124,6 +124,10 @@ type bench struct {
 	txBeats, macTx []nicroce.Beat
 	// wrAt and ackAt: cycles of the s_wr handshakes and of the m_ack handshakes of roce_rx.
 	wrAt, ackAt []int64
+	// onWrite, when set, sees every AXI4-Lite write at its response.
+	onWrite func(op axiOp)
+	// txBase is the CONN_TX_PSN of connection 0 given by openAll.
+	txBase uint32
 }
 
 // axiOp is an AXI4-Lite write (read false) or read.

@@ -29,6 +29,9 @@ func (l *ledger) submit(conn uint32, recv bool) uint32 {
 	return l.next
 }
 
+// sent0PSN is the CONN_TX_PSN openAll gave connection c.
+func (b *bench) sent0PSN(c int) uint32 { return b.txBase + uint32(c)*0x1000 }
+
 func b2u(b bool) int {
 	if b {
 		return 1
@@ -86,9 +89,12 @@ func chaos(t *testing.T, seed uint64) {
 	la := &ledger{t: t, queues: map[[2]uint32][]uint32{}}
 	lb := &ledger{t: t, queues: map[[2]uint32][]uint32{}, next: 1 << 20}
 	epoch := uint32(0)
+	wa, wb := epochWatch(t, a, conns), epochWatch(t, b, conns)
 	tick := func() {
 		a.step()
 		b.step()
+		wa()
+		wb()
 		ab.carry(a.cycle)
 		ba.carry(b.cycle)
 		la.take(a.cpls)
@@ -148,6 +154,51 @@ func chaos(t *testing.T, seed uint64) {
 	}
 	require.Zero(t, la.outstanding(), "A: requests without completion")
 	require.Zero(t, lb.outstanding(), "B: requests without completion")
+}
+
+// connEvent is a connection's state from the edge of an AXI4-Lite write response on.
+type connEvent struct {
+	cycle int64
+	open  bool
+	txPSN uint32
+}
+
+// epochWatch returns a check of x's new packets against the epoch their s_pkt handshake was in: none while the
+// connection is closed (after the close's response cycle), PSNs within 2^20 of the epoch's CONN_TX_PSN (epochs
+// are 2^20 apart).
+func epochWatch(t *testing.T, x *bench, conns int) func() {
+	hist := make([][]connEvent, conns)
+	for c := range hist {
+		hist[c] = []connEvent{{cycle: -1, open: true, txPSN: x.sent0PSN(c)}}
+	}
+	x.onWrite = func(op axiOp) {
+		c, off := int(op.addr-connBase)/connStride, (op.addr-connBase)%connStride
+		if op.addr < connBase || (off != offTxPSN && off != offCmd) {
+			return
+		}
+		e := hist[c][len(hist[c])-1]
+		e.cycle = x.cycle
+		if off == offTxPSN {
+			e.txPSN = op.data
+		} else {
+			e.open = op.data == 1
+		}
+		hist[c] = append(hist[c], e)
+	}
+	seen := len(x.sent)
+	return func() {
+		for ; seen < len(x.sent); seen++ {
+			p, at := x.sent[seen].d, x.sent[seen].cycle
+			h := hist[p.SPktConn]
+			k := len(h) - 1
+			for h[k].cycle >= at {
+				k--
+			}
+			require.True(t, h[k].open, "cycle %d: a packet of connection %d while closed", at, p.SPktConn)
+			require.Less(t, (p.SPktPSN-h[k].txPSN)&0xFFFFFF, uint32(1<<20), "cycle %d: PSN %#x of an old epoch", at,
+				p.SPktPSN)
+		}
+	}
 }
 
 // openPair reopens connection c on both sides with matching PSNs from base (AXI writes queued, run by tick).

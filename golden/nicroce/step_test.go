@@ -190,6 +190,9 @@ func (b *bench) observeAxi() {
 	b.wDone = b.wDone || in.AxilWValid && o.AxilWReady
 	b.arDone = b.arDone || in.AxilARValid && o.AxilARReady
 	if o.AxilBValid || o.AxilRValid {
+		if o.AxilBValid && b.onWrite != nil {
+			b.onWrite(b.axiQ[0])
+		}
 		b.rdata = o.AxilRData
 		b.axiQ, b.awDone, b.wDone, b.arDone = b.axiQ[1:], false, false, false
 	}
