@@ -189,14 +189,14 @@ func epochWatch(t *testing.T, x *bench, conns int) func() {
 	return func() {
 		for ; seen < len(x.sent); seen++ {
 			p, at := x.sent[seen].d, x.sent[seen].cycle
-			h := hist[p.SPktConn]
+			h := hist[p.TxSPktConn]
 			k := len(h) - 1
 			for h[k].cycle >= at {
 				k--
 			}
-			require.True(t, h[k].open, "cycle %d: a packet of connection %d while closed", at, p.SPktConn)
-			require.Less(t, (p.SPktPSN-h[k].txPSN)&0xFFFFFF, uint32(1<<20), "cycle %d: PSN %#x of an old epoch", at,
-				p.SPktPSN)
+			require.True(t, h[k].open, "cycle %d: a packet of connection %d while closed", at, p.TxSPktConn)
+			require.Less(t, (p.TxSPktPSN-h[k].txPSN)&0xFFFFFF, uint32(1<<20), "cycle %d: PSN %#x of an old epoch", at,
+				p.TxSPktPSN)
 		}
 	}
 }

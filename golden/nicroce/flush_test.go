@@ -48,7 +48,7 @@ func TestCloseFlush(t *testing.T) {
 	require.Equal(t, uint32(1), b.status(0), "reopened empty")
 	b.wrQ = append(b.wrQ, wr{conn: 0, id: 40, addr: 0x10000, len: 10})
 	b.until(1000, "a packet after the reopen", func() bool { return len(b.sent) == 4 })
-	require.Equal(t, [2]uint32{200, 0}, [2]uint32{b.sent[3].d.SPktPSN, b.sent[3].d.SPktHandle})
+	require.Equal(t, [2]uint32{200, 0}, [2]uint32{b.sent[3].d.TxSPktPSN, b.sent[3].d.TxSPktHandle})
 }
 
 // TestReadError: a failed DMA read poisons its frame, completes its send DMA_ERROR, the later sends and the
@@ -102,32 +102,32 @@ func TestTooLong(t *testing.T) {
 // already started when enable rises is dropped whole.
 func TestEnableGate(t *testing.T) {
 	b := newBench(t, dmahost.Config{Seed: 1})
-	b.frameBeat = []nicroce.Beat{{Keep: 0xFF}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
+	b.frameBeat = []Beat{{Keep: 0xFF}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
 	b.wrQ = append(b.wrQ, wr{conn: 0, id: 1, len: 10})
 	b.rqQ = append(b.rqQ, wr{conn: 0, id: 2, len: 10})
 	for i := 0; i < 20; i++ {
 		b.step()
-		require.False(t, b.out.Rx.SAxisTValid, "nothing reaches roce_rx")
+		require.False(t, b.out.RxSAxisTValid, "nothing reaches roce_rx")
 		require.False(t, b.out.WrReady, "s_wr waits")
 	}
 	require.Empty(t, b.frameBeat, "dropped frames are taken")
 	require.Len(t, b.wrQ, 1)
 	require.Empty(t, b.rqQ, "s_rq is taken")
 	require.Equal(t, uint32(1), b.counter(cntDisabled))
-	b.frameBeat = []nicroce.Beat{{Keep: 0xFF}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
+	b.frameBeat = []Beat{{Keep: 0xFF}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
 	b.step()
 	b.axiQ = append(b.axiQ, axiOp{addr: regCtrl, data: 1})
 	seen := 0
 	for i := 0; i < 30; i++ {
 		b.step()
-		if b.out.Rx.SAxisTValid {
+		if b.out.RxSAxisTValid {
 			seen++
 		}
 	}
 	require.Zero(t, seen, "the frame started while disabled is dropped whole")
-	b.frameBeat = []nicroce.Beat{{Keep: 0xFF}, {Keep: 0x0F, Last: true}}
+	b.frameBeat = []Beat{{Keep: 0xFF}, {Keep: 0x0F, Last: true}}
 	b.step()
-	require.True(t, b.out.Rx.SAxisTValid, "enabled: frames pass")
+	require.True(t, b.out.RxSAxisTValid, "enabled: frames pass")
 	require.Equal(t, uint32(2), b.counter(cntDisabled))
 }
 
@@ -135,21 +135,21 @@ func TestEnableGate(t *testing.T) {
 // enable falls.
 func TestTxGate(t *testing.T) {
 	b := newBench(t, dmahost.Config{Seed: 1})
-	frame := make([]nicroce.Beat, 20)
+	frame := make([]Beat, 20)
 	for i := range frame {
-		frame[i] = nicroce.Beat{Keep: 0xFF, Data: [nicroce.Lanes]byte{byte(i)}, Last: i == len(frame)-1}
+		frame[i] = Beat{Keep: 0xFF, Data: [nicroce.Lanes]byte{byte(i)}, Last: i == len(frame)-1}
 	}
-	b.txBeats = append([]nicroce.Beat(nil), frame...)
+	b.txBeats = append([]Beat(nil), frame...)
 	for i := 0; i < 10; i++ {
 		b.step()
-		require.False(t, b.out.MacTxValid || b.out.Tx.MAxisTReady, "disabled: held at the frame boundary")
+		require.False(t, b.out.MacTxTValid || b.out.TxMAxisTReady, "disabled: held at the frame boundary")
 	}
 	b.write(regCtrl, 1)
 	b.until(10, "first beat out", func() bool { return len(b.macTx) > 0 })
 	b.axiQ = append(b.axiQ, axiOp{addr: regCtrl, data: 0})
 	b.run(40)
 	require.Equal(t, frame, b.macTx, "the frame leaves whole")
-	b.txBeats = append([]nicroce.Beat(nil), frame...)
+	b.txBeats = append([]Beat(nil), frame...)
 	b.run(20)
 	require.Len(t, b.macTx, len(frame), "the next frame waits")
 }
@@ -202,7 +202,7 @@ func TestReopenDuringFlush(t *testing.T) {
 	b.run(20)
 	require.Len(t, b.wrQ, 1, "s_wr of the connection waits while it flushes")
 	b.until(1000, "the send after the flush", func() bool { return len(b.sent) == 1 })
-	require.Equal(t, uint32(3000), b.sent[0].d.SPktPSN)
+	require.Equal(t, uint32(3000), b.sent[0].d.TxSPktPSN)
 	require.Equal(t, [3]uint32{1, 20, nicroce.StatusClosed}, cplKeys(b.cpls)[0])
 	require.Less(t, b.wrSts[0], b.sent[0].cycle, "the reopen took effect after the write returned")
 }
