@@ -73,87 +73,117 @@ func TestChaos(t *testing.T) {
 	}
 }
 
-func chaos(t *testing.T, seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 11))
+// chaosConns is the connections the chaos test uses.
+const chaosConns = 2
+
+// rig is the chaos test's two twins, wires, ledgers and epoch watches.
+type rig struct {
+	a, b   *bench
+	ab, ba *wire
+	la, lb *ledger
+	wa, wb func()
+	epoch  uint32
+}
+
+func newRig(t *testing.T, seed uint64) *rig {
 	hc := func(s uint64) dmahost.Config {
 		return dmahost.Config{Seed: s, Stall: 0.2, LatencyMin: 2, LatencyMax: 40, RdErrorRate: 0.005,
 			WrErrorRate: 0.005}
 	}
 	a, b := newBench(t, hc(seed+1)), newBench(t, hc(seed+2))
 	ea, eb := endpoint{mac: 0x020000000001, ip: 0x0A000001}, endpoint{mac: 0x020000000002, ip: 0x0A000002}
-	const conns = 2
-	openAll(a, eb, conns, 100)
-	openAll(b, ea, conns, 900)
-	ab := &wire{from: a, to: b, src: ea, dst: eb, loss: 0.05, rng: rand.New(rand.NewPCG(seed, 2))}
-	ba := &wire{from: b, to: a, src: eb, dst: ea, loss: 0.05, rng: rand.New(rand.NewPCG(seed, 3))}
-	la := &ledger{t: t, queues: map[[2]uint32][]uint32{}}
-	lb := &ledger{t: t, queues: map[[2]uint32][]uint32{}, next: 1 << 20}
-	epoch := uint32(0)
-	wa, wb := epochWatch(t, a, conns), epochWatch(t, b, conns)
-	tick := func() {
-		a.step()
-		b.step()
-		wa()
-		wb()
-		ab.carry(a.cycle)
-		ba.carry(b.cycle)
-		la.take(a.cpls)
-		lb.take(b.cpls)
+	openAll(a, eb, chaosConns, 100)
+	openAll(b, ea, chaosConns, 900)
+	return &rig{a: a, b: b,
+		ab: &wire{from: a, to: b, src: ea, dst: eb, loss: 0.05, rng: rand.New(rand.NewPCG(seed, 2))},
+		ba: &wire{from: b, to: a, src: eb, dst: ea, loss: 0.05, rng: rand.New(rand.NewPCG(seed, 3))},
+		la: &ledger{t: t, queues: map[[2]uint32][]uint32{}},
+		lb: &ledger{t: t, queues: map[[2]uint32][]uint32{}, next: 1 << 20},
+		wa: epochWatch(t, a, chaosConns), wb: epochWatch(t, b, chaosConns)}
+}
+
+// tick runs one cycle of both twins and the checks.
+func (r *rig) tick() {
+	r.a.step()
+	r.b.step()
+	r.wa()
+	r.wb()
+	r.ab.carry(r.a.cycle)
+	r.ba.carry(r.b.cycle)
+	r.la.take(r.a.cpls)
+	r.lb.take(r.b.cpls)
+}
+
+// inject queues random requests at both twins.
+func (r *rig) inject(rng *rand.Rand) {
+	for _, s := range []struct {
+		x *bench
+		l *ledger
+	}{{r.a, r.la}, {r.b, r.lb}} {
+		if rng.IntN(40) == 0 && len(s.x.wrQ) < 4 {
+			c := uint32(rng.IntN(chaosConns))
+			s.x.wrQ = append(s.x.wrQ, wr{conn: c, id: s.l.submit(c, false), addr: 0x10000,
+				len: uint32(rng.IntN(2*s.x.cfg.MTU + 1))})
+		}
+		if rng.IntN(40) == 0 && len(s.x.rqQ) < 4 {
+			c := uint32(rng.IntN(chaosConns))
+			s.x.rqQ = append(s.x.rqQ, wr{conn: c, id: s.l.submit(c, true), addr: 0x100000 * uint64(1+c),
+				len: uint32(2 * s.x.cfg.MTU)})
+		}
 	}
+}
+
+// close queues a close of c at both twins.
+func (r *rig) close(c int) {
+	for _, x := range []*bench{r.a, r.b} {
+		x.axiQ = append(x.axiQ, axiOp{addr: uint32(connBase+connStride*c) + offCmd, data: 2})
+	}
+}
+
+func chaos(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	r := newRig(t, seed)
 	for i := 0; i < 30000; i++ {
-		for _, s := range []struct {
-			x *bench
-			l *ledger
-		}{{a, la}, {b, lb}} {
-			if rng.IntN(40) == 0 && len(s.x.wrQ) < 4 {
-				c := uint32(rng.IntN(conns))
-				s.x.wrQ = append(s.x.wrQ, wr{conn: c, id: s.l.submit(c, false), addr: 0x10000,
-					len: uint32(rng.IntN(2*s.x.cfg.MTU + 1))})
-			}
-			if rng.IntN(40) == 0 && len(s.x.rqQ) < 4 {
-				c := uint32(rng.IntN(conns))
-				s.x.rqQ = append(s.x.rqQ, wr{conn: c, id: s.l.submit(c, true), addr: 0x100000 * uint64(1+c),
-					len: uint32(2 * s.x.cfg.MTU)})
-			}
-		}
-		if rng.IntN(3000) == 0 && len(a.axiQ) == 0 && len(b.axiQ) == 0 {
-			c := rng.IntN(conns)
-			epoch++
-			for _, x := range []*bench{a, b} {
-				x.axiQ = append(x.axiQ, axiOp{addr: uint32(connBase+connStride*c) + offCmd, data: 2})
-			}
+		r.inject(rng)
+		if rng.IntN(3000) == 0 && len(r.a.axiQ) == 0 && len(r.b.axiQ) == 0 {
+			c := rng.IntN(chaosConns)
+			r.epoch++
+			r.close(c)
 			for j := 0; j < 200; j++ {
-				tick()
+				r.tick()
 			}
-			openPair(a, b, ea, eb, c, 0x100000*epoch)
+			openPair(r.a, r.b, r.ab.src, r.ab.dst, c, 0x100000*r.epoch)
 		}
-		tick()
+		r.tick()
 	}
-	for c := 0; c < conns; c++ {
-		for _, x := range []*bench{a, b} {
-			x.axiQ = append(x.axiQ, axiOp{addr: uint32(connBase+connStride*c) + offCmd, data: 2})
-		}
+	for c := 0; c < chaosConns; c++ {
+		r.close(c)
 	}
-	for i := 0; i < 100000 && (la.outstanding() > 0 || lb.outstanding() > 0 || len(a.wrQ)+len(a.rqQ)+
-		len(b.wrQ)+len(b.rqQ) > 0); i++ {
-		tick()
+	for i := 0; i < 100000 && (r.la.outstanding() > 0 || r.lb.outstanding() > 0 || len(r.a.wrQ)+len(r.a.rqQ)+
+		len(r.b.wrQ)+len(r.b.rqQ) > 0); i++ {
+		r.tick()
 	}
+	r.check(t, seed)
+}
+
+// check holds the end of a chaos run: every request completed, some OK, no write outside the posted buffers.
+func (r *rig) check(t *testing.T, seed uint64) {
 	var st [5]int
-	for _, c := range append(append([]cplRec(nil), a.cpls...), b.cpls...) {
+	for _, c := range append(append([]cplRec(nil), r.a.cpls...), r.b.cpls...) {
 		st[c.Status]++
 	}
-	t.Logf("seed %d: %d cycles, %d and %d completions (by status %v), %d frames lost, %d epochs", seed, a.cycle,
-		len(a.cpls), len(b.cpls), st, ab.lost+ba.lost, epoch)
+	t.Logf("seed %d: %d cycles, %d and %d completions (by status %v), %d frames lost, %d epochs", seed, r.a.cycle,
+		len(r.a.cpls), len(r.b.cpls), st, r.ab.lost+r.ba.lost, r.epoch)
 	require.NotZero(t, st[nicroce.StatusOK], "some requests complete OK")
-	for _, x := range []*bench{a, b} {
+	for _, x := range []*bench{r.a, r.b} {
 		var bufs []dmahost.Range
-		for c := 0; c < conns; c++ {
+		for c := 0; c < chaosConns; c++ {
 			bufs = append(bufs, dmahost.Range{Addr: 0x100000 * uint64(1+c), Len: uint64(2 * x.cfg.MTU)})
 		}
 		require.Empty(t, x.host.Mem.WrittenOutside(bufs...), "DMA writes outside posted buffers")
 	}
-	require.Zero(t, la.outstanding(), "A: requests without completion")
-	require.Zero(t, lb.outstanding(), "B: requests without completion")
+	require.Zero(t, r.la.outstanding(), "A: requests without completion")
+	require.Zero(t, r.lb.outstanding(), "B: requests without completion")
 }
 
 // connEvent is a connection's state from the edge of an AXI4-Lite write response on.
