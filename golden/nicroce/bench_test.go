@@ -45,6 +45,13 @@ const (
 	cntDmaWrError
 )
 
+// Beat is one beat of a data stream.
+type Beat struct {
+	Data       nicroce.Data
+	Keep       uint64
+	Last, User bool
+}
+
 // rxPkt is a descriptor the roce_rx stand-in offers, with its payload.
 type rxPkt struct {
 	ack     bool
@@ -65,7 +72,7 @@ type rxPkt struct {
 
 // txPkt is a packet the roce_tx stand-in took: its descriptor and payload.
 type txPkt struct {
-	d       nicroce.TxIn
+	d       nicroce.TopOut
 	payload []byte
 	poison  bool
 	cycle   int64
@@ -106,7 +113,7 @@ type bench struct {
 	// cur: the packet roce_tx collects; sent and acks what it took.
 	cur  *txPkt
 	sent []txPkt
-	acks []nicroce.TxIn
+	acks []nicroce.TopOut
 	// wrQ, rqQ: requests waiting for s_wr and s_rq; cpls the completions; rds, wrs the DMA descriptors.
 	wrQ, rqQ []wr
 	cpls     []cplRec
@@ -119,11 +126,15 @@ type bench struct {
 	arDone    bool
 	rdata     uint32
 	cplReady  func(cycle int64) bool
-	frameBeat []nicroce.Beat
+	frameBeat []Beat
 	// txBeats: frame beats the roce_tx stand-in offers on its m_axis; macTx the beats MAC TX took.
-	txBeats, macTx []nicroce.Beat
+	txBeats, macTx []Beat
 	// wrAt and ackAt: cycles of the s_wr handshakes and of the m_ack handshakes of roce_rx.
 	wrAt, ackAt []int64
+	// onWrite, when set, sees every AXI4-Lite write at its response.
+	onWrite func(op axiOp)
+	// txBase is the CONN_TX_PSN of connection 0 given by openAll.
+	txBase uint32
 }
 
 // axiOp is an AXI4-Lite write (read false) or read.

@@ -88,6 +88,7 @@ func TestEndToEnd(t *testing.T) {
 // open enables x and opens connections 0..conns-1 to peer.
 func openAll(x *bench, peer endpoint, conns int, txPSN uint32) {
 	x.write(regCtrl, 1)
+	x.txBase = txPSN
 	for c := 0; c < conns; c++ {
 		x.open(c, peer.mac, peer.ip, txPSN+uint32(c)*0x1000, 1000-txPSN+uint32(c)*0x1000)
 	}

@@ -48,7 +48,7 @@ func TestCloseFlush(t *testing.T) {
 	require.Equal(t, uint32(1), b.status(0), "reopened empty")
 	b.wrQ = append(b.wrQ, wr{conn: 0, id: 40, addr: 0x10000, len: 10})
 	b.until(1000, "a packet after the reopen", func() bool { return len(b.sent) == 4 })
-	require.Equal(t, [2]uint32{200, 0}, [2]uint32{b.sent[3].d.SPktPSN, b.sent[3].d.SPktHandle})
+	require.Equal(t, [2]uint32{200, 0}, [2]uint32{b.sent[3].d.TxSPktPSN, b.sent[3].d.TxSPktHandle})
 }
 
 // TestReadError: a failed DMA read poisons its frame, completes its send DMA_ERROR, the later sends and the
@@ -102,32 +102,32 @@ func TestTooLong(t *testing.T) {
 // already started when enable rises is dropped whole.
 func TestEnableGate(t *testing.T) {
 	b := newBench(t, dmahost.Config{Seed: 1})
-	b.frameBeat = []nicroce.Beat{{Keep: 0xFF}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
+	b.frameBeat = []Beat{{Keep: 0xFF}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
 	b.wrQ = append(b.wrQ, wr{conn: 0, id: 1, len: 10})
 	b.rqQ = append(b.rqQ, wr{conn: 0, id: 2, len: 10})
 	for i := 0; i < 20; i++ {
 		b.step()
-		require.False(t, b.out.Rx.SAxisTValid, "nothing reaches roce_rx")
+		require.False(t, b.out.RxSAxisTValid, "nothing reaches roce_rx")
 		require.False(t, b.out.WrReady, "s_wr waits")
 	}
 	require.Empty(t, b.frameBeat, "dropped frames are taken")
 	require.Len(t, b.wrQ, 1)
 	require.Empty(t, b.rqQ, "s_rq is taken")
 	require.Equal(t, uint32(1), b.counter(cntDisabled))
-	b.frameBeat = []nicroce.Beat{{Keep: 0xFF}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
+	b.frameBeat = []Beat{{Keep: 0xFF}, {Keep: 0xFF}, {Keep: 0x0F, Last: true}}
 	b.step()
 	b.axiQ = append(b.axiQ, axiOp{addr: regCtrl, data: 1})
 	seen := 0
 	for i := 0; i < 30; i++ {
 		b.step()
-		if b.out.Rx.SAxisTValid {
+		if b.out.RxSAxisTValid {
 			seen++
 		}
 	}
 	require.Zero(t, seen, "the frame started while disabled is dropped whole")
-	b.frameBeat = []nicroce.Beat{{Keep: 0xFF}, {Keep: 0x0F, Last: true}}
+	b.frameBeat = []Beat{{Keep: 0xFF}, {Keep: 0x0F, Last: true}}
 	b.step()
-	require.True(t, b.out.Rx.SAxisTValid, "enabled: frames pass")
+	require.True(t, b.out.RxSAxisTValid, "enabled: frames pass")
 	require.Equal(t, uint32(2), b.counter(cntDisabled))
 }
 
@@ -135,21 +135,21 @@ func TestEnableGate(t *testing.T) {
 // enable falls.
 func TestTxGate(t *testing.T) {
 	b := newBench(t, dmahost.Config{Seed: 1})
-	frame := make([]nicroce.Beat, 20)
+	frame := make([]Beat, 20)
 	for i := range frame {
-		frame[i] = nicroce.Beat{Keep: 0xFF, Data: [nicroce.Lanes]byte{byte(i)}, Last: i == len(frame)-1}
+		frame[i] = Beat{Keep: 0xFF, Data: [nicroce.Lanes]byte{byte(i)}, Last: i == len(frame)-1}
 	}
-	b.txBeats = append([]nicroce.Beat(nil), frame...)
+	b.txBeats = append([]Beat(nil), frame...)
 	for i := 0; i < 10; i++ {
 		b.step()
-		require.False(t, b.out.MacTxValid || b.out.Tx.MAxisTReady, "disabled: held at the frame boundary")
+		require.False(t, b.out.MacTxTValid || b.out.TxMAxisTReady, "disabled: held at the frame boundary")
 	}
 	b.write(regCtrl, 1)
 	b.until(10, "first beat out", func() bool { return len(b.macTx) > 0 })
 	b.axiQ = append(b.axiQ, axiOp{addr: regCtrl, data: 0})
 	b.run(40)
 	require.Equal(t, frame, b.macTx, "the frame leaves whole")
-	b.txBeats = append([]nicroce.Beat(nil), frame...)
+	b.txBeats = append([]Beat(nil), frame...)
 	b.run(20)
 	require.Len(t, b.macTx, len(frame), "the next frame waits")
 }
@@ -168,4 +168,41 @@ func TestCloseWaitsForWrites(t *testing.T) {
 	require.Equal(t, [3]uint32{1, 20, nicroce.StatusClosed}, cplKeys(b.cpls)[0])
 	require.Len(t, b.wrSts, 1)
 	require.Less(t, b.wrSts[0], b.cpls[0].cycle, "the completion after the write's status")
+}
+
+// TestRetryError: a message never acknowledged puts its connection in error after MAX_RETRIES: the send, then
+// the posted receive, complete CONN_ERROR; EVENTS.conn_error and CONN_STATUS show it; frames are then dropped.
+func TestRetryError(t *testing.T) {
+	b := openEnabled(t, dmahost.Config{Seed: 1})
+	b.rqQ = append(b.rqQ, wr{conn: 0, id: 20, addr: 0x40000, len: 100})
+	b.wrQ = append(b.wrQ, wr{conn: 0, id: 10, addr: 0x10000, len: 100})
+	b.until(1000000, "two completions", func() bool { return len(b.cpls) == 2 })
+	e := uint32(nicroce.StatusConnError)
+	require.Equal(t, [][3]uint32{{0, 10, e}, {1, 20, e}}, cplKeys(b.cpls))
+	require.Greater(t, len(b.sent), b.cfg.MaxRetries, "retransmitted MAX_RETRIES times")
+	require.Equal(t, uint32(2), b.status(0)&3)
+	require.Equal(t, uint32(1), b.read(0x18)&1, "EVENTS.conn_error")
+	b.rxQ = append(b.rxQ, rxPkt{ack: true, conn: 0, psn: 101, srcMAC: peerMAC, srcIP: peerIP})
+	b.run(50)
+	require.Equal(t, uint32(1), b.counter(cntPeerClosed), "a connection in error accepts nothing")
+}
+
+// TestReopenDuringFlush: an open written while the close's flush waits for a DMA write shows in CONN_STATUS at
+// once, takes effect when the flush ends, and the connection then sends from its new PSN.
+func TestReopenDuringFlush(t *testing.T) {
+	b := openEnabled(t, dmahost.Config{Seed: 1, LatencyMin: 300, LatencyMax: 300})
+	b.rqQ = append(b.rqQ, wr{conn: 0, id: 20, addr: 0x40000, len: 4096})
+	b.run(10)
+	b.rxQ = append(b.rxQ, message(b, 0, 500, pattern(100, 2))...)
+	b.until(500, "write issued", func() bool { return len(b.wrs) == 1 })
+	b.write(connBase+offCmd, 2)
+	b.open(0, peerMAC, peerIP, 3000, 4000)
+	require.Equal(t, uint32(1), b.status(0)&3, "CONN_STATUS shows the open at once")
+	b.wrQ = append(b.wrQ, wr{conn: 0, id: 30, addr: 0x10000, len: 10})
+	b.run(20)
+	require.Len(t, b.wrQ, 1, "s_wr of the connection waits while it flushes")
+	b.until(1000, "the send after the flush", func() bool { return len(b.sent) == 1 })
+	require.Equal(t, uint32(3000), b.sent[0].d.TxSPktPSN)
+	require.Equal(t, [3]uint32{1, 20, nicroce.StatusClosed}, cplKeys(b.cpls)[0])
+	require.Less(t, b.wrSts[0], b.sent[0].cycle, "the reopen took effect after the write returned")
 }

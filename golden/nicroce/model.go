@@ -143,8 +143,9 @@ func (t *Top) Step(in *TopIn, out *TopOut) error {
 	t.tr.Step(&t.trIn, &t.trOut)
 	t.outputs(in, out)
 	if in.Rst {
-		*out = TopOut{MacTxValid: out.MacTxValid, MacTx: out.MacTx, CplValid: out.CplValid, Cpl: out.Cpl,
-			IRQ: out.IRQ}
+		*out = TopOut{MacTxTValid: out.MacTxTValid, MacTxTData: out.MacTxTData, MacTxTKeep: out.MacTxTKeep,
+			MacTxTLast: out.MacTxTLast, CplValid: out.CplValid, CplRecv: out.CplRecv, CplConn: out.CplConn,
+			CplID: out.CplID, CplLen: out.CplLen, CplStatus: out.CplStatus, IRQ: out.IRQ}
 		t.reset()
 		return t.csr.Step(nicrocecsr.In{Rst: true})
 	}
@@ -159,7 +160,7 @@ func (t *Top) Step(in *TopIn, out *TopOut) error {
 // transportIn computes nic_transport's inputs of the cycle: all from the state and the top's inputs.
 func (t *Top) transportIn(in *TopIn) {
 	p := &t.trIn
-	*p = nictransport.TopIn{Rst: in.Rst, CplReady: true, AckOutReady: in.Tx.SAckReady,
+	*p = nictransport.TopIn{Rst: in.Rst, CplReady: true, AckOutReady: in.TxSAckReady,
 		RdConn: t.cy.co.PathConn, RdPath: t.cy.co.PathPath}
 	t.segOut(p)
 	t.ctlOut(p)

@@ -27,11 +27,12 @@ func (t *Top) paqOut(in *TopIn, out *TopOut) {
 		return
 	}
 	if q.ent[q.dptr%paqDepth].isWrite {
-		out.DmaWrValid, out.DmaWr, out.Rx.MAxisTReady = in.Rx.MAxisTValid, in.Rx.MAxis, in.DmaWrReady
+		out.DmaWrTValid, out.DmaWrTData, out.DmaWrTKeep = in.RxMAxisTValid, in.RxMAxisTData, in.RxMAxisTKeep
+		out.DmaWrTLast, out.RxMAxisTReady = in.RxMAxisTLast, in.DmaWrTReady
 	} else {
-		out.Rx.MAxisTReady = true
+		out.RxMAxisTReady = true
 	}
-	cy.paqDataDone = in.Rx.MAxisTValid && out.Rx.MAxisTReady && in.Rx.MAxis.Last
+	cy.paqDataDone = in.RxMAxisTValid && out.RxMAxisTReady && in.RxMAxisTLast
 }
 
 // paqEdge is the clock edge of the PAQ pointers and the ledger's issue write.

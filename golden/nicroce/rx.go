@@ -17,31 +17,32 @@ func (t *Top) gateOut(in *TopIn, out *TopOut) {
 	if !g.inFrame {
 		drop = !en
 	}
-	out.Rx.SAxis = in.MacRx
+	out.RxSAxisTData, out.RxSAxisTKeep, out.RxSAxisTLast = in.MacRxTData, in.MacRxTKeep, in.MacRxTLast
+	out.RxSAxisTUser = in.MacRxTUser
 	if drop {
-		out.MacRxReady = true
+		out.MacRxTReady = true
 	} else {
-		out.Rx.SAxisTValid, out.MacRxReady = in.MacRxValid, in.Rx.SAxisTReady
+		out.RxSAxisTValid, out.MacRxTReady = in.MacRxTValid, in.RxSAxisTReady
 	}
 	pass := g.inTxFrame || en
-	out.MacTxValid, out.MacTx = in.Tx.MAxisTValid && pass, in.Tx.MAxis
-	out.Tx.MAxisTReady = in.MacTxReady && pass
+	out.MacTxTValid, out.MacTxTData, out.MacTxTKeep = in.TxMAxisTValid && pass, in.TxMAxisTData, in.TxMAxisTKeep
+	out.MacTxTLast, out.TxMAxisTReady = in.TxMAxisTLast, in.MacTxTReady && pass
 }
 
 // gateEdge is the gates' clock edge.
 func (t *Top) gateEdge(in *TopIn, out *TopOut) {
 	g := &t.gate
-	if in.MacRxValid && out.MacRxReady {
+	if in.MacRxTValid && out.MacRxTReady {
 		if !g.inFrame {
 			g.gdrop = !t.cy.co.Enable
 		}
-		if g.gdrop && in.MacRx.Last {
+		if g.gdrop && in.MacRxTLast {
 			t.cy.inc[cDisabled] = true
 		}
-		g.inFrame = !in.MacRx.Last
+		g.inFrame = !in.MacRxTLast
 	}
-	if out.MacTxValid && in.MacTxReady {
-		g.inTxFrame = !out.MacTx.Last
+	if out.MacTxTValid && in.MacTxTReady {
+		g.inTxFrame = !out.MacTxTLast
 	}
 }
 
@@ -101,10 +102,10 @@ func (t *Top) c1Out(in *TopIn, out *TopOut) {
 	if in.Rst || (r.valid && !cy.c2Moves) {
 		return
 	}
-	dv, av := in.Rx.MRxValid, in.Rx.MAckValid
+	dv, av := in.RxMRxValid, in.RxMAckValid
 	cy.c1Data = dv && (!av || !t.chk.lastData)
 	cy.c1Ack = av && !cy.c1Data
-	out.Rx.MRxReady, out.Rx.MAckReady = cy.c1Data, cy.c1Ack
+	out.RxMRxReady, out.RxMAckReady = cy.c1Data, cy.c1Ack
 }
 
 // chkEdge is the clock edge of C2 (and V's load) and C1.
@@ -139,15 +140,15 @@ func (t *Top) loadV() {
 
 // c1Load is C1's take: the descriptor, peer_mem (or the open of this cycle, forwarded) and rq_chk_mem.
 func (t *Top) c1Load(in *TopIn) {
-	x, co := &in.Rx, &t.cy.co
+	x, co := in, &t.cy.co
 	var d rxDesc
 	if t.cy.c1Data {
-		d = rxDesc{conn: x.MRxConn, psn: x.MRxPSN, path: x.MRxPath, pseq: x.MRxPseq, handle: x.MRxHandle,
-			offset: x.MRxOffset, len: x.MRxLen, first: x.MRxFirst, last: x.MRxLast, ackReq: x.MRxAckReq,
-			ecn: x.MRxECN, srcMAC: x.MRxSrcMAC, srcIP: x.MRxSrcIP}
+		d = rxDesc{conn: x.RxMRxConn, psn: x.RxMRxPSN, path: x.RxMRxPath, pseq: x.RxMRxPseq, handle: x.RxMRxHandle,
+			offset: x.RxMRxOffset, len: x.RxMRxLen, first: x.RxMRxFirst, last: x.RxMRxLast, ackReq: x.RxMRxAckReq,
+			ecn: x.RxMRxECN, srcMAC: x.RxMRxSrcMAC, srcIP: x.RxMRxSrcIP}
 	} else {
-		d = rxDesc{conn: x.MAckConn, psn: x.MAckPSN, path: x.MAckPath, pseq: x.MAckPseq, sack: x.MAckSack,
-			ecn: x.MAckECN, nak: x.MAckNak, srcMAC: x.MAckSrcMAC, srcIP: x.MAckSrcIP}
+		d = rxDesc{conn: x.RxMAckConn, psn: x.RxMAckPSN, path: x.RxMAckPath, pseq: x.RxMAckPseq, sack: x.RxMAckSack,
+			ecn: x.RxMAckECN, nak: x.RxMAckNak, srcMAC: x.RxMAckSrcMAC, srcIP: x.RxMAckSrcIP}
 	}
 	c := int(d.conn)
 	r := c2Reg{valid: true, data: t.cy.c1Data, d: d, peer: t.chk.peerMem[c]}

@@ -48,11 +48,11 @@ func TestSendSegmentation(t *testing.T) {
 	require.Len(t, b.sent, 3, "no retransmission before the RTO")
 	for k, p := range b.sent {
 		want := min(mtu, l-uint32(k)*mtu)
-		require.Equal(t, uint32(100+k), p.d.SPktPSN, "PSN of packet %d", k)
-		require.Equal(t, uint32(k)*mtu, p.d.SPktOffset, "offset of packet %d", k)
-		require.Equal(t, want, p.d.SPktLen, "len of packet %d", k)
-		require.Equal(t, [2]bool{k == 0, k == 2}, [2]bool{p.d.SPktFirst, p.d.SPktLast}, "flags of packet %d", k)
-		require.Equal(t, uint32(0), p.d.SPktHandle, "message sequence")
+		require.Equal(t, uint32(100+k), p.d.TxSPktPSN, "PSN of packet %d", k)
+		require.Equal(t, uint32(k)*mtu, p.d.TxSPktOffset, "offset of packet %d", k)
+		require.Equal(t, want, p.d.TxSPktLen, "len of packet %d", k)
+		require.Equal(t, [2]bool{k == 0, k == 2}, [2]bool{p.d.TxSPktFirst, p.d.TxSPktLast}, "flags of packet %d", k)
+		require.Equal(t, uint32(0), p.d.TxSPktHandle, "message sequence")
 		require.Equal(t, data[uint32(k)*mtu:uint32(k)*mtu+want], p.payload, "payload of packet %d", k)
 		require.Equal(t, dmaDesc{addr: 0x10000 + uint64(k)*uint64(mtu), len: want}, dmaDesc{addr: b.rds[k].addr,
 			len: b.rds[k].len}, "DMA read %d", k)

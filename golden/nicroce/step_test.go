@@ -10,12 +10,12 @@ import (
 // drive sets the inputs of the cycle from the host and the stand-ins' state.
 func (b *bench) drive(ho *dmahost.HostOut) {
 	in := &b.in
-	in.DmaRdDescReady, in.DmaWrDescReady, in.DmaWrReady = ho.RdDescReady, ho.WrDescReady, ho.WrDataReady
-	in.DmaRdValid = ho.RdValid
-	in.DmaRd = nicroce.Beat{Data: ho.RdData, Keep: ho.RdKeep, Last: ho.RdLast, User: ho.RdUser}
+	in.DmaRdDescReady, in.DmaWrDescReady, in.DmaWrTReady = ho.RdDescReady, ho.WrDescReady, ho.WrDataReady
+	in.DmaRdTValid, in.DmaRdTData, in.DmaRdTKeep, in.DmaRdTLast = ho.RdValid, ho.RdData, ho.RdKeep, ho.RdLast
+	in.DmaRdTUser = ho.RdUser
 	in.DmaRdStsValid, in.DmaRdStsTag, in.DmaRdStsError = ho.RdStsValid, ho.RdStsTag, ho.RdStsError
 	in.DmaWrStsValid, in.DmaWrStsTag, in.DmaWrStsError = ho.WrStsValid, ho.WrStsTag, ho.WrStsError
-	in.CplReady, in.MacTxReady = b.cplReady(b.cycle), true
+	in.CplReady, in.MacTxTReady = b.cplReady(b.cycle), true
 	in.WrValid, in.RqValid = len(b.wrQ) > 0, len(b.rqQ) > 0
 	if in.WrValid {
 		w := b.wrQ[0]
@@ -26,15 +26,17 @@ func (b *bench) drive(ho *dmahost.HostOut) {
 		in.RqConn, in.RqID, in.RqAddr, in.RqLen = w.conn, w.id, w.addr, w.len
 	}
 	b.driveRx()
-	in.Tx = nicroce.TxOut{SPktReady: b.cur == nil, SAckReady: true, SPayTReady: b.cur != nil,
-		MAxisTValid: len(b.txBeats) > 0}
+	in.TxSPktReady, in.TxSAckReady, in.TxSPayTReady, in.TxMAxisTValid = b.cur == nil, true, b.cur != nil,
+		len(b.txBeats) > 0
 	if len(b.txBeats) > 0 {
-		in.Tx.MAxis = b.txBeats[0]
+		x := b.txBeats[0]
+		in.TxMAxisTData, in.TxMAxisTKeep, in.TxMAxisTLast = x.Data, x.Keep, x.Last
 	}
 	b.driveAxi()
-	in.MacRxValid = len(b.frameBeat) > 0
-	if in.MacRxValid {
-		in.MacRx = b.frameBeat[0]
+	in.MacRxTValid = len(b.frameBeat) > 0
+	if in.MacRxTValid {
+		x := b.frameBeat[0]
+		in.MacRxTData, in.MacRxTKeep, in.MacRxTLast, in.MacRxTUser = x.Data, x.Keep, x.Last, x.User
 	}
 }
 
@@ -43,27 +45,27 @@ const descDepth = 16
 
 // driveRx offers the head descriptor and the head payload's next beat (roce_rx stand-in).
 func (b *bench) driveRx() {
-	x := &b.in.Rx
-	*x = nicroce.RxOut{SAxisTReady: true}
+	x := &b.in
+	*x = clearRx(*x)
 	if len(b.rxQ) > 0 && (b.rxQ[0].ack || len(b.payQ) < descDepth) {
 		p := &b.rxQ[0]
 		if p.ack {
-			x.MAckValid, x.MAckConn, x.MAckPSN, x.MAckSrcMAC, x.MAckSrcIP = true, p.conn, p.psn, p.srcMAC, p.srcIP
-			x.MAckPath, x.MAckPseq, x.MAckSack, x.MAckECN, x.MAckNak = p.path, p.pseq, p.sack, p.ecn, p.nak
+			x.RxMAckValid, x.RxMAckConn, x.RxMAckPSN, x.RxMAckSrcMAC, x.RxMAckSrcIP = true, p.conn, p.psn, p.srcMAC, p.srcIP
+			x.RxMAckPath, x.RxMAckPseq, x.RxMAckSack, x.RxMAckECN, x.RxMAckNak = p.path, p.pseq, p.sack, p.ecn, p.nak
 		} else {
-			x.MRxValid, x.MRxConn, x.MRxPSN, x.MRxHandle, x.MRxOffset = true, p.conn, p.psn, p.handle, p.offset
-			x.MRxLen, x.MRxFirst, x.MRxLast, x.MRxSrcMAC, x.MRxSrcIP = uint32(len(p.payload)), p.first, p.last,
+			x.RxMRxValid, x.RxMRxConn, x.RxMRxPSN, x.RxMRxHandle, x.RxMRxOffset = true, p.conn, p.psn, p.handle, p.offset
+			x.RxMRxLen, x.RxMRxFirst, x.RxMRxLast, x.RxMRxSrcMAC, x.RxMRxSrcIP = uint32(len(p.payload)), p.first, p.last,
 				p.srcMAC, p.srcIP
-			x.MRxPath, x.MRxPseq, x.MRxAckReq, x.MRxECN = p.path, p.pseq, p.ackReq, p.ecn
+			x.RxMRxPath, x.RxMRxPseq, x.RxMRxAckReq, x.RxMRxECN = p.path, p.pseq, p.ackReq, p.ecn
 		}
 	}
 	if len(b.payQ) > 0 {
 		k := b.cfg.DataWidth / 8
 		p := b.payQ[0]
 		n := min(k, len(p)-b.payB)
-		x.MAxisTValid = true
-		copy(x.MAxis.Data[:], p[b.payB:b.payB+n])
-		x.MAxis.Keep, x.MAxis.Last = uint64(1)<<n-1, b.payB+n == len(p)
+		x.RxMAxisTValid = true
+		copy(x.RxMAxisTData[:], p[b.payB:b.payB+n])
+		x.RxMAxisTKeep, x.RxMAxisTLast = uint64(1)<<n-1, b.payB+n == len(p)
 	}
 }
 
@@ -91,10 +93,10 @@ func (b *bench) step() {
 	require.NoError(b.t, b.top.Step(&b.in, &b.out))
 	o := &b.out
 	do := dmahost.DUTOut{Rst: b.in.Rst, RdDescAddr: o.DmaRdDescAddr, RdDescLen: o.DmaRdDescLen,
-		RdDescTag: o.DmaRdDescTag, RdDescValid: o.DmaRdDescValid, RdDataReady: o.DmaRdReady,
+		RdDescTag: o.DmaRdDescTag, RdDescValid: o.DmaRdDescValid, RdDataReady: o.DmaRdTReady,
 		WrDescAddr: o.DmaWrDescAddr, WrDescLen: o.DmaWrDescLen, WrDescTag: o.DmaWrDescTag,
-		WrDescValid: o.DmaWrDescValid, WrData: o.DmaWr.Data, WrKeep: o.DmaWr.Keep, WrValid: o.DmaWrValid,
-		WrLast: o.DmaWr.Last}
+		WrDescValid: o.DmaWrDescValid, WrData: o.DmaWrTData, WrKeep: o.DmaWrTKeep, WrValid: o.DmaWrTValid,
+		WrLast: o.DmaWrTLast}
 	require.NoError(b.t, b.host.Observe(b.cycle, &do), "cycle %d", b.cycle)
 	if ho.WrStsValid {
 		b.wrSts = append(b.wrSts, b.cycle)
@@ -115,7 +117,7 @@ func (b *bench) observe(ho *dmahost.HostOut) {
 		b.rqQ = b.rqQ[1:]
 	}
 	if o.CplValid && in.CplReady {
-		b.cpls = append(b.cpls, cplRec{Cpl: o.Cpl, cycle: b.cycle})
+		b.cpls = append(b.cpls, cplRec{Cpl: o.Cpl(), cycle: b.cycle})
 	}
 	if o.DmaRdDescValid && ho.RdDescReady {
 		b.rds = append(b.rds, dmaDesc{addr: o.DmaRdDescAddr, len: o.DmaRdDescLen, tag: o.DmaRdDescTag, cycle: b.cycle})
@@ -123,13 +125,13 @@ func (b *bench) observe(ho *dmahost.HostOut) {
 	if o.DmaWrDescValid && ho.WrDescReady {
 		b.wrs = append(b.wrs, dmaDesc{addr: o.DmaWrDescAddr, len: o.DmaWrDescLen, tag: o.DmaWrDescTag, cycle: b.cycle})
 	}
-	if in.Tx.MAxisTValid && o.Tx.MAxisTReady {
+	if in.TxMAxisTValid && o.TxMAxisTReady {
 		b.txBeats = b.txBeats[1:]
 	}
-	if o.MacTxValid && in.MacTxReady {
-		b.macTx = append(b.macTx, o.MacTx)
+	if o.MacTxTValid && in.MacTxTReady {
+		b.macTx = append(b.macTx, Beat{Data: o.MacTxTData, Keep: o.MacTxTKeep, Last: o.MacTxTLast})
 	}
-	if in.MacRxValid && o.MacRxReady {
+	if in.MacRxTValid && o.MacRxTReady {
 		b.frameBeat = b.frameBeat[1:]
 	}
 	b.observeRx()
@@ -138,44 +140,44 @@ func (b *bench) observe(ho *dmahost.HostOut) {
 }
 
 func (b *bench) observeRx() {
-	in, o := &b.in.Rx, &b.out.Rx
-	if in.MAckValid && o.MAckReady {
+	in, o := &b.in, &b.out
+	if in.RxMAckValid && o.RxMAckReady {
 		b.ackAt = append(b.ackAt, b.cycle)
 	}
-	if (in.MRxValid && o.MRxReady) || (in.MAckValid && o.MAckReady) {
+	if (in.RxMRxValid && o.RxMRxReady) || (in.RxMAckValid && o.RxMAckReady) {
 		if p := b.rxQ[0]; !p.ack && len(p.payload) > 0 {
 			b.payQ = append(b.payQ, p.payload)
 		}
 		b.rxQ = b.rxQ[1:]
 	}
-	if in.MAxisTValid && o.MAxisTReady {
+	if in.RxMAxisTValid && o.RxMAxisTReady {
 		b.payB += b.cfg.DataWidth / 8
-		if in.MAxis.Last {
+		if in.RxMAxisTLast {
 			b.payQ, b.payB = b.payQ[1:], 0
 		}
 	}
 }
 
 func (b *bench) observeTx() {
-	in, o := &b.in.Tx, &b.out.Tx
-	if o.SAckValid && in.SAckReady {
+	in, o := &b.in, &b.out
+	if o.TxSAckValid && in.TxSAckReady {
 		b.acks = append(b.acks, *o)
 	}
-	if b.cur == nil && o.SPktValid && in.SPktReady {
+	if b.cur == nil && o.TxSPktValid && in.TxSPktReady {
 		b.cur = &txPkt{d: *o, cycle: b.cycle}
-		if o.SPktLen == 0 {
+		if o.TxSPktLen == 0 {
 			b.sent, b.cur = append(b.sent, *b.cur), nil
 		}
 		return
 	}
-	if b.cur != nil && o.SPayTValid && in.SPayTReady {
+	if b.cur != nil && o.TxSPayTValid && in.TxSPayTReady {
 		for i := 0; i < b.cfg.DataWidth/8; i++ {
-			if o.SPay.Keep>>i&1 == 1 {
-				b.cur.payload = append(b.cur.payload, o.SPay.Data[i])
+			if o.TxSPayTKeep>>i&1 == 1 {
+				b.cur.payload = append(b.cur.payload, o.TxSPayTData[i])
 			}
 		}
-		b.cur.poison = b.cur.poison || o.SPay.User
-		if o.SPay.Last {
+		b.cur.poison = b.cur.poison || o.TxSPayTUser
+		if o.TxSPayTLast {
 			b.sent, b.cur = append(b.sent, *b.cur), nil
 		}
 	}
@@ -190,6 +192,9 @@ func (b *bench) observeAxi() {
 	b.wDone = b.wDone || in.AxilWValid && o.AxilWReady
 	b.arDone = b.arDone || in.AxilARValid && o.AxilARReady
 	if o.AxilBValid || o.AxilRValid {
+		if o.AxilBValid && b.onWrite != nil {
+			b.onWrite(b.axiQ[0])
+		}
 		b.rdata = o.AxilRData
 		b.axiQ, b.awDone, b.wDone, b.arDone = b.axiQ[1:], false, false, false
 	}
@@ -244,3 +249,18 @@ func (b *bench) open(c int, mac uint64, ip, txPSN, rxPSN uint32) {
 
 // status reads CONN_STATUS of c.
 func (b *bench) status(c int) uint32 { return b.read(uint32(connBase+connStride*c) + offStatus) }
+
+// clearRx returns in with every roce_rx output low but s_axis_tready.
+func clearRx(in nicroce.TopIn) nicroce.TopIn {
+	var z nicroce.TopIn
+	z.RxSAxisTReady = true
+	in.RxSAxisTReady, in.RxMAxisTValid, in.RxMAxisTData, in.RxMAxisTKeep, in.RxMAxisTLast = true, false,
+		z.RxMAxisTData, 0, false
+	in.RxMRxValid, in.RxMRxConn, in.RxMRxPSN, in.RxMRxPath, in.RxMRxPseq = false, 0, 0, 0, 0
+	in.RxMRxFirst, in.RxMRxLast, in.RxMRxAckReq, in.RxMRxECN, in.RxMRxHandle = false, false, false, false, 0
+	in.RxMRxOffset, in.RxMRxLen, in.RxMRxSrcMAC, in.RxMRxSrcIP = 0, 0, 0, 0
+	in.RxMAckValid, in.RxMAckConn, in.RxMAckPSN, in.RxMAckPath, in.RxMAckPseq = false, 0, 0, 0, 0
+	in.RxMAckSack, in.RxMAckECN, in.RxMAckNak, in.RxMAckHasSack = z.RxMAckSack, false, false, false
+	in.RxMAckSrcMAC, in.RxMAckSrcIP = 0, 0
+	return in
+}

@@ -11,7 +11,9 @@ func (t *Top) outputs(in *TopIn, out *TopOut) {
 	t.paqOut(in, out)
 	cy.cplReady, cy.push = in.CplReady, t.paq.push
 	t.offers()
-	out.CplValid, out.Cpl = t.arb.valid, t.arb.out
+	a := &t.arb.out
+	out.CplValid, out.CplRecv, out.CplConn, out.CplID = t.arb.valid, a.Recv, a.Conn, a.ID
+	out.CplLen, out.CplStatus = a.Len, a.Status
 	out.WrReady, out.RqReady = t.wrReady(in), t.rqReady(in)
 	cy.wrTake, cy.rqTake = in.WrValid && out.WrReady, in.RqValid && out.RqReady
 	if cy.wrTake {
@@ -20,22 +22,22 @@ func (t *Top) outputs(in *TopIn, out *TopOut) {
 	if cy.rqTake {
 		cy.rqStatus = t.notOpen(int(in.RqConn))
 	}
-	x := &out.Tx
+	x := out
 	if o.AckOutValid {
-		x.SAckValid, x.SAckConn, x.SAckPSN, x.SAckPath = true, o.AckOutConn, o.AckOutPSN, o.AckOutPath
-		x.SAckPseq, x.SAckSack, x.SAckECN, x.SAckNak = o.AckOutPseq, o.AckOutSack, o.AckOutECN, o.AckOutNak
+		x.TxSAckValid, x.TxSAckConn, x.TxSAckPSN, x.TxSAckPath = true, o.AckOutConn, o.AckOutPSN, o.AckOutPath
+		x.TxSAckPseq, x.TxSAckSack, x.TxSAckECN, x.TxSAckNak = o.AckOutPseq, o.AckOutSack, o.AckOutECN, o.AckOutNak
 		path := o.AckOutPath
 		if o.AckOutNak {
 			path = 0
 		}
-		x.SAckEntropy = 0xC000 | ((o.AckOutConn*uint32(t.cfg.Paths)+path)*997)%(1<<14)
+		x.TxSAckEntropy = 0xC000 | ((o.AckOutConn*uint32(t.cfg.Paths)+path)*997)%(1<<14)
 	}
 	if co.CmdValid && co.Cmd.Open {
 		c := co.Cmd
-		x.TblWrEn, x.TblWrConn, x.TblWrMAC, x.TblWrIP = true, uint32(c.Conn), c.PeerMAC, c.PeerIP
-		x.TblWrQPN, x.TblWrDSCP, x.TblWrTTL = c.PeerQPN, co.DSCP, co.TTL
+		x.TxTblWrEn, x.TxTblWrConn, x.TxTblWrMAC, x.TxTblWrIP = true, uint32(c.Conn), c.PeerMAC, c.PeerIP
+		x.TxTblWrQPN, x.TxTblWrDSCP, x.TxTblWrTTL = c.PeerQPN, co.DSCP, co.TTL
 	}
-	x.CfgMAC, x.CfgIP = co.LocalMAC, co.LocalIP
+	x.TxCfgMAC, x.TxCfgIP = co.LocalMAC, co.LocalIP
 	out.AxilAWReady, out.AxilWReady, out.AxilBValid, out.AxilBResp = co.AWReady, co.WReady, co.BValid, co.BResp
 	out.AxilARReady, out.AxilRValid, out.AxilRData, out.AxilRResp = co.ARReady, co.RValid, co.RData, co.RResp
 	out.IRQ = co.IRQ
@@ -60,7 +62,8 @@ func (t *Top) rawCounters(in *TopIn) [27]uint32 {
 	r := [27]uint32{o.CntSent, o.CntRetxLoss, o.CntRetxTimeout, o.CntRetxGBN, o.CntTimeouts, o.CntErrors,
 		o.CntTxDropped, o.CntAckIgnored, o.CntAccepted, o.CntDuplicate, o.CntOutOfWin, o.CntClosed, o.CntDecisions,
 		o.CntProbes, o.CntFailures, o.CntRecoveries, o.CntGBNDropped, o.CntNaks}
-	copy(r[18:], in.Rx.Cnt[:])
+	copy(r[18:], []uint32{in.RxCntData, in.RxCntAck, in.RxCntNotRoCE, in.RxCntTruncated, in.RxCntInvalid,
+		in.RxCntUnknownOpcode, in.RxCntBadICRC, in.RxCntLimit, in.RxCntMacError})
 	return r
 }
 
@@ -132,7 +135,7 @@ func (t *Top) cntEdge(in *TopIn) {
 		k.base = t.rawCounters(in)
 		return
 	}
-	if t.trOut.AckOutValid && in.Tx.SAckReady {
+	if t.trOut.AckOutValid && in.TxSAckReady {
 		cy.inc[cTxAck] = true
 	}
 	for i, b := range cy.inc {

@@ -69,12 +69,12 @@ func (t *Top) txOut(in *TopIn, out *TopOut) {
 		e := &x.txq[x.txd%txqDepth]
 		c := int(e.pkt.conn)
 		if e.gen == t.cn.gen[c] && t.cn.cs[c] == 1 {
-			tx := &out.Tx
-			tx.SPktValid, tx.SPktConn, tx.SPktPSN, tx.SPktPath = true, e.pkt.conn, e.pkt.psn, e.pkt.path
-			tx.SPktPseq, tx.SPktEntropy, tx.SPktHandle = e.pkt.pseq, e.pkt.entropy, e.pkt.handle
-			tx.SPktFirst, tx.SPktLast, tx.SPktAckReq = e.pkt.first, e.pkt.last, e.pkt.ackReq
-			tx.SPktOffset, tx.SPktLen = e.off, e.plen
-			cy.pktTake = in.Tx.SPktReady
+			tx := out
+			tx.TxSPktValid, tx.TxSPktConn, tx.TxSPktPSN, tx.TxSPktPath = true, e.pkt.conn, e.pkt.psn, e.pkt.path
+			tx.TxSPktPseq, tx.TxSPktEntropy, tx.TxSPktHandle = e.pkt.pseq, e.pkt.entropy, e.pkt.handle
+			tx.TxSPktFirst, tx.TxSPktLast, tx.TxSPktAckReq = e.pkt.first, e.pkt.last, e.pkt.ackReq
+			tx.TxSPktOffset, tx.TxSPktLen = e.off, e.plen
+			cy.pktTake = in.TxSPktReady
 		} else {
 			cy.pktDrop = true
 		}
@@ -87,11 +87,12 @@ func (t *Top) txOut(in *TopIn, out *TopOut) {
 	case e.plen == 0:
 		cy.payDone = true
 	case e.drop:
-		out.DmaRdReady = true
+		out.DmaRdTReady = true
 	default:
-		out.Tx.SPayTValid, out.Tx.SPay, out.DmaRdReady = in.DmaRdValid, in.DmaRd, in.Tx.SPayTReady
+		out.TxSPayTValid, out.TxSPayTData, out.TxSPayTKeep = in.DmaRdTValid, in.DmaRdTData, in.DmaRdTKeep
+		out.TxSPayTLast, out.TxSPayTUser, out.DmaRdTReady = in.DmaRdTLast, in.DmaRdTUser, in.TxSPayTReady
 	}
-	if e.plen > 0 && in.DmaRdValid && out.DmaRdReady && in.DmaRd.Last {
+	if e.plen > 0 && in.DmaRdTValid && out.DmaRdTReady && in.DmaRdTLast {
 		cy.payDone = true
 	}
 }

@@ -79,19 +79,19 @@ func (w *wire) carry(cycle int64) {
 			continue
 		}
 		d := &p.d
-		f, err := roce.BuildData(&roce.Data{Header: w.header(d.SPktConn, d.SPktEntropy), PSN: d.SPktPSN,
-			AckReq: d.SPktAckReq, Path: uint8(d.SPktPath), PSeq: d.SPktPseq, First: d.SPktFirst, Last: d.SPktLast,
-			MsgID: d.SPktHandle, Offset: d.SPktOffset, Payload: p.payload})
+		f, err := roce.BuildData(&roce.Data{Header: w.header(d.TxSPktConn, d.TxSPktEntropy), PSN: d.TxSPktPSN,
+			AckReq: d.TxSPktAckReq, Path: uint8(d.TxSPktPath), PSeq: d.TxSPktPseq, First: d.TxSPktFirst, Last: d.TxSPktLast,
+			MsgID: d.TxSPktHandle, Offset: d.TxSPktOffset, Payload: p.payload})
 		require.NoError(w.from.t, err)
 		w.send(f, cycle)
 	}
 	for ; w.nAcks < len(w.from.acks); w.nAcks++ {
 		a := w.from.acks[w.nAcks]
 		words := max(1, w.from.cfg.SackBits/32)
-		ack := roce.Ack{Header: w.header(a.SAckConn, a.SAckEntropy), CumPSN: a.SAckPSN, NAK: a.SAckNak,
-			HasSACK: true, Path: uint8(a.SAckPath), PNext: a.SAckPseq, ECNEcho: a.SAckECN, Words: uint8(words)}
+		ack := roce.Ack{Header: w.header(a.TxSAckConn, a.TxSAckEntropy), CumPSN: a.TxSAckPSN, NAK: a.TxSAckNak,
+			HasSACK: true, Path: uint8(a.TxSAckPath), PNext: a.TxSAckPseq, ECNEcho: a.TxSAckECN, Words: uint8(words)}
 		for i := 0; i < w.from.cfg.SackBits; i++ {
-			if a.SAckSack.Bit(i) {
+			if a.TxSAckSack.Bit(i) {
 				ack.Bitmap[i/32] |= 1 << (i % 32)
 			}
 		}
