@@ -175,8 +175,8 @@ localparam PAQ_W = $clog2(PAQ_DEPTH);
 localparam NCNT = 41;
 localparam NBASE = 27;
 localparam [32:0] MAX_MSG = 33'd1 << (19 + LM);
-localparam [32:0] MTU33 = {1'b0, MTU[31:0]};
-localparam [LEN_W-1:0] MTU_L = MTU[LEN_W-1:0];
+localparam [32:0] MTU33 = 33'd1 << LM;
+localparam [LEN_W-1:0] MTU_L = {1'b1, {LM{1'b0}}};
 localparam [3:0] ST_OK = 4'd0, ST_CONN_ERROR = 4'd1, ST_CLOSED = 4'd2, ST_DMA_ERROR = 4'd3,
     ST_TOO_LONG = 4'd4;
 localparam [1:0] CS_CLOSED = 2'd0, CS_OPEN = 2'd1, CS_ERROR = 2'd2;
