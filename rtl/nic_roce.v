@@ -175,8 +175,8 @@ localparam PAQ_W = $clog2(PAQ_DEPTH);
 localparam NCNT = 41;
 localparam NBASE = 27;
 localparam [32:0] MAX_MSG = 33'd1 << (19 + LM);
-localparam [32:0] MTU33 = {1'b0, MTU[31:0]};
-localparam [LEN_W-1:0] MTU_L = MTU[LEN_W-1:0];
+localparam [32:0] MTU33 = 33'd1 << LM;
+localparam [LEN_W-1:0] MTU_L = {1'b1, {LM{1'b0}}};
 localparam [3:0] ST_OK = 4'd0, ST_CONN_ERROR = 4'd1, ST_CLOSED = 4'd2, ST_DMA_ERROR = 4'd3,
     ST_TOO_LONG = 4'd4;
 localparam [1:0] CS_CLOSED = 2'd0, CS_OPEN = 2'd1, CS_ERROR = 2'd2;
@@ -403,6 +403,9 @@ reg [CONNS-1:0]         fkind_q, fkind_n;     // 1: CONN_ERROR, 0: CLOSED
 reg [CONNS-1:0]         pop_q, pop_n;         // pend_open
 reg [24*CONNS-1:0]      potx_q, potx_n;
 reg [24*CONNS-1:0]      porx_q, porx_n;
+// the doc's one ic register and the DMA error's wait for conn_err are kept as one bit per
+// connection each (two errors in a cycle, or one while another waits, lose nothing); a close of
+// c clears both (its gen changed), an open of c clears the internal close
 reg [CONNS-1:0]         icr_q, icr_n;         // internal close to send on s_ctl
 reg [CONNS-1:0]         cer_q, cer_n;         // error to send on conn_err (DMA, TOO_LONG)
 
@@ -606,6 +609,7 @@ wire [1:0]      wr_cs = fcs(cs_q, s_wr_conn);
 wire            wr_open = wr_cs == CS_OPEN;
 wire [PW-1:0]   wr_tail = fpw(tail_q, s_wr_conn);
 wire [PW-1:0]   wr_used = wr_tail - fpw(head_q, s_wr_conn);
+// imm_wr free: empty at the start of the cycle (not freed by this cycle's grant)
 assign s_wr_ready = !rst && cfg_enable && !flushing_q[s_wr_conn] && !pop_q[s_wr_conn]
     && !iw_v_q && (!wr_open || wr_used < SQ_DEPTH);
 wire            wr_take = s_wr_valid && s_wr_ready;
@@ -879,6 +883,7 @@ wire            e2_take = arb_gnt && arb_g == 3'd1;
 wire            fl_take = arb_gnt && arb_g == 3'd2;
 wire            iw_take = arb_gnt && arb_g == 3'd3;
 wire            ir_take = arb_gnt && arb_g == 3'd4;
+// W2 not due (pend cleared) is done as well: W1 may load in that cycle
 wire            w2_done = w2_take || w2_nodue;
 assign m_cpl_valid = cpl_v_q;
 assign m_cpl_recv = cpl_recv_q;
@@ -919,6 +924,7 @@ always @* begin
         end
     end
 end
+// "not flushing" for an open: at the start of the cycle (a flush ending now defers it a cycle)
 wire            cmd_now = cmd_valid && (!cmd_open || !flushing_q[cmd_conn]);
 wire            dop_send = !cmd_valid && dop_any;
 wire            icp_send = !cmd_valid && !dop_any && icp_any;
@@ -1168,6 +1174,8 @@ always @* begin
     end
 end
 
+// the flush engine uses sq_cpl_mem during its SQ phase and rq_id_mem during its RQ phase;
+// W1's next-state pend includes this cycle's m_una set
 wire            w1_go = w1_any && (!w2_v_q || w2_done) && !fl_sq;
 wire            e1_go = e1_any && (!e2_v_q || e2_take) && !fl_rq;
 wire [SLOT-1:0] w1_slot = head_n[w1_c*PW +: SLOT];
@@ -1633,6 +1641,7 @@ always @(posedge clk) begin
 
     // events, counters
     af_q <= nt_status_af;
+    // at cnt_clear a counter restarts from this cycle's event (the bases likewise count it)
     for (q = 0; q < 14; q = q + 1) begin
         cnt_q[q*32 +: 32] <= (cnt_clear ? 32'd0 : cnt_q[q*32 +: 32])
             + {31'd0, cnt_inc[q]};

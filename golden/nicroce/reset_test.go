@@ -54,3 +54,20 @@ func TestReset(t *testing.T) {
 	b.until(1000, "a completion after rst", func() bool { return len(b.cpls) == n+1 })
 	require.Equal(t, [3]uint32{0, 11, 0}, cplKeys(b.cpls)[n])
 }
+
+// TestCloseEmptiesWalker: a send completion waiting in W2 behind a held m_cpl at a close is not sent OK: the flush
+// completes its request CLOSED, once; the completion already in the m_cpl register is sent.
+func TestCloseEmptiesWalker(t *testing.T) {
+	b := openEnabled(t, dmahost.Config{Seed: 1})
+	require.NoError(t, b.host.Mem.Write(0x10000, pattern(10, 1)))
+	b.wrQ = append(b.wrQ, wr{conn: 0, id: 1, addr: 0x10000, len: 10}, wr{conn: 0, id: 2, addr: 0x10000, len: 10})
+	b.until(1000, "two packets", func() bool { return len(b.sent) == 2 })
+	b.cplReady = func(int64) bool { return false }
+	b.rxQ = append(b.rxQ, rxPkt{ack: true, conn: 0, psn: 102, srcMAC: peerMAC, srcIP: peerIP})
+	b.run(50)
+	b.write(connBase+offCmd, 2)
+	b.run(20)
+	b.cplReady = func(int64) bool { return true }
+	b.run(100)
+	require.Equal(t, [][3]uint32{{0, 1, 0}, {0, 2, 2}}, cplKeys(b.cpls))
+}
