@@ -1154,7 +1154,8 @@ always @* begin
             s1_c = p_k;
         end
         p_k = w_rr_q + p[CONN_W-1:0];
-        if (!w1_any && pend_n[p_k] && cs_n[p_k*2 +: 2] == CS_OPEN && !flushing_n[p_k]
+        if (!w1_any && pend_q[p_k] && !(w2_nodue && w2_c_q == p_k)
+                && cs_n[p_k*2 +: 2] == CS_OPEN && !flushing_n[p_k]
                 && tail_q[p_k*PW +: PW] != head_n[p_k*PW +: PW]) begin
             w1_any = 1'b1;
             w1_c = p_k;
@@ -1175,7 +1176,8 @@ always @* begin
 end
 
 // the flush engine uses sq_cpl_mem during its SQ phase and rq_id_mem during its RQ phase;
-// W1's next-state pend includes this cycle's m_una set
+// W1's pend is next-state for W2's miss (a removal) but not for this cycle's m_una set (an
+// addition; docs/nic_roce_rtl.md, latencies: m_una at t+3, W1 at t+4)
 wire            w1_go = w1_any && (!w2_v_q || w2_done) && !fl_sq;
 wire            e1_go = e1_any && (!e2_v_q || e2_take) && !fl_rq;
 wire [SLOT-1:0] w1_slot = head_n[w1_c*PW +: SLOT];
@@ -1733,6 +1735,12 @@ end
 localparam IDX_W = CONN_W + PATH_W;
 wire [IDX_W+13:0] ack_idx_wide = {{14{1'b0}}, nt_ack_conn, nt_ack_path};
 
+// every ready of the top is 0 in the reset cycle, the CSR's AXI4-Lite readies too
+wire                    csr_awready, csr_wready, csr_arready;
+assign s_axil_awready = csr_awready && !rst;
+assign s_axil_wready = csr_wready && !rst;
+assign s_axil_arready = csr_arready && !rst;
+
 nic_roce_csr #(
     .CONNS(CONNS),
     .PATHS(PATHS),
@@ -1745,18 +1753,18 @@ csr_inst (
     .s_axil_awaddr(s_axil_awaddr),
     .s_axil_awprot(s_axil_awprot),
     .s_axil_awvalid(s_axil_awvalid),
-    .s_axil_awready(s_axil_awready),
+    .s_axil_awready(csr_awready),
     .s_axil_wdata(s_axil_wdata),
     .s_axil_wstrb(s_axil_wstrb),
     .s_axil_wvalid(s_axil_wvalid),
-    .s_axil_wready(s_axil_wready),
+    .s_axil_wready(csr_wready),
     .s_axil_bresp(s_axil_bresp),
     .s_axil_bvalid(s_axil_bvalid),
     .s_axil_bready(s_axil_bready),
     .s_axil_araddr(s_axil_araddr),
     .s_axil_arprot(s_axil_arprot),
     .s_axil_arvalid(s_axil_arvalid),
-    .s_axil_arready(s_axil_arready),
+    .s_axil_arready(csr_arready),
     .s_axil_rdata(s_axil_rdata),
     .s_axil_rresp(s_axil_rresp),
     .s_axil_rvalid(s_axil_rvalid),

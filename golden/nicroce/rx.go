@@ -102,10 +102,12 @@ func (t *Top) c1Out(in *TopIn, out *TopOut) {
 	if in.Rst || (r.valid && !cy.c2Moves) {
 		return
 	}
+	// With C2 free, C1 shows the ready of the kind it takes, a valid or not: ACK when only an ACK waits, or both
+	// wait and it took data last; data otherwise (docs/nic_roce_rtl.md, Details).
 	dv, av := in.RxMRxValid, in.RxMAckValid
-	cy.c1Data = dv && (!av || !t.chk.lastData)
-	cy.c1Ack = av && !cy.c1Data
-	out.RxMRxReady, out.RxMAckReady = cy.c1Data, cy.c1Ack
+	selAck := av && (!dv || t.chk.lastData)
+	cy.c1Data, cy.c1Ack = dv && !selAck, selAck
+	out.RxMRxReady, out.RxMAckReady = !selAck, selAck
 }
 
 // chkEdge is the clock edge of C2 (and V's load) and C1.
