@@ -123,6 +123,7 @@ func newNrPorts(ports []bridge.Port) (*nrPorts, error) {
 
 // qualify sets each compared output's valid: a stream's data by <stream>_tvalid, a bundle's fields by
 // <bundle>_valid (the table write by tbl_wr_en), AXI4-Lite read data and response by rvalid, bresp by bvalid.
+// Readies and valids are compared every cycle.
 func (p *nrPorts) qualify() {
 	idx := map[string]int{}
 	for i, l := range p.outs {
@@ -137,9 +138,10 @@ func (p *nrPorts) qualify() {
 		case n == "s_axil_bresp":
 			cands = []string{"s_axil_bvalid"}
 		default:
-			if k := strings.LastIndex(n, "_"); k > 0 {
+			// Every prefix ending at an underscore, longest first: tx_s_pkt_ack_req is qualified by tx_s_pkt_valid.
+			for k := strings.LastIndex(n, "_"); k > 0; k = strings.LastIndex(n[:k], "_") {
 				b := n[:k+1]
-				cands = []string{b + "tvalid", b + "valid", b + "en"}
+				cands = append(cands, b+"tvalid", b+"valid", b+"en")
 			}
 		}
 		for _, c := range cands {

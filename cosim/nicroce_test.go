@@ -42,7 +42,7 @@ func TestNicRoCELockstep(t *testing.T) {
 			repro := fmt.Sprintf("SEED=%d go test ./cosim -run 'TestNicRoCELockstep/%s$' -count=1", sd, c.name)
 			start := time.Now()
 			res, err := cosim.RunNicRoCE(cosim.NicRoCEOptions{Lib: lib, Config: cfg, Seed: sd, Loss: c.loss,
-				Bad: c.bad, Conns: 2, Msgs: 6, MaxCycles: 200000, Repro: repro})
+				Bad: c.bad, Conns: 3, Msgs: 16, MaxCycles: 400000, Repro: repro})
 			require.NoError(t, err, "seed %d", sd)
 			t.Logf("%s: %d cycles per top, %d frames (%d data, %d ACK; %d lost, %d corrupted), %d bytes, "+
 				"%d completions, %v", c.name, res.Cycles, res.Frames, res.DataFrames, res.AckFrms, res.Lost, res.Bad,
