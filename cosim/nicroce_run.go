@@ -20,6 +20,8 @@ type NicRoCEOptions struct {
 	// Loss is the probability that the channel drops a frame; Bad that it corrupts one byte of a frame (a bad
 	// frame roce_rx drops), both each way.
 	Loss, Bad float64
+	// Spoof is the probability that a data frame is followed by a copy from a wrong source IP or MAC.
+	Spoof float64
 	// Conns connections, Msgs messages each way on each.
 	Conns, Msgs int
 	// MaxCycles bounds the run.
@@ -30,6 +32,8 @@ type NicRoCEOptions struct {
 
 // NicRoCEResult describes a finished run.
 type NicRoCEResult struct {
+	// Spoofed frames injected (wrong source IP or MAC).
+	Spoofed int
 	// Cycles simulated per endpoint; Frames sent by both, Lost and Bad of them on the channel; Bytes delivered.
 	Cycles              int64
 	Frames, Lost, Bad   int
@@ -52,6 +56,29 @@ type nrChannel struct {
 	q         []nrFlight
 	lost, bd  int
 	n         int
+	// spoof is the probability that a copy of a data frame from a wrong source IP or MAC follows it (valid
+	// frames the peer check drops); badIP and badMAC count them.
+	spoof         float64
+	badIP, badMAC int
+}
+
+// spoofed rebuilds data frame f with a source IP (ip true) or MAC not the peer's; nil for an ACK.
+func spoofed(f []byte, ip bool) ([]byte, bool) {
+	p, err := roce.Parse(f)
+	if err != nil || p.IsAck() {
+		return nil, ip
+	}
+	d := p.Data
+	if ip {
+		d.SrcIP = nrIP(0x0A0000FE)
+	} else {
+		d.SrcMAC = nrMAC(0x0200000000FE)
+	}
+	g, err := roce.BuildData(&d)
+	if err != nil {
+		return nil, ip
+	}
+	return g, ip
 }
 
 func (ch *nrChannel) carry(cycle int64) {
@@ -72,6 +99,16 @@ func (ch *nrChannel) carry(cycle int64) {
 			due = ch.q[k-1].due
 		}
 		ch.q = append(ch.q, nrFlight{frame: f, due: due})
+		if ch.rng.Float64() < ch.spoof {
+			if g, ip := spoofed(f, ch.rng.IntN(2) == 0); g != nil {
+				ch.q = append(ch.q, nrFlight{frame: g, due: due})
+				if ip {
+					ch.badIP++
+				} else {
+					ch.badMAC++
+				}
+			}
+		}
 	}
 	ch.from.tx = ch.from.tx[:0]
 	for len(ch.q) > 0 && ch.q[0].due <= cycle {
@@ -188,8 +225,8 @@ func RunNicRoCE(o NicRoCEOptions) (NicRoCEResult, error) {
 		}
 		xs = append(xs, x, y)
 	}
-	ab := &nrChannel{from: a, to: b, loss: o.Loss, bad: o.Bad, rng: rand.New(rand.NewPCG(o.Seed, 6))}
-	ba := &nrChannel{from: b, to: a, loss: o.Loss, bad: o.Bad, rng: rand.New(rand.NewPCG(o.Seed, 7))}
+	ab := &nrChannel{from: a, to: b, loss: o.Loss, bad: o.Bad, spoof: o.Spoof, rng: rand.New(rand.NewPCG(o.Seed, 6))}
+	ba := &nrChannel{from: b, to: a, loss: o.Loss, bad: o.Bad, spoof: o.Spoof, rng: rand.New(rand.NewPCG(o.Seed, 7))}
 	want := 2 * o.Conns * o.Msgs
 	for i := 0; i < 2; i++ {
 		if err := a.step(true); err != nil {
@@ -260,14 +297,15 @@ func RunNicRoCE(o NicRoCEOptions) (NicRoCEResult, error) {
 			return res, err
 		}
 	}
-	if err := a.checkCounters(ca, want, o.Repro); err != nil {
+	if err := a.checkCounters(ca, want, ba, o.Repro); err != nil {
 		return res, err
 	}
-	if err := b.checkCounters(cb, want, o.Repro); err != nil {
+	if err := b.checkCounters(cb, want, ab, o.Repro); err != nil {
 		return res, err
 	}
 	res.Cycles = a.cycle
 	res.Frames, res.Lost, res.Bad = ab.n+ba.n, ab.lost+ba.lost, ab.bd+ba.bd
+	res.Spoofed = ab.badIP + ab.badMAC + ba.badIP + ba.badMAC
 	for _, e := range []*nrEnd{a, b} {
 		for _, k := range e.sentFrames {
 			if k {
@@ -281,8 +319,8 @@ func RunNicRoCE(o NicRoCEOptions) (NicRoCEResult, error) {
 }
 
 // nrCounterNames are the counters checkCounters reads; the last nine are roce_rx's.
-var nrCounterNames = []string{"CPL_SEND", "CPL_RECV", "CPL_ERROR", "WR_TAKEN", "TX_DATA", "TX_ACK", "DATA", "ACK",
-	"NOT_ROCE", "TRUNCATED", "INVALID", "UNKNOWN_OPCODE", "BAD_ICRC", "LIMIT", "MAC_ERROR"}
+var nrCounterNames = []string{"CPL_SEND", "CPL_RECV", "CPL_ERROR", "WR_TAKEN", "TX_DATA", "TX_ACK", "PEER_IP",
+	"PEER_MAC", "DATA", "ACK", "NOT_ROCE", "TRUNCATED", "INVALID", "UNKNOWN_OPCODE", "BAD_ICRC", "LIMIT", "MAC_ERROR"}
 
 // readCounters queues AXI4-Lite reads of nrCounterNames; the values land in the map as the reads complete.
 func (e *nrEnd) readCounters() map[string]*uint32 {
@@ -296,11 +334,11 @@ func (e *nrEnd) readCounters() map[string]*uint32 {
 
 // checkCounters checks that the counters read after the drain add up: the completions and work requests counted
 // equal those seen, none with an error; every frame into MAC RX is counted once by roce_rx; the data and ACK
-// frames sent equal the MAC TX frames.
-func (e *nrEnd) checkCounters(got map[string]*uint32, cpls int, repro string) error {
+// frames sent equal the MAC TX frames; the peer check dropped every spoofed frame.
+func (e *nrEnd) checkCounters(got map[string]*uint32, cpls int, in *nrChannel, repro string) error {
 	names := nrCounterNames
 	var roceRx uint32
-	for _, n := range names[6:] {
+	for _, n := range names[8:] {
 		roceRx += *got[n]
 	}
 	var dataOut, ackOut int
@@ -321,6 +359,8 @@ func (e *nrEnd) checkCounters(got map[string]*uint32, cpls int, repro string) er
 		{"roce_rx counters (every frame counted once)", int(roceRx), e.framesIn},
 		{"CNT_TX_DATA", int(*got["TX_DATA"]), dataOut},
 		{"CNT_TX_ACK", int(*got["TX_ACK"]), ackOut},
+		{"CNT_PEER_IP (frames from a wrong source IP)", int(*got["PEER_IP"]), in.badIP},
+		{"CNT_PEER_MAC (frames from a wrong source MAC)", int(*got["PEER_MAC"]), in.badMAC},
 	}
 	for _, c := range checks {
 		if c.got != c.want {

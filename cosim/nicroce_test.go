@@ -38,15 +38,16 @@ func TestNicRoCELockstep(t *testing.T) {
 		name      string
 		loss, bad float64
 	}{{"loss0", 0, 0}, {"loss1", 0.01, 0.01}} {
+		// Every run has 5% spoofed data frames (a copy from a wrong source IP or MAC) for the peer check.
 		t.Run(c.name, func(t *testing.T) {
 			repro := fmt.Sprintf("SEED=%d go test ./cosim -run 'TestNicRoCELockstep/%s$' -count=1", sd, c.name)
 			start := time.Now()
 			res, err := cosim.RunNicRoCE(cosim.NicRoCEOptions{Lib: lib, Config: cfg, Seed: sd, Loss: c.loss,
-				Bad: c.bad, Conns: 3, Msgs: 16, MaxCycles: 400000, Repro: repro})
+				Bad: c.bad, Spoof: 0.05, Conns: 3, Msgs: 16, MaxCycles: 400000, Repro: repro})
 			require.NoError(t, err, "seed %d", sd)
-			t.Logf("%s: %d cycles per top, %d frames (%d data, %d ACK; %d lost, %d corrupted), %d bytes, "+
-				"%d completions, %v", c.name, res.Cycles, res.Frames, res.DataFrames, res.AckFrms, res.Lost, res.Bad,
-				res.Bytes, res.Completions, time.Since(start).Round(time.Millisecond))
+			t.Logf("%s: %d cycles per top, %d frames (%d data, %d ACK; %d lost, %d corrupted, %d spoofed added), "+
+				"%d bytes, %d completions, %v", c.name, res.Cycles, res.Frames, res.DataFrames, res.AckFrms, res.Lost,
+				res.Bad, res.Spoofed, res.Bytes, res.Completions, time.Since(start).Round(time.Millisecond))
 		})
 	}
 }
