@@ -131,8 +131,11 @@ type nrEnd struct {
 	self, peer nrPeer
 	// rxQ: frames waiting for MAC RX; rxBeats the beats of the frame being sent; idle the idle cycles left.
 	rxQ     [][]byte
+	rxCur   []byte
 	rxBeats []nrBeat
-	idle    int
+	// wantRx and wantAck are the descriptors roce_rx must show, from roce.Parse of the frames MAC RX took.
+	wantRx, wantAck []roce.Packet
+	idle            int
 	// txCur: the MAC TX frame being received; tx the finished frames not yet taken by the channel.
 	txCur []byte
 	tx    [][]byte
@@ -259,7 +262,7 @@ func (e *nrEnd) driveMac() {
 	in := &e.in
 	in.MacRxTValid, in.MacRxTData, in.MacRxTKeep, in.MacRxTLast = false, nicroce.Data{}, 0, false
 	if len(e.rxBeats) == 0 && len(e.rxQ) > 0 && e.idle == 0 {
-		e.rxBeats, e.rxQ = nrBeats(e.rxQ[0], e.cfg.DataWidth/8), e.rxQ[1:]
+		e.rxBeats, e.rxCur, e.rxQ = nrBeats(e.rxQ[0], e.cfg.DataWidth/8), e.rxQ[0], e.rxQ[1:]
 		e.idle = e.rng.IntN(4)
 	}
 	if len(e.rxBeats) == 0 {
@@ -376,7 +379,15 @@ func (e *nrEnd) observe() error {
 		e.rxBeats = e.rxBeats[1:]
 		if len(e.rxBeats) == 0 {
 			e.framesIn++
+			if p, err := roce.Parse(e.rxCur); err == nil && p.IsAck() {
+				e.wantAck = append(e.wantAck, p)
+			} else if err == nil {
+				e.wantRx = append(e.wantRx, p)
+			}
 		}
+	}
+	if err := e.checkRxDesc(); err != nil {
+		return err
 	}
 	e.observeAxi()
 	e.observeTx()
@@ -544,4 +555,71 @@ func (e *nrEnd) checkPayload(d *nrPkt, pay []byte) error {
 			d.handle, d.offset)
 	}
 	return nil
+}
+
+// checkRxDesc checks every descriptor roce_rx hands over (m_rx, m_ack) against roce.Parse of the frames MAC RX
+// took, in order per kind; a frame Parse refuses has none.
+func (e *nrEnd) checkRxDesc() error {
+	x, r := &e.in, &e.rout
+	if x.RxMRxValid && r.RxMRxReady {
+		if len(e.wantRx) == 0 {
+			return fmt.Errorf("roce_rx data descriptor (conn %d psn %#x) without a data frame", x.RxMRxConn, x.RxMRxPSN)
+		}
+		d := &e.wantRx[0].Data
+		e.wantRx = e.wantRx[1:]
+		got := [...]uint64{uint64(x.RxMRxConn), uint64(x.RxMRxPSN), uint64(x.RxMRxPath), uint64(x.RxMRxPseq),
+			uint64(x.RxMRxHandle), uint64(x.RxMRxOffset), uint64(x.RxMRxLen), x.RxMRxSrcMAC, uint64(x.RxMRxSrcIP),
+			nrB(x.RxMRxFirst), nrB(x.RxMRxLast), nrB(x.RxMRxAckReq), nrB(x.RxMRxECN)}
+		hm := uint64(1)<<e.cfg.HandleWidth - 1
+		want := [...]uint64{uint64(d.DestQP) - uint64(e.cfg.QPNBase), uint64(d.PSN), uint64(d.Path), uint64(d.PSeq),
+			uint64(d.MsgID) & hm, uint64(d.Offset), uint64(len(d.Payload)), nrMACValue(d.SrcMAC),
+			uint64(nrIPValue(d.SrcIP)), nrB(d.First), nrB(d.Last), nrB(d.AckReq), nrB(d.ECN == roce.ECNCE)}
+		if got != want {
+			return fmt.Errorf("roce_rx data descriptor %v, roce.Parse of its frame %v (conn psn path pseq handle "+
+				"offset len src_mac src_ip first last ack_req ecn)", got, want)
+		}
+	}
+	if x.RxMAckValid && r.RxMAckReady {
+		if len(e.wantAck) == 0 {
+			return fmt.Errorf("roce_rx ACK descriptor (conn %d psn %#x) without an ACK frame", x.RxMAckConn, x.RxMAckPSN)
+		}
+		a := &e.wantAck[0].Ack
+		e.wantAck = e.wantAck[1:]
+		got := [...]uint64{uint64(x.RxMAckConn), uint64(x.RxMAckPSN), uint64(x.RxMAckPath), uint64(x.RxMAckPseq),
+			x.RxMAckSrcMAC, uint64(x.RxMAckSrcIP), nrB(x.RxMAckNak), nrB(x.RxMAckECN), nrB(x.RxMAckHasSack)}
+		want := [...]uint64{uint64(a.DestQP) - uint64(e.cfg.QPNBase), uint64(a.CumPSN), uint64(a.Path),
+			uint64(a.PNext), nrMACValue(a.SrcMAC), uint64(nrIPValue(a.SrcIP)), nrB(a.NAK), nrB(a.ECNEcho),
+			nrB(a.HasSACK)}
+		if got != want {
+			return fmt.Errorf("roce_rx ACK descriptor %v, roce.Parse of its frame %v (conn psn path pseq src_mac "+
+				"src_ip nak ecn has_sack)", got, want)
+		}
+		for i := 0; i < e.cfg.SackBits; i++ {
+			if x.RxMAckSack.Bit(i) != (a.Bitmap[i/32]>>(i%32)&1 == 1) {
+				return fmt.Errorf("roce_rx ACK descriptor conn %d psn %#x: SACK bit %d differs from roce.Parse",
+					x.RxMAckConn, x.RxMAckPSN, i)
+			}
+		}
+	}
+	return nil
+}
+
+func nrB(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func nrMACValue(b [6]byte) uint64 {
+	var m uint64
+	for _, x := range b {
+		m = m<<8 | uint64(x)
+	}
+	return m
+}
+
+func nrIPValue(a netip.Addr) uint32 {
+	b := a.As4()
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
