@@ -25,7 +25,7 @@ func TestNicRoCELockstep(t *testing.T) {
 	if _, err := exec.LookPath("verilator"); err != nil {
 		t.Skip("verilator not installed (make deps)")
 	}
-	cfg, err := config.Preset("default")
+	cfg, err := config.Preset(presetOr("default"))
 	require.NoError(t, err)
 	r := root(t)
 	cache := os.Getenv("SPRAYNIC_CACHE")
@@ -50,4 +50,12 @@ func TestNicRoCELockstep(t *testing.T) {
 				res.Bad, res.Spoofed, res.Bytes, res.Completions, time.Since(start).Round(time.Millisecond))
 		})
 	}
+}
+
+// presetOr is $NICROCE_PRESET, else def: the lockstep on another preset (a model build each).
+func presetOr(def string) string {
+	if p := os.Getenv("NICROCE_PRESET"); p != "" {
+		return p
+	}
+	return def
 }
