@@ -623,3 +623,6 @@ func nrIPValue(a netip.Addr) uint32 {
 	b := a.As4()
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
+
+// NicRoCESources returns the files of nic_roce_tb under rtl/, the testbench last.
+func NicRoCESources() []string { return append([]string(nil), nicRoCESources...) }

@@ -13,6 +13,7 @@ import (
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/testseed"
+	"github.com/spraynic/spraynic/tops"
 )
 
 // TestNicRoCELockstep runs two nic_roce RTL instances (rtl/tb/nic_roce_tb.v), each in cycle lockstep with its
@@ -58,4 +59,36 @@ func presetOr(def string) string {
 		return p
 	}
 	return def
+}
+
+// TestNicRoCELint runs verilator --lint-only -Wall on nic_roce and on its testbench at every preset, with the
+// waivers of rtl/lint.vlt: nic_roce is not a top of rtl/manifest.json (it has no FPGA or coverage baselines), so
+// `make lint` does not reach it.
+func TestNicRoCELint(t *testing.T) {
+	if _, err := exec.LookPath("verilator"); err != nil {
+		t.Skip("verilator not installed (make deps)")
+	}
+	r := root(t)
+	for _, name := range config.PresetNames() {
+		cfg, err := config.Preset(name)
+		require.NoError(t, err)
+		ps, err := tops.Params(r, "nic_roce", cfg)
+		require.NoError(t, err)
+		for _, top := range []string{"nic_roce", "nic_roce_tb"} {
+			args := []string{"--lint-only", "-Wall", "-Irtl", "rtl/lint.vlt"}
+			for _, f := range cosim.NicRoCESources() {
+				if top == "nic_roce_tb" || f != "tb/nic_roce_tb.v" {
+					args = append(args, filepath.Join("rtl", f))
+				}
+			}
+			args = append(args, "--top-module", top)
+			for _, p := range ps {
+				args = append(args, fmt.Sprintf("-G%s=%v", p.Name, p.Value))
+			}
+			cmd := exec.Command("verilator", args...)
+			cmd.Dir = r
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "verilator -Wall %s (%s):\n%s", top, name, out)
+		}
+	}
 }
