@@ -123,6 +123,9 @@ type Spec struct {
 	Top string
 	// Sources are the absolute paths of the Verilog files; every file Verilator reads must be listed.
 	Sources []string
+	// Includes are the absolute paths of the files the sources `include (hashed like sources; the directory of
+	// each is searched with -I). Empty for most tops.
+	Includes []string
 	// Waivers is the absolute path of a Verilator lint waiver (.vlt) file, or "".
 	Waivers string
 	// Params are the top's parameter overrides, passed in this order.
@@ -155,6 +158,11 @@ func (s Spec) check() error {
 			return fmt.Errorf("top %s: source %q is not an absolute path", s.Top, src)
 		}
 	}
+	for _, inc := range s.Includes {
+		if !filepath.IsAbs(inc) {
+			return fmt.Errorf("top %s: include %q is not an absolute path", s.Top, inc)
+		}
+	}
 	if s.Waivers != "" && !filepath.IsAbs(s.Waivers) {
 		return fmt.Errorf("top %s: waiver file %q is not an absolute path", s.Top, s.Waivers)
 	}
@@ -172,9 +180,12 @@ func (s Spec) check() error {
 	return nil
 }
 
-// paramFlags returns the -G flags of the spec's parameters.
+// paramFlags returns the -G flags of the spec's parameters, after the -I flags of its includes.
 func (s Spec) paramFlags() []string {
-	flags := make([]string, 0, len(s.Params))
+	flags := make([]string, 0, len(s.Params)+len(s.Includes))
+	for _, inc := range s.Includes {
+		flags = append(flags, "-I"+filepath.Dir(inc))
+	}
 	for _, p := range s.Params {
 		flags = append(flags, "-G"+p.Name+"="+strconv.Itoa(p.Value))
 	}
@@ -238,6 +249,14 @@ func Hash(spec Spec) (string, error) {
 			name = src
 		}
 		field("source", []byte(name))
+		field("content", content)
+	}
+	for _, inc := range spec.Includes {
+		content, err := os.ReadFile(inc)
+		if err != nil {
+			return "", fmt.Errorf("top %s: %w", spec.Top, err)
+		}
+		field("include", []byte(filepath.Base(inc)))
 		field("content", content)
 	}
 	if spec.Waivers != "" {
@@ -372,7 +391,7 @@ func readPorts(spec Spec, tmp string, log io.Writer) ([]Port, error) {
 		return nil, fmt.Errorf("top %s: %w", spec.Top, err)
 	}
 	known := make(map[string]bool)
-	for _, f := range spec.inputFiles() {
+	for _, f := range append(spec.inputFiles(), spec.Includes...) {
 		known[filepath.Clean(f)] = true
 	}
 	for _, f := range files {

@@ -1,0 +1,94 @@
+package cosim_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/testseed"
+	"github.com/spraynic/spraynic/tops"
+)
+
+// TestNicRoCELockstep runs two nic_roce RTL instances (rtl/tb/nic_roce_tb.v), each in cycle lockstep with its
+// twin golden/nicroce on the roce_rx and roce_tx outputs of its RTL, joined by a seeded frame channel at 0% and
+// 1% loss (and 1% corrupted frames), under the default preset: messages both ways on two connections, with the
+// independent checks (MAC TX frames, transfer scoreboard, completions, counters).
+func TestNicRoCELockstep(t *testing.T) {
+	sd := testseed.Seed(t)
+	fmt.Printf("cosim: TestNicRoCELockstep seed=%d (SEED=N to change)\n", sd)
+	if _, err := exec.LookPath("verilator"); err != nil {
+		t.Skip("verilator not installed (make deps)")
+	}
+	cfg, err := config.Preset(presetOr("default"))
+	require.NoError(t, err)
+	r := root(t)
+	cache := os.Getenv("SPRAYNIC_CACHE")
+	if cache == "" {
+		cache = filepath.Join(r, "build", "models")
+	}
+	lib, err := cosim.BuildNicRoCETB(r, cfg, cache)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name      string
+		loss, bad float64
+	}{{"loss0", 0, 0}, {"loss1", 0.01, 0.01}} {
+		// Every run has 5% spoofed data frames (a copy from a wrong source IP or MAC) for the peer check.
+		t.Run(c.name, func(t *testing.T) {
+			repro := fmt.Sprintf("SEED=%d go test ./cosim -run 'TestNicRoCELockstep/%s$' -count=1", sd, c.name)
+			start := time.Now()
+			res, err := cosim.RunNicRoCE(cosim.NicRoCEOptions{Lib: lib, Config: cfg, Seed: sd, Loss: c.loss,
+				Bad: c.bad, Spoof: 0.05, Conns: 3, Msgs: 16, MaxCycles: 400000, Repro: repro})
+			require.NoError(t, err, "seed %d", sd)
+			t.Logf("%s: %d cycles per top, %d frames (%d data, %d ACK; %d lost, %d corrupted, %d spoofed added), "+
+				"%d bytes, %d completions, %v", c.name, res.Cycles, res.Frames, res.DataFrames, res.AckFrms, res.Lost,
+				res.Bad, res.Spoofed, res.Bytes, res.Completions, time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+// presetOr is $NICROCE_PRESET, else def: the lockstep on another preset (a model build each).
+func presetOr(def string) string {
+	if p := os.Getenv("NICROCE_PRESET"); p != "" {
+		return p
+	}
+	return def
+}
+
+// TestNicRoCELint runs verilator --lint-only -Wall on nic_roce and on its testbench at every preset, with the
+// waivers of rtl/lint.vlt: nic_roce is not a top of rtl/manifest.json (it has no FPGA or coverage baselines), so
+// `make lint` does not reach it.
+func TestNicRoCELint(t *testing.T) {
+	if _, err := exec.LookPath("verilator"); err != nil {
+		t.Skip("verilator not installed (make deps)")
+	}
+	r := root(t)
+	for _, name := range config.PresetNames() {
+		cfg, err := config.Preset(name)
+		require.NoError(t, err)
+		ps, err := tops.Params(r, "nic_roce", cfg)
+		require.NoError(t, err)
+		for _, top := range []string{"nic_roce", "nic_roce_tb"} {
+			args := []string{"--lint-only", "-Wall", "-Irtl", "rtl/lint.vlt"}
+			for _, f := range cosim.NicRoCESources() {
+				if top == "nic_roce_tb" || f != "tb/nic_roce_tb.v" {
+					args = append(args, filepath.Join("rtl", f))
+				}
+			}
+			args = append(args, "--top-module", top)
+			for _, p := range ps {
+				args = append(args, fmt.Sprintf("-G%s=%v", p.Name, p.Value))
+			}
+			cmd := exec.Command("verilator", args...)
+			cmd.Dir = r
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "verilator -Wall %s (%s):\n%s", top, name, out)
+		}
+	}
+}
