@@ -88,6 +88,7 @@ func RunNicRoCEChaos(o NicRoCEChaosOptions) (NicRoCEChaosResult, error) {
 			res.Status[i] += n
 		}
 		res.Writes += c.writes
+		res.Events["max_retries_"+c.e.name] = int(c.events & 1)
 	}
 	res.Frames, res.Lost = r.ab.n+r.ba.n, r.ab.lost+r.ba.lost
 	return res, nil

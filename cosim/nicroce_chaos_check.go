@@ -40,6 +40,8 @@ type nrChaos struct {
 	st      [5]int
 	writes  int
 	maxMsg  uint64
+	// events is EVENTS read at the end (never cleared in the run: bit 0, a MAX_RETRIES error happened).
+	events uint32
 }
 
 // nrChReq is a request or posted receive of the chaos run.
@@ -338,6 +340,7 @@ func (x *nrChaos) checkEnd(step func() error) error {
 	for i, n := range names {
 		x.e.axiQ = append(x.e.axiQ, nrAxi{read: true, addr: nrCounter(n), got: &got[i]})
 	}
+	x.e.axiQ = append(x.e.axiQ, nrAxi{read: true, addr: nrReg("EVENTS", 0), got: &x.events})
 	for len(x.e.axiQ) > 0 {
 		if err := step(); err != nil {
 			return err
