@@ -12,6 +12,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/stimulus/dmahost"
 	"github.com/spraynic/spraynic/testseed"
 	"github.com/spraynic/spraynic/tops"
 )
@@ -90,5 +91,48 @@ func TestNicRoCELint(t *testing.T) {
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "verilator -Wall %s (%s):\n%s", top, name, out)
 		}
+	}
+}
+
+// TestNicRoCELockstepChaos runs two nic_roce instances in lockstep with their twins under chaos
+// (cosim.RunNicRoCEChaos): closes and reopens mid-traffic, CTRL.enable toggles, CNT_CLEAR, requests longer than
+// MAX_MSG, short and late posted receives, blackouts to retry exhaustion, m_cpl_ready back-pressure, and DMA
+// read and write errors, with a mild host and with an extreme one (long latencies, stalls, 2 outstanding).
+func TestNicRoCELockstepChaos(t *testing.T) {
+	sd := testseed.Seed(t)
+	fmt.Printf("cosim: TestNicRoCELockstepChaos seed=%d (SEED=N to change)\n", sd)
+	if _, err := exec.LookPath("verilator"); err != nil {
+		t.Skip("verilator not installed (make deps)")
+	}
+	cfg, err := config.Preset(presetOr("default"))
+	require.NoError(t, err)
+	r := root(t)
+	cache := os.Getenv("SPRAYNIC_CACHE")
+	if cache == "" {
+		cache = filepath.Join(r, "build", "models")
+	}
+	lib, err := cosim.BuildNicRoCETB(r, cfg, cache)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name string
+		loss float64
+		host dmahost.Config
+	}{
+		{"mild", 0.01, dmahost.Config{MaxOutstanding: 256, LatencyMin: 2, LatencyMax: 20, Stall: 0.1,
+			RdErrorRate: 0.005, WrErrorRate: 0.005}},
+		{"extreme", 0.03, dmahost.Config{MaxOutstanding: 2, LatencyMin: 1, LatencyMax: 200, Stall: 0.4,
+			RdErrorRate: 0.01, WrErrorRate: 0.01}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repro := fmt.Sprintf("SEED=%d go test ./cosim -run 'TestNicRoCELockstepChaos/%s$' -count=1", sd, c.name)
+			start := time.Now()
+			res, err := cosim.RunNicRoCEChaos(cosim.NicRoCEChaosOptions{Lib: lib, Config: cfg, Seed: sd, Conns: 3,
+				Cycles: 300000, Loss: c.loss, Host: c.host, EventEvery: 3000, Repro: repro})
+			require.NoError(t, err, "seed %d", sd)
+			t.Logf("%s: %d cycles per top, completions by status (OK, CONN_ERROR, CLOSED, DMA_ERROR, TOO_LONG) %v, "+
+				"events %v, %d DMA writes, %d frames (%d lost), %v", c.name, res.Cycles, res.Status, res.Events,
+				res.Writes, res.Frames, res.Lost, time.Since(start).Round(time.Millisecond))
+			require.NotZero(t, res.Status[0], "some requests complete OK")
+		})
 	}
 }

@@ -1168,7 +1168,7 @@ always @* begin
             e1_c = p_k;
         end
         p_k = fl_rr_q + p[CONN_W-1:0];
-        if (!fp_any && flr_q[p_k]) begin
+        if (!fp_any && flr_n[p_k]) begin
             fp_any = 1'b1;
             fp_c = p_k;
         end
@@ -1614,7 +1614,7 @@ always @(posedge clk) begin
                 fl_st_q <= FL_SQ;
                 fl_c_q <= fp_c;
                 fl_rr_q <= fp_c + 1'b1;
-                fl_ptr_q <= fpw(head_q, fp_c);
+                fl_ptr_q <= fpw(head_n, fp_c);
                 fl_dv_q <= 1'b0;
             end
         end
@@ -1643,10 +1643,10 @@ always @(posedge clk) begin
 
     // events, counters
     af_q <= nt_status_af;
-    // at cnt_clear a counter restarts from this cycle's event (the bases likewise count it)
+    // at cnt_clear (the response cycle) a counter goes to 0 without this cycle's event; a base
+    // takes the block counter's start-of-cycle value
     for (q = 0; q < 14; q = q + 1) begin
-        cnt_q[q*32 +: 32] <= (cnt_clear ? 32'd0 : cnt_q[q*32 +: 32])
-            + {31'd0, cnt_inc[q]};
+        cnt_q[q*32 +: 32] <= cnt_clear ? 32'd0 : cnt_q[q*32 +: 32] + {31'd0, cnt_inc[q]};
     end
     if (cnt_clear) begin
         base_q <= blk_raw;

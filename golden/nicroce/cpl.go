@@ -3,6 +3,8 @@ package nicroce
 // offers fills the arbiter's sources of this cycle: W2, E2, the flush engine, imm_wr, imm_rq.
 func (t *Top) offers() {
 	cy := &t.cy
+	cy.ledR = t.led.r
+	cy.flSQ, cy.flRQ = t.fl.active && t.fl.phase == phSQ, t.fl.active && t.fl.phase == phRQ
 	if w := &t.walk.w2; w.valid {
 		if ge24(t.walk.una[w.c], w.cpl.end) {
 			cy.offer[srcWalk] = true
@@ -102,7 +104,7 @@ func (t *Top) unaEdge() {
 // walkPick is W1 from the next state.
 func (t *Top) walkPick() {
 	w := &t.walk
-	if w.w2.valid || (t.fl.active && t.fl.phase == phSQ) {
+	if w.w2.valid || t.cy.flSQ {
 		return
 	}
 	for i := 0; i < t.conns; i++ {
@@ -118,7 +120,7 @@ func (t *Top) walkPick() {
 // rcuPick is E1 from the next state (before this cycle's release).
 func (t *Top) rcuPick() {
 	r := &t.rcu
-	if r.e2.valid || (t.fl.active && t.fl.phase == phRQ) {
+	if r.e2.valid || t.cy.flRQ {
 		return
 	}
 	for i := 0; i < t.conns; i++ {

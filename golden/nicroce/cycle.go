@@ -46,7 +46,11 @@ type cyc struct {
 	offer   [nSrc]bool
 	cpl     [nSrc]Cpl
 	granted int
-	w2Miss  bool
+	// ledR is the ledger's R at the start of the cycle (the flush engine's wait compares it with Wf); flSQ and
+	// flRQ: the flush engine is in its SQ or RQ phase at the start of the cycle (W1 and E1 wait).
+	ledR       uint32
+	flSQ, flRQ bool
+	w2Miss     bool
 	// wrTake, rqTake: s_wr and s_rq handshakes.
 	wrTake, rqTake bool
 	// wrStatus, rqStatus: the immediate completion status of a taken request (-1: the connection is open).

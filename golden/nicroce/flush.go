@@ -25,13 +25,17 @@ func (t *Top) flushEdge() {
 			f.ptr = (f.ptr + 1) & ptrMask
 			return
 		}
+		// A phase ends in the cycle after its last entry was taken (the RTL judges it at the start of a cycle).
+		if t.taken(srcFlush) {
+			return
+		}
 		if t.rq.rhead[c] == t.rq.rtail[c] {
 			t.flushEnd()
 			return
 		}
 		f.phase, f.wf = phRQWait, t.cy.push
 	case phRQWait:
-		if geSeq(t.led.r, f.wf) {
+		if geSeq(t.cy.ledR, f.wf) {
 			f.phase, f.ptr = phRQ, t.rq.rhead[c]
 		}
 	case phRQ:
@@ -39,6 +43,9 @@ func (t *Top) flushEdge() {
 			return
 		}
 		if f.ptr == t.rq.rtail[c] {
+			if t.taken(srcFlush) {
+				return
+			}
 			t.flushEnd()
 			return
 		}
