@@ -66,7 +66,7 @@ lint: deps $(BIN) ## verilator -Wall per top and preset, iverilog -g2005, go vet
 
 test: lint ## lint + Go unit tests + co-simulation smoke tests (SEED=N to reproduce)
 	@echo "co-simulation seed: SEED=$(SEED) (make test SEED=N runs another)"
-	SEED=$(SEED) $(GO) test -count=1 -timeout 45m ./...
+	SEED=$(SEED) $(GO) test -count=1 -timeout 75m ./...
 
 regress: deps $(BIN) ## the smoke regression over seeds and presets, table + JSON + JUnit (SUITE=nightly for more)
 	@mkdir -p build

@@ -220,6 +220,9 @@ func TestMutantsFail(t *testing.T) {
 	for _, m := range mutants {
 		m := m
 		t.Run(m.name, func(t *testing.T) {
+			// Mutants are independent (each its own RTL copy and output directory): run them side by side so that
+			// the package uses every core the test binary gets once the other packages of `make test` are done.
+			t.Parallel()
 			checks, err := f.Select("nightly", []string{m.block})
 			require.NoError(t, err)
 			var c formal.Check
