@@ -97,6 +97,17 @@ var mutants = []mutant{
 	{name: "ps_probe_no_holdoff", block: "path_sel", set: "path_sel_hold", file: "path_sel.v",
 		old: "prb[i] = p_state == ST_FAILED && c_ho_over_reg[i];", new: "prb[i] = p_state == ST_FAILED;",
 		breaks: "ps_probe_holdoff", induction: 1},
+	// room and avoid on the RTL's inflight (path_sel_pick): the room bit set at inflight == cwnd after a decision;
+	// a SUSPECT path picked without room; a retransmission not kept off its avoided path
+	{name: "ps_room_off_by_one", block: "path_sel", set: "path_sel_pick", file: "path_sel.v",
+		old:    "c_room_inc[i] = c_inflight_inc[i*IF_W +: IF_W] < c_cwnd[i*CW_W + 4 +: IF_W];",
+		new:    "c_room_inc[i] = c_inflight_inc[i*IF_W +: IF_W] <= c_cwnd[i*CW_W + 4 +: IF_W];",
+		breaks: "ps_room_h", bmc: 4},
+	{name: "ps_suspect_no_room", block: "path_sel", set: "path_sel_pick", file: "path_sel.v",
+		old: "sus[i] = p_state == ST_SUSPECT && c_room[i];", new: "sus[i] = p_state == ST_SUSPECT;",
+		breaks: "ps_pick_room", bmc: 4},
+	{name: "ps_retx_on_avoided", block: "path_sel", set: "path_sel_pick", file: "path_sel.v",
+		old: "usable = usable & avoid_mask;", new: "usable = usable;", breaks: "ps_pick_avoid", bmc: 3},
 	{name: "retx_window_full", block: "retx", set: "retx", file: "retx.v",
 		old:    "tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span < WIN_PSN;",
 		new:    "tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span <= WIN_PSN;",

@@ -1278,8 +1278,9 @@ assign f_s1_req = {s1_valid_reg, s1_conn_reg, s1_retx_reg};
  */
 // the set: path_sel_bmc (FORMAL_BMC), or one of the split sets of its rules, each proved by
 // k-induction with only the helpers it needs: path_sel_fail (FORMAL_PS_FAIL: failure, heal, probe
-// flag and move), path_sel_hold (FORMAL_PS_HOLD: hold-off). FORMAL_PS_PICK (room, avoid with the
-// path_sel set's helpers) is no set: its step had not finished after 8 minutes
+// flag and move), path_sel_hold (FORMAL_PS_HOLD: hold-off), path_sel_pick (FORMAL_PS_PICK: room
+// and avoid on the RTL's inflight f_if_eff, with ps_room_h and ps_cwnd_range; ps_inflight of the
+// path_sel set makes f_if_eff the reference f_g_if, which path_sel_bmc states them with)
 `ifdef FORMAL_BMC
 localparam F_BMC = 1'b1;
 `else
@@ -1326,6 +1327,8 @@ reg [PIDX_W-1:0]        f_ridx_prev;
 reg [NPATHS*ST_W-1:0]   f_state_prev;
 reg [NPATHS*IF_W-1:0]   f_if_prev;
 reg [NPATHS*CW_W-1:0]   f_cw_prev;
+// the inflight the room and avoid rules read: the RTL's (path_sel_pick), else the reference
+wire [NPATHS*IF_W-1:0]  f_pk_if;
 // per (c, p), entry {c, p}: the RTL's fields as the contract sees them, and the hold-off stamp
 wire [NPATHS*CW_W-1:0]  f_cw_eff;
 wire [NPATHS*IF_W-1:0]  f_if_eff;
@@ -1378,6 +1381,8 @@ generate
         end
     end
 endgenerate
+
+assign f_pk_if = F_PICK ? f_if_eff : f_g_if;
 
 always @* begin
     // contract (docs/path_sel.md, Ports): rst is a synchronous reset, high in the first cycle
@@ -1562,16 +1567,20 @@ always @* begin
         end
 
 `ifndef FORMAL_PS_IO
-        // path_sel and path_sel_bmc: all; the split sets only the helpers their rules need (every
-        // one consec: the reference fail, hold-off and inflight follow the RTL's fail only with it)
-        ps_consec: assert (f_ps_consec);
-        ps_consec_h: assert (f_ps_consec_h);
+        // path_sel and path_sel_bmc: all; the split sets only the helpers their rules need (fail
+        // and hold: consec, as the reference fail, hold-off and inflight follow the RTL's fail
+        // only with it; pick: the room bit and the window range, as its rules read no reference
+        // field)
+        if (!F_PICK) begin
+            ps_consec: assert (f_ps_consec);
+            ps_consec_h: assert (f_ps_consec_h);
+        end
         if (!F_SPLIT) begin
             ps_entropy_form: assert (f_ps_entropy_form);
+            ps_inflight: assert (f_ps_inflight);
         end
         if (!F_SPLIT || F_PICK) begin
             ps_cwnd_range: assert (f_ps_cwnd_range);
-            ps_inflight: assert (f_ps_inflight);
             ps_room_h: assert (f_ps_room_h);
         end
         if (F_BMC || F_HOLD) begin
@@ -1597,7 +1606,7 @@ always @* begin
             end
             // another path is usable (ACTIVE or SUSPECT with room)
             if (f_j[PATH_W-1:0] != s1_avoid_reg && f_st[1] == 1'b0 &&
-                    f_g_if[f_e*IF_W +: IF_W] < f_cw_eff[f_e*CW_W + 4 +: IF_W]) begin
+                    f_pk_if[f_e*IF_W +: IF_W] < f_cw_eff[f_e*CW_W + 4 +: IF_W]) begin
                 f_ok = 1'b0;
             end
         end
@@ -1618,7 +1627,7 @@ always @* begin
             // before the starvation guard: ACTIVE or SUSPECT with room in its window
             if ((F_BMC || F_PICK) && !sel_probe && !s1_aged_reg) begin
                 ps_pick_room: assert (f_st[1] == 1'b0 &&
-                    f_g_if[sidx*IF_W +: IF_W] < f_cw_eff[sidx*CW_W + 4 +: IF_W]);
+                    f_pk_if[sidx*IF_W +: IF_W] < f_cw_eff[sidx*CW_W + 4 +: IF_W]);
             end
             // a retransmission goes on the path that lost it only when no other is usable
             if ((F_BMC || F_PICK) && s1_retx_reg && !sel_probe && sel_path == s1_avoid_reg) begin
@@ -1653,7 +1662,8 @@ end
 
 // covers, per set: path_sel a failure, a decision that fills a window at CWND_MAX, every path of a
 // connection failed; path_sel_io the status showing it, a decision held by back-pressure, a
-// failure counted; path_sel_bmc a retransmission kept off the path that lost it
+// failure counted; path_sel_bmc a retransmission kept off the path that lost it; path_sel_pick
+// (below)
 always @* begin
     if (f_past_valid && !rst) begin
 `ifndef FORMAL_PS_IO
@@ -1664,6 +1674,16 @@ always @* begin
         // path_sel_hold: the hold-off of a FAILED path counted down by a tick
         c_ps_holdoff_tick: cover (state_reg[0 +: ST_W] == ST_FAILED &&
             f_g_ho[0 +: 8] == HOLDOFF_TICKS - 1);
+`elsif FORMAL_PS_PICK
+        // path_sel_pick: a retransmission kept off its avoided path (ACTIVE with room), one put
+        // on it (no other path usable), a decision filling the window at CWND_MAX
+        c_ps_retx_avoid: cover (s1_fire && s1_retx_reg && sel_path != s1_avoid_reg &&
+            state_reg[{s1_conn_reg, s1_avoid_reg}*ST_W +: ST_W] == ST_ACTIVE &&
+            room_reg[{s1_conn_reg, s1_avoid_reg}]);
+        c_ps_retx_on_avoid: cover (s1_fire && s1_retx_reg && !sel_probe &&
+            sel_path == s1_avoid_reg);
+        c_ps_window_edge: cover (s1_fire && !sel_probe && f_cw_eff[sidx*CW_W +: CW_W] == CWND_CAP &&
+            f_if_eff[sidx*IF_W +: IF_W] + 8'd1 == f_cw_eff[sidx*CW_W + 4 +: IF_W]);
 `else
         c_ps_fail: cover (f_fb_fail && f_fb_st != ST_PROBING);
         c_ps_window_edge: cover (s1_fire && !sel_probe && f_cw_eff[sidx*CW_W +: CW_W] == CWND_CAP &&
