@@ -1030,6 +1030,14 @@ always @* begin
             t16[t_slot] = 1'b0;
             rqe_n[n*16 +: 16] = t16;
         end
+        // a flush entry taken: CONN_STATUS counts down
+        if (fl_take && fl_c_q == nc) begin
+            if (fl_rq) begin
+                rhead_n[n*PW +: PW] = rhead_q[n*PW +: PW] + PW_ONE;
+            end else begin
+                head_n[n*PW +: PW] = head_q[n*PW +: PW] + PW_ONE;
+            end
+        end
         // flush end
         if (fl_end && fl_c_q == nc) begin
             head_n[n*PW +: PW] = {PW{1'b0}};
