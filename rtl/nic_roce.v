@@ -1186,8 +1186,9 @@ end
 // the flush engine uses sq_cpl_mem during its SQ phase and rq_id_mem during its RQ phase;
 // W1's pend is next-state for W2's miss (a removal) but not for this cycle's m_una set (an
 // addition; docs/nic_roce_rtl.md, latencies: m_una at t+3, W1 at t+4)
-wire            w1_go = w1_any && (!w2_v_q || w2_done) && !fl_sq;
-wire            e1_go = e1_any && (!e2_v_q || e2_take) && !fl_rq;
+// W2 and E2 emptied by a close or error of their connection (a removal) may load in that cycle
+wire            w1_go = w1_any && (!w2_v_q || w2_done || kill[w2_c_q]) && !fl_sq;
+wire            e1_go = e1_any && (!e2_v_q || e2_take || kill[e2_c_q]) && !fl_rq;
 wire [SLOT-1:0] w1_slot = head_n[w1_c*PW +: SLOT];
 wire [SLOT-1:0] e1_slot = rhead_n[e1_c*PW +: SLOT];
 wire [SLOT-1:0] s1_slot = seg_n[s1_c*PW +: SLOT];
