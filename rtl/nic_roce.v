@@ -405,7 +405,7 @@ reg [24*CONNS-1:0]      potx_q, potx_n;
 reg [24*CONNS-1:0]      porx_q, porx_n;
 // the doc's one ic register and the DMA error's wait for conn_err are kept as one bit per
 // connection each (two errors in a cycle, or one while another waits, lose nothing); a close of
-// c clears both (its gen changed), an open of c clears the internal close
+// c clears both (its gen changed); an open of c waits for the internal close (flushing)
 reg [CONNS-1:0]         icr_q, icr_n;         // internal close to send on s_ctl
 reg [CONNS-1:0]         cer_q, cer_n;         // error to send on conn_err (DMA, TOO_LONG)
 
@@ -450,7 +450,7 @@ function [1:0] fcs;
     end
 endfunction
 
-wire [CONNS-1:0] flushing_q = flr_q | pop_q;
+wire [CONNS-1:0] flushing_q = flr_q | pop_q | icr_q;
 
 /*
  * Stage and unit registers
@@ -910,7 +910,7 @@ always @* begin
     cep_c = {CONN_W{1'b0}};
     // several waiting: the lowest connection first
     for (ic = CONNS - 1; ic >= 0; ic = ic - 1) begin
-        if (pop_q[ic] && !flr_q[ic]) begin
+        if (pop_q[ic] && !flr_q[ic] && !icr_q[ic]) begin
             dop_any = 1'b1;
             dop_c = ic[CONN_W-1:0];
         end
@@ -1113,7 +1113,6 @@ always @* begin
                 cs_n[n*2 +: 2] = CS_OPEN;
                 apsn_n[n*24 +: 24] = cmd_tx_psn;
                 una_n[n*24 +: 24] = cmd_tx_psn;
-                icr_n[n] = 1'b0;
             end else begin
                 pop_n[n] = 1'b1;
                 potx_n[n*24 +: 24] = cmd_tx_psn;
@@ -1125,13 +1124,11 @@ always @* begin
             apsn_n[n*24 +: 24] = potx_q[n*24 +: 24];
             una_n[n*24 +: 24] = potx_q[n*24 +: 24];
             pop_n[n] = 1'b0;
-            // the open supersedes an internal close not yet sent
-            icr_n[n] = 1'b0;
         end
     end
 end
 
-wire [CONNS-1:0] flushing_n = flr_n | pop_n;
+wire [CONNS-1:0] flushing_n = flr_n | pop_n | icr_n;
 
 /*
  * Picks (S1, W1, E1, flush): round-robin, on next-state removals, not this cycle's additions
