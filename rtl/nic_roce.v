@@ -457,7 +457,7 @@ wire [CONNS-1:0] flushing_q = flr_q | pop_q | icr_q;
  */
 
 // enable gates
-reg                     gdrop_q, in_frame_q, in_tx_q;
+reg                     gdrop_q, in_frame_q, in_tx_q, tx_held_q;
 // SQ and RQ intake: completions of requests for connections not open
 reg                     iw_v_q, ir_v_q;
 reg [CONN_W-1:0]        iw_c_q, ir_c_q;
@@ -591,7 +591,8 @@ assign s_axis_rx_tready = !rst && (rx_drop || rx_s_tready);
 wire rx_beat = s_axis_rx_tvalid && s_axis_rx_tready;
 wire inc_disabled = rx_beat && rx_drop && s_axis_rx_tlast;
 
-wire tx_open = in_tx_q || cfg_enable;
+// a beat offered and not taken stays offered (tx_held_q), so enable falling cuts no offer
+wire tx_open = in_tx_q || tx_held_q || cfg_enable;
 assign tx_m_tready = m_axis_tx_tready && tx_open;
 // tvalid is gated with tready so that no beat moves at the MAC that roce_tx did not give
 assign m_axis_tx_tvalid = tx_m_tvalid && tx_open;
@@ -1351,6 +1352,7 @@ always @(posedge clk) begin
     if (tx_beat) begin
         in_tx_q <= !tx_m_tlast;
     end
+    tx_held_q <= m_axis_tx_tvalid && !m_axis_tx_tready;
 
     // per-connection state
     cs_q <= cs_n;
@@ -1662,6 +1664,7 @@ always @(posedge clk) begin
         gdrop_q <= 1'b0;
         in_frame_q <= 1'b0;
         in_tx_q <= 1'b0;
+        tx_held_q <= 1'b0;
         cs_q <= {2*CONNS{1'b0}};
         gen_q <= {GEN_W*CONNS{1'b0}};
         head_q <= {PW*CONNS{1'b0}};
