@@ -180,11 +180,15 @@ func (r *nrChaosRun) run() error {
 	return nil
 }
 
-// finish closes every connection on both tops, runs until every request has completed, and checks the end:
-// nothing outstanding, some completions OK, the completion counters since the last clear.
+// finish writes CTRL.enable 0 on each top under an offered first beat of MAC TX (offFrame), then closes every
+// connection on both tops, runs until every request has completed, and checks the end: nothing outstanding,
+// some completions OK, the completion counters since the last clear.
 func (r *nrChaosRun) finish() error {
 	r.later = nil
 	r.ab.loss, r.ba.loss = r.o.Loss, r.o.Loss
+	if err := r.offFrame(); err != nil {
+		return err
+	}
 	for _, e := range []*nrEnd{r.a, r.b} {
 		e.stall = 0.1
 		e.axiQ = append(e.axiQ, nrAxi{addr: nrReg("CTRL", 0), data: 1})
@@ -214,6 +218,34 @@ func (r *nrChaosRun) finish() error {
 		if err := c.checkEnd(r.step); err != nil {
 			return fmt.Errorf("%w\n  reproduce: %s", err, r.o.Repro)
 		}
+	}
+	return nil
+}
+
+// offFrame reopens every connection and writes CTRL.enable 1 on both tops (traffic), then CTRL.enable 0 on
+// each top while MAC TX offers the first beat of a frame that has not moved, with tready held low until 2
+// cycles after the write (the TX gate must keep the beat offered: the AXI-Stream check), within 20000 cycles.
+func (r *nrChaosRun) offFrame() error {
+	for c := 0; c < r.o.Conns; c++ {
+		r.reopen(c, 0)
+	}
+	for _, e := range []*nrEnd{r.a, r.b} {
+		e.stall, e.offAtFrame = 0.1, true
+		e.axiQ = append(e.axiQ, nrAxi{addr: nrReg("CTRL", 0), data: 1})
+	}
+	busy := func() bool { return r.a.offAtFrame || r.b.offAtFrame || r.a.txHold != 0 || r.b.txHold != 0 }
+	for end := r.a.cycle + 20000; busy() && r.a.cycle < end; {
+		r.ca.inject()
+		r.cb.inject()
+		if err := r.step(); err != nil {
+			return err
+		}
+	}
+	for _, e := range []*nrEnd{r.a, r.b} {
+		if !e.offAtFrame {
+			r.ev["enable_off_at_frame"]++
+		}
+		e.offAtFrame = false
 	}
 	return nil
 }

@@ -168,6 +168,13 @@ type nrEnd struct {
 	chaos bool
 	onAxi func(op nrAxi)
 	watch func() error
+	// streams checks the AXI-Stream rule on the RTL's stream outputs.
+	streams nrStreams
+	// offAtFrame (chaos): write CTRL.enable 0 when MAC TX next offers the first beat of a frame and it does not
+	// move. txHold holds MAC TX tready low from then until 2 cycles after the write's response (-1: until the
+	// response), so enable falls under an offered first beat.
+	offAtFrame bool
+	txHold     int
 }
 
 // newNrEnd opens the model at lib and makes the endpoint.
@@ -231,7 +238,7 @@ func (e *nrEnd) drive(ho *dmahost.HostOut, rst bool) {
 	in.DmaRdStsValid, in.DmaRdStsTag, in.DmaRdStsError = ho.RdStsValid, ho.RdStsTag, ho.RdStsError
 	in.DmaWrStsValid, in.DmaWrStsTag, in.DmaWrStsError = ho.WrStsValid, ho.WrStsTag, ho.WrStsError
 	in.CplReady = e.rng.Float64() >= e.stall
-	in.MacTxTReady = e.rng.Float64() >= e.stall
+	in.MacTxTReady = e.rng.Float64() >= e.stall && e.txHold == 0
 	in.WrValid, in.RqValid = !e.setup && len(e.wrQ) > 0, !e.setup && len(e.rqQ) > 0
 	in.WrConn, in.WrID, in.WrAddr, in.WrLen = 0, 0, 0, 0
 	in.RqConn, in.RqID, in.RqAddr, in.RqLen = 0, 0, 0, 0
@@ -350,6 +357,9 @@ func (e *nrEnd) step(rst bool) error {
 				e.tout.Cpl(), e.rout.CplValid, e.rout.Cpl())}
 	}
 cont:
+	if err := e.streams.check(&e.in, &e.rout); err != nil {
+		return fmt.Errorf("%s cycle %d: %w\n  reproduce: %s", e.name, e.cycle, err, e.repro)
+	}
 	o := &e.rout
 	do := dmahost.DUTOut{Rst: rst, RdDescAddr: o.DmaRdDescAddr, RdDescLen: o.DmaRdDescLen,
 		RdDescTag: o.DmaRdDescTag, RdDescValid: o.DmaRdDescValid, RdDataReady: o.DmaRdTReady,
@@ -400,6 +410,13 @@ func (e *nrEnd) observe() error {
 	}
 	e.observeAxi()
 	e.observeTx()
+	if e.txHold > 0 {
+		e.txHold--
+	}
+	if e.offAtFrame && o.MacTxTValid && !in.MacTxTReady && len(e.txCur) == 0 {
+		e.offAtFrame, e.txHold = false, -1
+		e.axiQ = append(e.axiQ, nrAxi{addr: nrReg("CTRL", 0), data: 0})
+	}
 	if e.watch != nil {
 		if err := e.watch(); err != nil {
 			return err
@@ -438,6 +455,9 @@ func (e *nrEnd) observeAxi() {
 		}
 		if e.onAxi != nil {
 			e.onAxi(e.axiQ[0])
+		}
+		if op := e.axiQ[0]; e.txHold < 0 && !op.read && op.addr == nrReg("CTRL", 0) && op.data == 0 {
+			e.txHold = 2
 		}
 		e.axiQ, e.aw, e.w, e.ar = e.axiQ[1:], false, false, false
 		if len(e.axiQ) == 0 {

@@ -405,7 +405,7 @@ reg [24*CONNS-1:0]      potx_q, potx_n;
 reg [24*CONNS-1:0]      porx_q, porx_n;
 // the doc's one ic register and the DMA error's wait for conn_err are kept as one bit per
 // connection each (two errors in a cycle, or one while another waits, lose nothing); a close of
-// c clears both (its gen changed), an open of c clears the internal close
+// c clears both (its gen changed); an open of c waits for the internal close (flushing)
 reg [CONNS-1:0]         icr_q, icr_n;         // internal close to send on s_ctl
 reg [CONNS-1:0]         cer_q, cer_n;         // error to send on conn_err (DMA, TOO_LONG)
 
@@ -450,14 +450,14 @@ function [1:0] fcs;
     end
 endfunction
 
-wire [CONNS-1:0] flushing_q = flr_q | pop_q;
+wire [CONNS-1:0] flushing_q = flr_q | pop_q | icr_q;
 
 /*
  * Stage and unit registers
  */
 
 // enable gates
-reg                     gdrop_q, in_frame_q, in_tx_q;
+reg                     gdrop_q, in_frame_q, in_tx_q, tx_held_q;
 // SQ and RQ intake: completions of requests for connections not open
 reg                     iw_v_q, ir_v_q;
 reg [CONN_W-1:0]        iw_c_q, ir_c_q;
@@ -591,7 +591,8 @@ assign s_axis_rx_tready = !rst && (rx_drop || rx_s_tready);
 wire rx_beat = s_axis_rx_tvalid && s_axis_rx_tready;
 wire inc_disabled = rx_beat && rx_drop && s_axis_rx_tlast;
 
-wire tx_open = in_tx_q || cfg_enable;
+// a beat offered and not taken stays offered (tx_held_q), so enable falling cuts no offer
+wire tx_open = in_tx_q || tx_held_q || cfg_enable;
 assign tx_m_tready = m_axis_tx_tready && tx_open;
 // tvalid is gated with tready so that no beat moves at the MAC that roce_tx did not give
 assign m_axis_tx_tvalid = tx_m_tvalid && tx_open;
@@ -910,7 +911,7 @@ always @* begin
     cep_c = {CONN_W{1'b0}};
     // several waiting: the lowest connection first
     for (ic = CONNS - 1; ic >= 0; ic = ic - 1) begin
-        if (pop_q[ic] && !flr_q[ic]) begin
+        if (pop_q[ic] && !flr_q[ic] && !icr_q[ic]) begin
             dop_any = 1'b1;
             dop_c = ic[CONN_W-1:0];
         end
@@ -1030,6 +1031,14 @@ always @* begin
             t16[t_slot] = 1'b0;
             rqe_n[n*16 +: 16] = t16;
         end
+        // a flush entry taken: CONN_STATUS counts down
+        if (fl_take && fl_c_q == nc) begin
+            if (fl_rq) begin
+                rhead_n[n*PW +: PW] = rhead_q[n*PW +: PW] + PW_ONE;
+            end else begin
+                head_n[n*PW +: PW] = head_q[n*PW +: PW] + PW_ONE;
+            end
+        end
         // flush end
         if (fl_end && fl_c_q == nc) begin
             head_n[n*PW +: PW] = {PW{1'b0}};
@@ -1105,7 +1114,6 @@ always @* begin
                 cs_n[n*2 +: 2] = CS_OPEN;
                 apsn_n[n*24 +: 24] = cmd_tx_psn;
                 una_n[n*24 +: 24] = cmd_tx_psn;
-                icr_n[n] = 1'b0;
             end else begin
                 pop_n[n] = 1'b1;
                 potx_n[n*24 +: 24] = cmd_tx_psn;
@@ -1117,13 +1125,11 @@ always @* begin
             apsn_n[n*24 +: 24] = potx_q[n*24 +: 24];
             una_n[n*24 +: 24] = potx_q[n*24 +: 24];
             pop_n[n] = 1'b0;
-            // the open supersedes an internal close not yet sent
-            icr_n[n] = 1'b0;
         end
     end
 end
 
-wire [CONNS-1:0] flushing_n = flr_n | pop_n;
+wire [CONNS-1:0] flushing_n = flr_n | pop_n | icr_n;
 
 /*
  * Picks (S1, W1, E1, flush): round-robin, on next-state removals, not this cycle's additions
@@ -1178,8 +1184,9 @@ end
 // the flush engine uses sq_cpl_mem during its SQ phase and rq_id_mem during its RQ phase;
 // W1's pend is next-state for W2's miss (a removal) but not for this cycle's m_una set (an
 // addition; docs/nic_roce_rtl.md, latencies: m_una at t+3, W1 at t+4)
-wire            w1_go = w1_any && (!w2_v_q || w2_done) && !fl_sq;
-wire            e1_go = e1_any && (!e2_v_q || e2_take) && !fl_rq;
+// W2 and E2 emptied by a close or error of their connection (a removal) may load in that cycle
+wire            w1_go = w1_any && (!w2_v_q || w2_done || kill[w2_c_q]) && !fl_sq;
+wire            e1_go = e1_any && (!e2_v_q || e2_take || kill[e2_c_q]) && !fl_rq;
 wire [SLOT-1:0] w1_slot = head_n[w1_c*PW +: SLOT];
 wire [SLOT-1:0] e1_slot = rhead_n[e1_c*PW +: SLOT];
 wire [SLOT-1:0] s1_slot = seg_n[s1_c*PW +: SLOT];
@@ -1345,6 +1352,7 @@ always @(posedge clk) begin
     if (tx_beat) begin
         in_tx_q <= !tx_m_tlast;
     end
+    tx_held_q <= m_axis_tx_tvalid && !m_axis_tx_tready;
 
     // per-connection state
     cs_q <= cs_n;
@@ -1656,6 +1664,7 @@ always @(posedge clk) begin
         gdrop_q <= 1'b0;
         in_frame_q <= 1'b0;
         in_tx_q <= 1'b0;
+        tx_held_q <= 1'b0;
         cs_q <= {2*CONNS{1'b0}};
         gen_q <= {GEN_W*CONNS{1'b0}};
         head_q <= {PW*CONNS{1'b0}};

@@ -127,8 +127,10 @@ type bench struct {
 	rdata     uint32
 	cplReady  func(cycle int64) bool
 	frameBeat []Beat
-	// txBeats: frame beats the roce_tx stand-in offers on its m_axis; macTx the beats MAC TX took.
+	// txBeats: frame beats the roce_tx stand-in offers on its m_axis; macTx the beats MAC TX took; macTxStall
+	// holds MAC TX tready low.
 	txBeats, macTx []Beat
+	macTxStall     bool
 	// wrAt and ackAt: cycles of the s_wr handshakes and of the m_ack handshakes of roce_rx.
 	wrAt, ackAt []int64
 	// onWrite, when set, sees every AXI4-Lite write at its response.

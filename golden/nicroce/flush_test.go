@@ -154,6 +154,33 @@ func TestTxGate(t *testing.T) {
 	require.Len(t, b.macTx, len(frame), "the next frame waits")
 }
 
+// TestTxGateHolds: a first beat MAC TX has not taken when enable falls stays offered, unchanged (AXI-Stream),
+// and its frame leaves whole once tready rises; the next frame waits.
+func TestTxGateHolds(t *testing.T) {
+	b := newBench(t, dmahost.Config{Seed: 1})
+	frame := make([]Beat, 6)
+	for i := range frame {
+		frame[i] = Beat{Keep: 0xFF, Data: [nicroce.Lanes]byte{byte(i + 1)}, Last: i == len(frame)-1}
+	}
+	b.write(regCtrl, 1)
+	b.macTxStall = true
+	b.txBeats = append([]Beat(nil), frame...)
+	b.until(10, "first beat offered", func() bool { return b.out.MacTxTValid })
+	b.axiQ = append(b.axiQ, axiOp{addr: regCtrl, data: 0})
+	for i := 0; i < 20; i++ {
+		b.step()
+		require.True(t, b.out.MacTxTValid, "cycle %d: the offered first beat stays offered", b.cycle)
+		require.Equal(t, frame[0].Data, b.out.MacTxTData, "the beat is unchanged")
+	}
+	require.Empty(t, b.axiQ, "enable written 0")
+	b.macTxStall = false
+	b.run(20)
+	require.Equal(t, frame, b.macTx, "the frame leaves whole")
+	b.txBeats = append([]Beat(nil), frame...)
+	b.run(20)
+	require.Len(t, b.macTx, len(frame), "the next frame waits")
+}
+
 // TestCloseWaitsForWrites: a receive outstanding at a close completes CLOSED only after the DMA writes of the
 // connection issued before the close have returned.
 func TestCloseWaitsForWrites(t *testing.T) {

@@ -24,7 +24,7 @@ func (t *Top) gateOut(in *TopIn, out *TopOut) {
 	} else {
 		out.RxSAxisTValid, out.MacRxTReady = in.MacRxTValid, in.RxSAxisTReady
 	}
-	pass := g.inTxFrame || en
+	pass := g.inTxFrame || g.txHeld || en
 	out.MacTxTValid, out.MacTxTData, out.MacTxTKeep = in.TxMAxisTValid && pass, in.TxMAxisTData, in.TxMAxisTKeep
 	out.MacTxTLast, out.TxMAxisTReady = in.TxMAxisTLast, in.MacTxTReady && pass
 }
@@ -44,6 +44,7 @@ func (t *Top) gateEdge(in *TopIn, out *TopOut) {
 	if out.MacTxTValid && in.MacTxTReady {
 		g.inTxFrame = !out.MacTxTLast
 	}
+	g.txHeld = out.MacTxTValid && !in.MacTxTReady
 }
 
 // c2Verdict is C2's decision from the start-of-cycle state: the own counter of a drop, -1 for a pass.

@@ -43,7 +43,7 @@ type imm struct {
 }
 
 // gateUnit is the enable gate of MAC RX and the TX gate.
-type gateUnit struct{ inFrame, gdrop, inTxFrame bool }
+type gateUnit struct{ inFrame, gdrop, inTxFrame, txHeld bool }
 
 // connUnit is the connection state of the top: cs and gen per connection.
 type connUnit struct {

@@ -15,7 +15,7 @@ func (b *bench) drive(ho *dmahost.HostOut) {
 	in.DmaRdTUser = ho.RdUser
 	in.DmaRdStsValid, in.DmaRdStsTag, in.DmaRdStsError = ho.RdStsValid, ho.RdStsTag, ho.RdStsError
 	in.DmaWrStsValid, in.DmaWrStsTag, in.DmaWrStsError = ho.WrStsValid, ho.WrStsTag, ho.WrStsError
-	in.CplReady, in.MacTxTReady = b.cplReady(b.cycle), true
+	in.CplReady, in.MacTxTReady = b.cplReady(b.cycle), !b.macTxStall
 	in.WrValid, in.RqValid = len(b.wrQ) > 0, len(b.rqQ) > 0
 	if in.WrValid {
 		w := b.wrQ[0]
