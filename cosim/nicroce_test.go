@@ -24,18 +24,7 @@ import (
 func TestNicRoCELockstep(t *testing.T) {
 	sd := testseed.Seed(t)
 	fmt.Printf("cosim: TestNicRoCELockstep seed=%d (SEED=N to change)\n", sd)
-	if _, err := exec.LookPath("verilator"); err != nil {
-		t.Skip("verilator not installed (make deps)")
-	}
-	cfg, err := config.Preset(presetOr("default"))
-	require.NoError(t, err)
-	r := root(t)
-	cache := os.Getenv("SPRAYNIC_CACHE")
-	if cache == "" {
-		cache = filepath.Join(r, "build", "models")
-	}
-	lib, err := cosim.BuildNicRoCETB(r, cfg, cache)
-	require.NoError(t, err)
+	cfg, lib := nicRoCEModel(t)
 	for _, c := range []struct {
 		name      string
 		loss, bad float64
@@ -52,6 +41,25 @@ func TestNicRoCELockstep(t *testing.T) {
 				res.Bad, res.Spoofed, res.Bytes, res.Completions, time.Since(start).Round(time.Millisecond))
 		})
 	}
+}
+
+// nicRoCEModel skips without verilator, else returns the preset of presetOr("default") and the nic_roce
+// testbench model built for it (cached under $SPRAYNIC_CACHE or build/models).
+func nicRoCEModel(t *testing.T) (config.Config, string) {
+	t.Helper()
+	if _, err := exec.LookPath("verilator"); err != nil {
+		t.Skip("verilator not installed (make deps)")
+	}
+	cfg, err := config.Preset(presetOr("default"))
+	require.NoError(t, err)
+	r := root(t)
+	cache := os.Getenv("SPRAYNIC_CACHE")
+	if cache == "" {
+		cache = filepath.Join(r, "build", "models")
+	}
+	lib, err := cosim.BuildNicRoCETB(r, cfg, cache)
+	require.NoError(t, err)
+	return cfg, lib
 }
 
 // presetOr is $NICROCE_PRESET, else def: the lockstep on another preset (a model build each).
@@ -101,18 +109,7 @@ func TestNicRoCELint(t *testing.T) {
 func TestNicRoCELockstepChaos(t *testing.T) {
 	sd := testseed.Seed(t)
 	fmt.Printf("cosim: TestNicRoCELockstepChaos seed=%d (SEED=N to change)\n", sd)
-	if _, err := exec.LookPath("verilator"); err != nil {
-		t.Skip("verilator not installed (make deps)")
-	}
-	cfg, err := config.Preset(presetOr("default"))
-	require.NoError(t, err)
-	r := root(t)
-	cache := os.Getenv("SPRAYNIC_CACHE")
-	if cache == "" {
-		cache = filepath.Join(r, "build", "models")
-	}
-	lib, err := cosim.BuildNicRoCETB(r, cfg, cache)
-	require.NoError(t, err)
+	cfg, lib := nicRoCEModel(t)
 	for _, c := range []struct {
 		name string
 		loss float64
