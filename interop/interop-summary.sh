@@ -14,7 +14,7 @@ printf '  %-5s %-9s %-8s %-6s %-5s %-7s %-9s %-12s %-12s %-10s %-9s %-10s %s\n' 
   received data_err retx_ours rxe_retries rxe_dups sock_drops wall_s
 n=0 sockdrops=""
 while read -r line; do
-  eval "$(echo "$line" | tr ' ' '\n' | grep '=' | sed 's/^\([a-z_]*\)=\(.*\)$/v_\1="\2"/')"
+  eval "$(echo "$line" | tr ' ' '\n' | grep '=' | sed 's/^\([a-z0-9_]*\)=\(.*\)$/v_\1="\2"/')"
   n=$((n + 1))
   # spraynic's role is the VM's opposite; its n-th line is the same run
   h=$(grep '^INTEROP-HOST ' "$hostlog" | sed -n "${n}p")
@@ -27,7 +27,11 @@ while read -r line; do
   printf '  %-5s %-9s %-8s %-6s %-5s %-7s %-9s %-12s %-12s %-10s %-9s %-10s %s\n' "$v_round" "$v_vm_role" "$v_size" \
     "$v_iters" "$v_status" "${hst:-none}" "${rcv:-none}" "${de:-none}" "${rt:-none}" "$v_rxe_retries" \
     "$v_rxe_dup_requests" "${sd:-none}" "${hw:-none}"
-  [ "$v_status" = ok ] && [ "$hst" = ok ] || fail="$fail run$n"
+  if [ "$v_status" != ok ] || [ "$hst" != ok ]; then
+    fail="$fail run$n"
+    echo "  run$n in the VM: rxe sent ${v_rxe_pkts:-?} packets, eth0 sent ${v_eth0_tx_pkts:-?} and received" \
+      "${v_eth0_rx_pkts:-?}"
+  fi
   # frames the host's AF_PACKET socket lost (its receive buffer full): the host's loss, not the peer's; shown,
   # not failed, but named when the round was meant to be lossless
   if [ "${sd:-0}" -gt 0 ] 2>/dev/null && [ "$v_round" = 0 ]; then
