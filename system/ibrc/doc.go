@@ -5,5 +5,6 @@
 // argument. Frames are Ethernet II / IPv4 / UDP 4791 built with system/roce's BTH and AETH layers and its ICRC.
 // Two rules answer rxe's behaviour, both within IBTA: the responder acknowledges what it accepted in order before
 // each sequence NAK (rxe acts on a second NAK only after an ACK), and the requester probes a peer that stops in
-// the middle of a message, everything acknowledged, by sending its own last packet again (Config.ProbeAfter).
+// the middle of a message, everything acknowledged, by sending its own last packet again, or an empty duplicate
+// before its first (Config.ProbeAfter).
 package ibrc

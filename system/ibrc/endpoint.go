@@ -38,9 +38,10 @@ type Config struct {
 	// message ends); AckReqEvery the requester's: AckReq at least every AckReqEvery packets (besides message ends).
 	AckEvery, AckReqEvery int
 	// ProbeAfter is the probe interval: while a message from the peer is partly received, everything posted here
-	// is acknowledged and no data packet has arrived for ProbeAfter, the requester sends its last packet again (a
-	// duplicate, which the peer's responder acknowledges again), at most once per ProbeAfter. 0 turns it off;
-	// otherwise 1 ms..1 min. Each probe costs the peer one duplicate and one ACK.
+	// is acknowledged and no data packet has arrived for ProbeAfter, the requester sends its last packet again, or
+	// an empty SEND Only at the PSN before SendPSN when it has sent none (either a duplicate, which the peer's
+	// responder acknowledges again), at most once per ProbeAfter. 0 turns it off; otherwise 1 ms..1 min. Each
+	// probe costs the peer one duplicate and one ACK.
 	ProbeAfter time.Duration
 }
 
@@ -138,7 +139,7 @@ type Endpoint struct {
 	total, una, nxt, high uint64
 	retries, rnrRetries   int
 	deadline, holdUntil   time.Duration
-	// probe: the last new data packet sent (what a probe sends again); lastData the arrival of the latest data
+	// probe: the last new data packet sent (what a probe sends again, if any); lastData the arrival of the latest data
 	// packet from the peer, lastProbe the latest probe
 	probe               []byte
 	lastData, lastProbe time.Duration

@@ -22,7 +22,11 @@ func (e *Endpoint) Poll(now time.Duration) ([][]byte, error) {
 		return out, nil
 	}
 	if e.probing() && now >= e.probeAt() {
-		out = append(out, e.probe)
+		f, err := e.probeFrame()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
 		e.stats.Probes++
 		e.lastProbe = now
 	}
@@ -59,10 +63,21 @@ func (e *Endpoint) Poll(now time.Duration) ([][]byte, error) {
 // is acknowledged, so that this side's retransmit timer does not run. A peer whose requester stalls there sends
 // nothing more: rxe's stops at its limit of packets in flight (65) until its NIC driver frees one of its queue
 // pair's packets, and when that wake-up is missed it never resumes, not even on its timer, since everything it sent
-// is acknowledged. The probe, our last packet sent again, is a duplicate that the peer's responder acknowledges
-// again (IBTA), a transmission of that queue pair.
+// is acknowledged. The probe (probeFrame) is a duplicate that the peer's responder acknowledges again (IBTA), a
+// transmission of that queue pair.
 func (e *Endpoint) probing() bool {
-	return e.cfg.ProbeAfter > 0 && e.inMsg && e.probe != nil && e.una == e.total && e.err == nil
+	return e.cfg.ProbeAfter > 0 && e.inMsg && e.una == e.total && e.err == nil
+}
+
+// probeFrame returns the probe: the last data packet sent again, or, before this side sent any, a SEND Only
+// without payload at the PSN before SendPSN, with AckReq. To the peer's responder both are duplicates (behind its
+// expected PSN), acknowledged again and changing nothing; the second reaches a peer that stalls in its first
+// message before this side has anything to send.
+func (e *Endpoint) probeFrame() ([]byte, error) {
+	if e.probe != nil {
+		return e.probe, nil
+	}
+	return Build(&e.hdr, OpSendOnly, (e.cfg.SendPSN+roce.Max24)&roce.Max24, true, nil, nil)
 }
 
 // probeAt is when the next probe is due: ProbeAfter after the latest data packet from the peer or probe.

@@ -10,17 +10,24 @@ import (
 // TestProbe: the peer's requester stalls in the middle of its message with everything it sent acknowledged, as
 // rxe's does when its NIC driver holds 64 of its packets, until its queue pair transmits again. Endpoint 0 has
 // nothing unacknowledged, so no timer runs on either side: only the probe (endpoint 0's last packet sent again,
-// acknowledged again by the peer's responder) ends the stall; with the probe off the run stops there.
+// acknowledged again by the peer's responder) ends the stall; with the probe off the run stops there. Without a
+// message of its own ("first message"), endpoint 0 has no packet to send again: its probe is an empty SEND Only at
+// the PSN before its first, a duplicate to the peer all the same.
 func TestProbe(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		probe time.Duration
-	}{{name: "default probe", probe: DefaultConfig().ProbeAfter}, {name: "probe off", probe: 0}} {
+		ping  bool
+	}{{name: "default probe", probe: DefaultConfig().ProbeAfter, ping: true},
+		{name: "probe off", probe: 0, ping: true},
+		{name: "first message", probe: DefaultConfig().ProbeAfter}} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := newLink(t, 1, 0, 0x10, 0xFFFFF0)
 			l.eps[0].cfg.ProbeAfter = tc.probe
 			ping, pong := make([]byte, 1000), make([]byte, 100*1024)
-			require.NoError(t, l.eps[0].Post(ping))
+			if tc.ping {
+				require.NoError(t, l.eps[0].Post(ping))
+			}
 			require.NoError(t, l.eps[1].Post(pong))
 			// the peer stalls after its 48th data packet (endpoint 0 acknowledges every 16) and drops the rest of
 			// that burst unsent; a packet of its own queue pair sent again (its responder's ACK of a duplicate)
@@ -50,10 +57,17 @@ func TestProbe(t *testing.T) {
 			}
 			require.False(t, stalled, "the probe ended the peer's stall")
 			require.Equal(t, [][]byte{pong}, l.eps[0].Received())
-			require.Equal(t, [][]byte{ping}, l.eps[1].Received())
+			sent := 0
+			if tc.ping {
+				require.Equal(t, [][]byte{ping}, l.eps[1].Received())
+				sent = 1
+			} else {
+				require.Empty(t, l.eps[1].Received(), "the probe delivers nothing")
+			}
 			require.Equal(t, 1, s.Probes, "one probe")
 			require.Equal(t, 1, l.eps[1].Stats().Duplicates, "the probe is a duplicate to the peer")
-			require.Equal(t, 1, s.DataSent, "a probe is not counted as data sent")
+			require.Equal(t, sent, s.DataSent, "a probe is not counted as data sent")
+			require.Zero(t, l.eps[1].Stats().Bad+l.eps[1].Stats().OutOfSeq, "the peer saw nothing wrong")
 			require.Less(t, l.now, tc.probe+10*time.Millisecond, "done one probe interval after the stall")
 			require.NoError(t, l.eps[0].Err())
 		})
