@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spraynic/spraynic/formal"
 	"github.com/stretchr/testify/require"
@@ -265,7 +264,11 @@ func TestMutantsFail(t *testing.T) {
 				}
 				require.NoError(t, os.WriteFile(filepath.Join(rtl, name), []byte(s), 0o644))
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+			// no budget of its own: a mutant may take until go test's deadline (-timeout), which bounds the package
+			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			if d, ok := t.Deadline(); ok {
+				ctx, cancel = context.WithDeadline(ctx, d)
+			}
 			defer cancel()
 			rs, err := formal.Run(ctx, f, []formal.Check{c}, formal.Options{Root: root, RTL: rtl, Out: t.TempDir(),
 				Jobs: 2})
