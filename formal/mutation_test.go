@@ -96,6 +96,16 @@ var mutants = []mutant{
 	{name: "ps_probe_no_holdoff", block: "path_sel", set: "path_sel_hold", file: "path_sel.v",
 		old: "prb[i] = p_state == ST_FAILED && c_ho_over_reg[i];", new: "prb[i] = p_state == ST_FAILED;",
 		breaks: "ps_probe_holdoff", induction: 1},
+	// the hold-off's other direction (path_sel_hold): a probe after the hold-off waits for the request to age; the
+	// sweeper never marks a hold-off over (its time stamp difference may wrap)
+	{name: "ps_probe_waits_aged", block: "path_sel", set: "path_sel_hold", file: "path_sel.v",
+		old:    "prb[i] = p_state == ST_FAILED && c_ho_over_reg[i];",
+		new:    "prb[i] = p_state == ST_FAILED && c_ho_over_reg[i] && s1_aged_reg;",
+		breaks: "ps_probe_after_holdoff", induction: 1},
+	{name: "ps_sweeper_off", block: "path_sel", set: "path_sel_hold", file: "path_sel.v",
+		old:    "if (sweep_conn_reg == i[PIDX_W-1:PATH_W] && sw_ho_over[i % PATHS]) begin",
+		new:    "if (1'b0 && sw_ho_over[i % PATHS]) begin",
+		breaks: "ps_ho_seen_h", induction: 1},
 	// room and avoid on the RTL's inflight (path_sel_pick): the room bit set at inflight == cwnd after a decision;
 	// a SUSPECT path picked without room; a retransmission not kept off its avoided path
 	{name: "ps_room_off_by_one", block: "path_sel", set: "path_sel_pick", file: "path_sel.v",

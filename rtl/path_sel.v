@@ -1356,6 +1356,12 @@ reg                     f_ps_fail_at_k;
 reg                     f_ps_heal_probe;
 reg                     f_ps_heal_delivered;
 reg                     f_ps_ho_over_h;
+reg                     f_ps_ho_seen_h;
+reg                     f_ps_ho_set_h;
+reg                     f_ho_ended;
+reg                     f_none_as;
+reg [CONN_W-1:0]        f_sw_dist;
+reg [31:0]              f_to_tick;
 reg [ST_W-1:0]          f_af_st;
 integer                 f_i;
 integer                 f_j;
@@ -1483,6 +1489,10 @@ always @* begin
         f_ps_heal_probe = 1'b1;
         f_ps_heal_delivered = 1'b1;
         f_ps_ho_over_h = 1'b1;
+        f_ps_ho_set_h = 1'b1;
+        // cycles to the next tick cycle; the tick counter within its range
+        f_to_tick = TICK_LAST_32 - {{32-TICK_W{1'b0}}, tick_cnt_reg};
+        f_ps_ho_seen_h = tick_cnt_reg <= TICK_LAST;
         for (f_i = 0; f_i < NPATHS; f_i = f_i + 1) begin
             // window within [1 packet, CWND_MAX] (8.4); inflight, consec as the contract counts
             // them (inflight: decisions minus feedback, saturating at 0 and 255)
@@ -1522,6 +1532,15 @@ always @* begin
                     if (!(!ho_over_reg[f_i] &&
                         {{8-TS_W{1'b0}}, f_elapsed} == HOLDOFF_TICKS - f_ho_left)) begin
                         f_ps_holdoff_stamp_h = 1'b0;
+                    end
+                end
+                // (helper) one whose hold-off ended and the sweeper has not marked: the stamp is
+                // HOLDOFF_TICKS back and the sweeper visits it by the next tick cycle (no wrap)
+                if (f_ho_left == 8'd0 && !ho_over_reg[f_i]) begin
+                    f_sw_dist = f_i[PIDX_W-1:PATH_W] - sweep_conn_reg;
+                    if (!({{8-TS_W{1'b0}}, f_elapsed} == HOLDOFF_TICKS &&
+                        {{32-CONN_W{1'b0}}, f_sw_dist} <= f_to_tick)) begin
+                        f_ps_ho_seen_h = 1'b0;
                     end
                 end
             end
@@ -1564,6 +1583,11 @@ always @* begin
                     f_ps_ho_over_h = 1'b0;
                 end
             end
+            // and set for every FAILED path whose hold-off ended
+            if (state_reg[f_e*ST_W +: ST_W] == ST_FAILED && f_g_ho[f_e*8 +: 8] == 8'd0 &&
+                    !c_ho_over_reg[f_j]) begin
+                f_ps_ho_set_h = 1'b0;
+            end
         end
 
 `ifndef FORMAL_PS_IO
@@ -1588,6 +1612,10 @@ always @* begin
             ps_holdoff_stamp_h: assert (f_ps_holdoff_stamp_h);
             ps_ho_over_h: assert (f_ps_ho_over_h);
         end
+        if (F_HOLD) begin
+            ps_ho_seen_h: assert (f_ps_ho_seen_h);
+            ps_ho_set_h: assert (f_ps_ho_set_h);
+        end
         if (F_BMC || F_FAIL) begin
             ps_fail_after_k: assert (f_ps_fail_after_k);
             ps_fail_at_k: assert (f_ps_fail_at_k);
@@ -1598,11 +1626,20 @@ always @* begin
         // decisions (start-of-cycle state of s1_conn)
         f_allf = 1'b1;
         f_ok = 1'b1;
+        f_ho_ended = 1'b0;
+        f_none_as = 1'b1;
         for (f_j = 0; f_j < PATHS; f_j = f_j + 1) begin
             f_e = {s1_conn_reg, f_j[PATH_W-1:0]};
             f_st = state_reg[f_e*ST_W +: ST_W];
             if (f_st != ST_FAILED) begin
                 f_allf = 1'b0;
+            end
+            // a FAILED path whose hold-off ended; an ACTIVE or SUSPECT path (usable if it has room)
+            if (f_st == ST_FAILED && f_g_ho[f_e*8 +: 8] == 8'd0) begin
+                f_ho_ended = 1'b1;
+            end
+            if (f_st[1] == 1'b0) begin
+                f_none_as = 1'b0;
             end
             // another path is usable (ACTIVE or SUSPECT with room)
             if (f_j[PATH_W-1:0] != s1_avoid_reg && f_st[1] == 1'b0 &&
@@ -1611,6 +1648,14 @@ always @* begin
             end
         end
         f_st = state_reg[sidx*ST_W +: ST_W];
+        // the other direction: a request with a FAILED path whose hold-off ended is a probe on
+        // such a path when the output is free, unless it is a retransmission and a path of its
+        // connection is ACTIVE or SUSPECT
+        if (F_HOLD && s1_valid_reg && (!m_sel_valid_reg || m_sel_ready) && f_ho_ended &&
+                (!s1_retx_reg || f_none_as)) begin
+            ps_probe_after_holdoff: assert (s1_fire && sel_probe && f_st == ST_FAILED &&
+                f_g_ho[sidx*8 +: 8] == 8'd0);
+        end
         if (s1_fire) begin
             // a decision names a FAILED path exactly when it is a probe
             if (F_BMC || F_FAIL) begin
@@ -1660,10 +1705,48 @@ always @* begin
     end
 end
 
+`ifdef FORMAL_PS_COVER
+// Set path_sel_cover: the path_sel set's assertions (bounded) with the environment narrowed for
+// its covers: no reset after the first cycle and no control (the reset opens every path), a
+// request of connection 0 in every cycle, neither a retransmission nor back-pressure, feedback of
+// connection 0 only, delivered or lost, of FAIL_K packets, status read of (0, 0). These
+// assumptions only remove input sequences, so a cover reached here is reached in the path_sel
+// set's environment (rst alone assumed); they bring the covers within the solver's reach.
+localparam [7:0] F_COV_COUNT = FAIL_K_32[7:0];
+// every path of s1_conn FAILED; and each with its hold-off running (reference down-counter)
+reg                     f_cv_allf;
+reg                     f_cv_run;
+integer                 f_cv_j;
+
+always @* begin
+    if (f_past_valid) begin
+        assume (!rst && !s_ctl_valid && m_sel_ready);
+        assume (s_req_valid && s_req_conn == {CONN_W{1'b0}} && !s_req_retx &&
+            s_req_avoid == {PATH_W{1'b0}});
+        assume (s_fb_conn == {CONN_W{1'b0}} && s_fb_count == F_COV_COUNT &&
+            (s_fb_kind == FB_DELIVERED || s_fb_kind == 2'd2));
+        assume (rd_conn == {CONN_W{1'b0}} && rd_path == {PATH_W{1'b0}});
+    end
+end
+
+always @* begin
+    f_cv_allf = 1'b1;
+    f_cv_run = 1'b1;
+    for (f_cv_j = 0; f_cv_j < PATHS; f_cv_j = f_cv_j + 1) begin
+        if (state_reg[{s1_conn_reg, f_cv_j[PATH_W-1:0]}*ST_W +: ST_W] != ST_FAILED) begin
+            f_cv_allf = 1'b0;
+        end
+        if (f_g_ho[{s1_conn_reg, f_cv_j[PATH_W-1:0]}*8 +: 8] == 8'd0) begin
+            f_cv_run = 1'b0;
+        end
+    end
+end
+`endif
+
 // covers, per set: path_sel a failure, a decision that fills a window at CWND_MAX, every path of a
 // connection failed; path_sel_io the status showing it, a decision held by back-pressure, a
 // failure counted; path_sel_bmc a retransmission kept off the path that lost it; path_sel_pick
-// (below)
+// and path_sel_cover (below)
 always @* begin
     if (f_past_valid && !rst) begin
 `ifndef FORMAL_PS_IO
@@ -1674,6 +1757,15 @@ always @* begin
         // path_sel_hold: the hold-off of a FAILED path counted down by a tick
         c_ps_holdoff_tick: cover (state_reg[0 +: ST_W] == ST_FAILED &&
             f_g_ho[0 +: 8] == HOLDOFF_TICKS - 1);
+`elsif FORMAL_PS_COVER
+        // path_sel_cover: a probe after the hold-off ended (the guard's case does not hold), a
+        // heal (PROBING to ACTIVE by a delivery), a guard probe (every path FAILED, hold-offs
+        // running, the request aged)
+        c_ps_probe_after_holdoff: cover (s1_fire && sel_probe &&
+            state_reg[sidx*ST_W +: ST_W] == ST_FAILED && f_g_ho[sidx*8 +: 8] == 8'd0 &&
+            !(f_cv_allf && s1_aged_reg));
+        c_ps_heal: cover (f_fb_recover && state_next[fidx*ST_W +: ST_W] == ST_ACTIVE);
+        c_ps_guard_probe: cover (s1_fire && sel_probe && f_cv_allf && f_cv_run && s1_aged_reg);
 `elsif FORMAL_PS_PICK
         // path_sel_pick: a retransmission kept off its avoided path (ACTIVE with room), one put
         // on it (no other path usable), a decision filling the window at CWND_MAX
