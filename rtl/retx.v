@@ -1962,6 +1962,8 @@ reg [CONN_W-1:0]        f_cc;
 reg [PSN_WIDTH-1:0]     f_cpsn;
 reg                     f_ctl_left;
 reg                     f_ctl_state;
+// the previous cycle's memory writes {tx addr, tx data, path map addr, path map data}
+reg [TX_AW+TX_DW+PM_AW+PM_DW-1:0] f_wr_prev;
 
 always @* begin
     f_v = tick_reg[CONN_W-1:0];
@@ -1990,6 +1992,7 @@ always @(posedge clk) begin
     f_vuna_prev <= una_reg[f_v*PSN_WIDTH +: PSN_WIDTH];
     f_ctl_prev <= {s_ctl_open, s_ctl_psn, s_ctl_conn, ctl_hs};
     f_atake_prev <= ack_hs && !a_valid_reg;
+    f_wr_prev <= {tx_wr_addr, tx_wr_data, pm_wr_addr, pm_wr_data};
 end
 
 // after a control of connection c (docs/retx.md, Control): no stage of A, S, L1, L2 holds c but
@@ -2053,6 +2056,18 @@ always @* begin
 `endif
         if (!f_rst_prev && f_ctl_prev[0]) begin
             retx_ctl_clears: assert (!f_ctl_left && f_ctl_state);
+        end
+        // the tx table and the path map are written exactly in a transmission's cycle (the s_path
+        // handshake), at and with what m_pkt shows in the next cycle: tx [c][psn mod WINDOW] <-
+        // {psn, P, Q, retries, handle, first, last}, path map [c][P][Q mod SACK_BITS] <- psn mod
+        // WINDOW (docs/retx.md, Memories)
+        retx_mem_write: assert (tx_wr_en == (s_path_valid && s_path_ready) &&
+            pm_wr_en == tx_wr_en);
+        if (!f_rst_prev && f_xmit_prev) begin
+            retx_mem_data: assert (f_wr_prev == {m_pkt_conn_reg, m_pkt_psn_reg[SLOT_W-1:0],
+                m_pkt_psn_reg, m_pkt_path_reg, m_pkt_pseq_reg, m_pkt_retries_reg, m_pkt_handle_reg,
+                m_pkt_first_reg, m_pkt_last_reg, m_pkt_conn_reg, m_pkt_path_reg,
+                m_pkt_pseq_reg[SACK_W-1:0], m_pkt_psn_reg[SLOT_W-1:0]});
         end
     end
 end
