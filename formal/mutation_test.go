@@ -152,6 +152,26 @@ var mutants = []mutant{
 		induction: 1},
 	{name: "retx_una_every_ack", block: "retx", set: "retx_cnt", file: "retx.v",
 		old: "m_una_valid_reg <= a_progress;", new: "m_una_valid_reg <= a_fire;", breaks: "retx_una_out", induction: 1},
+	// housekeeping (retx_cnt, retx_gbn): a control leaves L2's candidate of its connection; a close leaves an RTO
+	// lookup pending (the open branch alone clears it)
+	{name: "retx_ctl_keeps_l2", block: "retx", set: "retx_cnt", file: "retx.v",
+		old:    "if (ctl_hs && l2_valid_reg && l2_conn_reg == s_ctl_conn) begin",
+		new:    "if (1'b0) begin",
+		breaks: "retx_ctl_clears", induction: 1},
+	{name: "retx_close_keeps_rto_pend", block: "retx", set: "retx_cnt", file: "retx.v",
+		old: "if (ctl_hs && s_ctl_conn == c[CONN_W-1:0]) begin\n            rto_pend_next[c] = 1'b0;",
+		new: "if (ctl_hs && s_ctl_conn == c[CONN_W-1:0]) begin\n            " +
+			"rto_pend_next[c] = rto_pend_next[c] && s_ctl_open;",
+		breaks: "retx_ctl_clears", induction: 1},
+	// memory writes (retx_cnt): the path map written at the next path sequence; the tx table also written while
+	// m_pkt is held (a transmission offered without a free output)
+	{name: "retx_pm_next_pseq", block: "retx", set: "retx_cnt", file: "retx.v",
+		old:    "pm_wr_addr = {x_conn, s_path_path, x_pseq[SACK_W-1:0]};",
+		new:    "pm_wr_addr = {x_conn, s_path_path, x_pseq_inc[SACK_W-1:0]};",
+		breaks: "retx_mem_data", induction: 1},
+	{name: "retx_tx_write_held", block: "retx", set: "retx_cnt", file: "retx.v",
+		old: "tx_wr_en = xmit && !rst;", new: "tx_wr_en = (xmit || (s_path_valid && !out_free)) && !rst;",
+		breaks: "retx_mem_write", induction: 1},
 	// bounded response (retx_resp): every retransmission waits for T to drain (not only an RTO one); a timeout
 	// lookup waits for an empty A (starved by the ACK stream)
 	{name: "retx_resp_hole_behind_t", block: "retx", set: "retx_resp", file: "retx.v",

@@ -1955,6 +1955,15 @@ reg                     f_ev_gbn;
 reg                     f_ev_exp;
 reg                     f_ev_ign;
 reg                     f_ev_una;
+// the previous cycle's control handshake {open, psn, conn, taken} and whether A took an ACK then
+reg [PSN_WIDTH+CONN_W+1:0] f_ctl_prev = {PSN_WIDTH+CONN_W+2{1'b0}};
+reg                     f_atake_prev;
+reg [CONN_W-1:0]        f_cc;
+reg [PSN_WIDTH-1:0]     f_cpsn;
+reg                     f_ctl_left;
+reg                     f_ctl_state;
+// the previous cycle's memory writes {tx addr, tx data, path map addr, path map data}
+reg [TX_AW+TX_DW+PM_AW+PM_DW-1:0] f_wr_prev;
 
 always @* begin
     f_v = tick_reg[CONN_W-1:0];
@@ -1981,6 +1990,27 @@ always @(posedge clk) begin
         !(s_ctl_valid && s_ctl_ready && s_ctl_conn == f_v);
     f_vconn_prev <= f_v;
     f_vuna_prev <= una_reg[f_v*PSN_WIDTH +: PSN_WIDTH];
+    f_ctl_prev <= {s_ctl_open, s_ctl_psn, s_ctl_conn, ctl_hs};
+    f_atake_prev <= ack_hs && !a_valid_reg;
+    f_wr_prev <= {tx_wr_addr, tx_wr_data, pm_wr_addr, pm_wr_data};
+end
+
+// after a control of connection c (docs/retx.md, Control): no stage of A, S, L1, L2 holds c but
+// an ACK A took in the control cycle itself, and c's fields are the control's (open: open, no
+// error, una = nxt = rw = the PSN, the timer restarted; both: rto_pend and gbn_act clear)
+always @* begin
+    f_cc = f_ctl_prev[1 +: CONN_W];
+    f_cpsn = f_ctl_prev[CONN_W+1 +: PSN_WIDTH];
+    f_ctl_left = (a_valid_reg && a_conn_reg == f_cc && !f_atake_prev) ||
+        (sc_mask_reg != {SACK_BITS{1'b0}} && sc_conn_reg == f_cc) ||
+        (l1_valid_reg && l1_conn_reg == f_cc) || (l2_valid_reg && l2_conn_reg == f_cc);
+    f_ctl_state = open_reg[f_cc] == f_ctl_prev[PSN_WIDTH+CONN_W+1] && !rto_pend_reg[f_cc] &&
+        !gbn_act_reg[f_cc] && (!f_ctl_prev[PSN_WIDTH+CONN_W+1] || (!err_reg[f_cc] &&
+        una_reg[f_cc*PSN_WIDTH +: PSN_WIDTH] == f_cpsn &&
+        nxt_reg[f_cc*PSN_WIDTH +: PSN_WIDTH] == f_cpsn &&
+        rw_reg[f_cc*PSN_WIDTH +: PSN_WIDTH] == f_cpsn &&
+        rto_cnt_reg[f_cc*RTO_W +: RTO_W] == {RTO_W{1'b0}} &&
+        rto_lim_reg[f_cc*RTO_W +: RTO_W] == RTO_INIT));
 end
 
 always @* begin
@@ -2024,6 +2054,21 @@ always @* begin
             (!m_una_valid || (m_una_conn == f_aconn_prev && m_una_psn == f_una_now &&
             f_una_now - f_auna_prev <= f_anxt_prev - f_auna_prev)));
 `endif
+        if (!f_rst_prev && f_ctl_prev[0]) begin
+            retx_ctl_clears: assert (!f_ctl_left && f_ctl_state);
+        end
+        // the tx table and the path map are written exactly in a transmission's cycle (the s_path
+        // handshake), at and with what m_pkt shows in the next cycle: tx [c][psn mod WINDOW] <-
+        // {psn, P, Q, retries, handle, first, last}, path map [c][P][Q mod SACK_BITS] <- psn mod
+        // WINDOW (docs/retx.md, Memories)
+        retx_mem_write: assert (tx_wr_en == (s_path_valid && s_path_ready) &&
+            pm_wr_en == tx_wr_en);
+        if (!f_rst_prev && f_xmit_prev) begin
+            retx_mem_data: assert (f_wr_prev == {m_pkt_conn_reg, m_pkt_psn_reg[SLOT_W-1:0],
+                m_pkt_psn_reg, m_pkt_path_reg, m_pkt_pseq_reg, m_pkt_retries_reg, m_pkt_handle_reg,
+                m_pkt_first_reg, m_pkt_last_reg, m_pkt_conn_reg, m_pkt_path_reg,
+                m_pkt_pseq_reg[SACK_W-1:0], m_pkt_psn_reg[SLOT_W-1:0]});
+        end
     end
 end
 `endif
