@@ -63,6 +63,13 @@ var mutants = []mutant{
 	{name: "ps_inflight_no_dec", block: "path_sel", set: "path_sel", file: "path_sel.v",
 		old: "if (s_fb_kind == FB_DELIVERED) begin\n        f_inflight_new = f_inflight_sub;",
 		new: "if (s_fb_kind == FB_DELIVERED) begin", breaks: "ps_inflight", bmc: 5},
+	// control (path_sel): the connection's round-robin credit kept; a path left without room (reads as full)
+	{name: "ps_ctl_keeps_cred", block: "path_sel", set: "path_sel", file: "path_sel.v",
+		old:    "rr_next[i*PATH_W +: PATH_W] = {PATH_W{1'b0}};\n            cred_next[i*CR_W +: CR_W] = {CR_W{1'b0}};",
+		new:    "rr_next[i*PATH_W +: PATH_W] = {PATH_W{1'b0}};",
+		breaks: "ps_ctl_open", induction: 1},
+	{name: "ps_ctl_no_room", block: "path_sel", set: "path_sel", file: "path_sel.v",
+		old: "room_next[i] = 1'b1;", new: "room_next[i] = room_reg[i];", breaks: "ps_ctl_open", induction: 1},
 	{name: "ps_rd_state_late", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
 		old: "rd_state_next = state_reg[ridx*ST_W +: ST_W];", new: "rd_state_next = state_next[ridx*ST_W +: ST_W];",
 		breaks: "ps_rd_state", bmc: 4},

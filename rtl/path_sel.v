@@ -1358,6 +1358,10 @@ reg                     f_ps_heal_delivered;
 reg                     f_ps_ho_over_h;
 reg                     f_ps_ho_seen_h;
 reg                     f_ps_ho_set_h;
+// the previous cycle's control handshake {conn, taken}; ps_ctl_open's verdict
+reg [CONN_W:0]          f_ctl_prev = {CONN_W+1{1'b0}};
+reg                     f_ps_ctl_open;
+integer                 f_m;
 reg                     f_ho_ended;
 reg                     f_none_as;
 reg [CONN_W-1:0]        f_sw_dist;
@@ -1472,6 +1476,27 @@ always @(posedge clk) begin
     f_state_prev <= state_reg;
     f_if_prev <= f_if_eff;
     f_cw_prev <= f_cw_eff;
+    f_ctl_prev <= {s_ctl_conn, ctl_hs};
+end
+
+// after a control of connection c every path of c is in the open state (docs/path_sel.md,
+// Control and State): ACTIVE with room, cwnd CWND_INIT, entropy E0(c, p); rr and cred of c 0
+// (inflight and consec 0: ps_inflight, ps_consec)
+always @* begin
+    f_ps_ctl_open = 1'b1;
+    if (f_ctl_prev[0] && !f_rst_prev) begin
+        for (f_m = 0; f_m < NPATHS; f_m = f_m + 1) begin
+            if (f_m / PATHS == f_ctl_prev[CONN_W:1] && !(state_reg[f_m*ST_W +: ST_W] == ST_ACTIVE
+                    && room_reg[f_m] && f_cw_eff[f_m*CW_W +: CW_W] == CWND_OPEN &&
+                    f_en_eff[f_m*EN_W +: EN_W] == entropy_open(f_m[PIDX_W-1:0]))) begin
+                f_ps_ctl_open = 1'b0;
+            end
+        end
+        if (rr_reg[f_ctl_prev[CONN_W:1]*PATH_W +: PATH_W] != {PATH_W{1'b0}} ||
+                cred_reg[f_ctl_prev[CONN_W:1]*CR_W +: CR_W] != {CR_W{1'b0}}) begin
+            f_ps_ctl_open = 1'b0;
+        end
+    end
 end
 
 always @* begin
@@ -1602,6 +1627,7 @@ always @* begin
         if (!F_SPLIT) begin
             ps_entropy_form: assert (f_ps_entropy_form);
             ps_inflight: assert (f_ps_inflight);
+            ps_ctl_open: assert (f_ps_ctl_open);
         end
         if (!F_SPLIT || F_PICK) begin
             ps_cwnd_range: assert (f_ps_cwnd_range);
