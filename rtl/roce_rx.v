@@ -314,6 +314,84 @@ roce_icrc #(
     .m_icrc_ok(ic_m_ok)
 );
 
+/*
+ * IPv4 header checksum, from the input stream (DLY cycles ahead of the delayed copy): the 16-bit
+ * words of frame bytes 14..73, word j (bytes 14+2j, 15+2j) counted when j < 2 x IHL, as hdr_reg
+ * would hold them. Stage A registers the beat (ic_data_reg), its index and the frame's IHL; stage
+ * B masks its K/2 words; a tree of KL-1 registered pairwise adds sums them; the accumulator adds
+ * the beat sums of a frame; the compare stage writes cs_ok_reg. KL+3 = DLY+1 stages for every
+ * beat, idle cycles included, so cs_ok_reg holds a frame's verdict exactly in stage F (T+1).
+ */
+localparam NW = K / 2;
+localparam CSL = KL - 1;
+localparam IHL_BEAT = 14 / K;
+localparam IHL_LANE = 14 % K;
+reg [3:0]           cs_in_beat_reg = 4'd0;
+reg                 cs_a_valid_reg = 1'b0;
+reg [3:0]           cs_a_beat_reg;
+reg [3:0]           cs_a_ihl_reg;
+reg [NW*16-1:0]     cs_b_w_reg;
+reg                 cs_b_first_reg = 1'b0;
+// adder tree as a heap: node n (1..NW-1) is the sum of nodes 2n and 2n+1, nodes NW..2NW-1 are
+// stage B's words; node 1 is the beat sum, CSL cycles after stage B
+reg [NW*21-1:0]     cs_t_reg;
+reg [CSL-1:0]       cs_t_first_reg = {CSL{1'b0}};
+reg [20:0]          cs_acc_reg;
+reg                 cs_ok_reg;
+reg [NW*16-1:0]     cs_m;
+reg [2*NW*21-1:0]   cs_node;
+reg                 cs_ok_c;
+reg [20:0]          cs_mul;
+reg [11:0]          cs_o;
+integer q;
+
+always @* begin
+    // a word counts when its frame byte o is in 14 .. 13 + 4 x IHL
+    for (q = 0; q < NW; q = q + 1) begin
+        cs_o = {{8-KL{1'b0}}, cs_a_beat_reg, {KL{1'b0}}} + {q[10:0], 1'b0};
+        cs_m[16*q +: 16] = {ic_data_reg[16*q +: 8], ic_data_reg[16*q+8 +: 8]} &
+            {16{cs_a_valid_reg && cs_o >= 12'd14 &&
+            cs_o < {6'd0, cs_a_ihl_reg, 2'b00} + 12'd14}};
+    end
+    cs_node = {2*NW*21{1'b0}};
+    for (q = 0; q < NW; q = q + 1) begin
+        cs_node[21*(NW+q) +: 21] = {5'd0, cs_b_w_reg[16*q +: 16]};
+    end
+    for (q = 1; q < NW; q = q + 1) begin
+        cs_node[21*q +: 21] = cs_t_reg[21*q +: 21];
+    end
+    // a non-zero multiple of 0xFFFF (at most 30 words): the folded sum is 0xFFFF
+    cs_ok_c = 1'b0;
+    cs_mul = 21'd0;
+    for (q = 1; q <= 30; q = q + 1) begin
+        cs_mul = cs_mul + 21'h0FFFF;
+        cs_ok_c = cs_ok_c | (cs_acc_reg == cs_mul);
+    end
+end
+
+always @(posedge clk) begin
+    cs_a_valid_reg <= in_xfer && !rst;
+    cs_a_beat_reg <= cs_in_beat_reg;
+    if (in_xfer && cs_in_beat_reg == IHL_BEAT[3:0]) begin
+        cs_a_ihl_reg <= s_axis_tdata[8*IHL_LANE +: 4];
+    end
+    if (in_xfer) begin
+        cs_in_beat_reg <= s_axis_tlast ? 4'd0 :
+            cs_in_beat_reg == 4'd15 ? cs_in_beat_reg : cs_in_beat_reg + 4'd1;
+    end
+    cs_b_w_reg <= cs_m;
+    cs_b_first_reg <= cs_a_valid_reg && cs_a_beat_reg == 4'd0;
+    for (q = 1; q < NW; q = q + 1) begin
+        cs_t_reg[21*q +: 21] <= cs_node[21*(2*q) +: 21] + cs_node[21*(2*q+1) +: 21];
+    end
+    cs_t_first_reg <= {cs_t_first_reg[0 +: CSL-1], cs_b_first_reg};
+    cs_acc_reg <= (cs_t_first_reg[CSL-1] ? 21'd0 : cs_acc_reg) + cs_t_reg[21 +: 21];
+    cs_ok_reg <= cs_ok_c;
+    if (rst) begin
+        cs_in_beat_reg <= 4'd0;
+    end
+end
+
 // frame delay line: DLY stages of {last, user, keep, data}, valid apart (reset)
 localparam BW = 2 + K + DATA_WIDTH;
 reg [DLY-1:0]       dl_valid_reg = {DLY{1'b0}};
@@ -438,30 +516,6 @@ always @* begin
     endcase
 end
 
-// IPv4 header checksum: ones' complement sum of the 16-bit words of the header (IHL words of 4)
-reg [20:0] cs_sum;
-integer j;
-
-// (masked words, no condition around the adds: one multi-operand sum, a carry-save tree). The
-// header is right when the folded sum is 0xFFFF, i.e. the sum is a non-zero multiple of 0xFFFF:
-// one of the 30 values 0xFFFF x m (m = 1..30), compared in parallel instead of folding.
-reg cs_ok;
-reg [20:0] cs_mul;
-
-always @* begin
-    cs_sum = 21'd0;
-    for (j = 0; j < 30; j = j + 1) begin
-        cs_sum = cs_sum + ({5'd0, hdr_reg[8*(14+2*j) +: 8], hdr_reg[8*(15+2*j) +: 8]} &
-            {21{j < 2 * d_ihl}});
-    end
-    cs_ok = 1'b0;
-    cs_mul = 21'd0;
-    for (j = 1; j <= 30; j = j + 1) begin
-        cs_mul = cs_mul + 21'h0FFFF;
-        cs_ok = cs_ok | (cs_sum == cs_mul);
-    end
-end
-
 // Lengths are compared as the total length against the header bytes before a field: with h =
 // 4 x IHL, the UDP payload (BTH .. ICRC) is tot - h - 8 bytes, the data payload tot - h - 40 - pad.
 wire [7:0]  opcode = uv[8*8 +: 8];
@@ -507,7 +561,7 @@ wire [20:0] pre_f = {
     tot < {8'd0, ihl4} + 16'd8,                                       // 11 UDP header
     {2'b00, tot} + 18'd14 > f_len_reg,                                // 10 total length > frame
     tot < {8'd0, ihl4},                                               //  9 total length < header
-    !cs_ok,                                                           //  8 header checksum
+    !cs_ok_reg,                                                       //  8 header checksum
     {hdr_reg[8*20 +: 6], hdr_reg[8*21 +: 8]} != 14'd0,                //  7 fragment
     hdr_reg[8*23 +: 8] != 8'd17,                                      //  6 protocol
     f_len_reg < 18'd14 + {10'd0, ihl4},                               //  5 options present
