@@ -323,7 +323,8 @@ roce_icrc #(
  * beat, idle cycles included, so cs_ok_reg holds a frame's verdict exactly in stage F (T+1).
  */
 localparam NW = K / 2;
-localparam CSL = KL - 1;
+// (2 below DATA_WIDTH 64, which the parameter check refuses: no zero-width select before it)
+localparam CSL = KL > 2 ? KL - 1 : 2;
 localparam IHL_BEAT = 14 / K;
 localparam IHL_LANE = 14 % K;
 reg [3:0]           cs_in_beat_reg = 4'd0;
