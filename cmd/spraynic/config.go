@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -67,7 +70,8 @@ func configParamsCommand() *cli.Command {
 		ArgsUsage: "NAME|FILE",
 		Flags: []cli.Flag{&cli.StringFlag{Name: "format", Value: "verilator",
 			Usage: "verilator (-GNAME=V) or yosys (chparam -set NAME V)"},
-			&cli.StringFlag{Name: "top", Usage: "only the parameters this top declares (what its tools accept)"}},
+			&cli.StringFlag{Name: "top", Usage: "only the parameters this top declares (what its tools accept): " +
+				"a top of rtl/manifest.json, or a module with its file rtl/<top>.v (nic_roce)"}},
 		Action: func(c *cli.Context) error {
 			cfg, err := oneConfigArg(c)
 			if err != nil {
@@ -79,9 +83,9 @@ func configParamsCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				if !slices.Contains(m.Names(), top) {
-					return usageErr("--top %q: not a top of rtl/manifest.json%s (tops: %s)", top, closest(top, m.Names()),
-						strings.Join(m.Names(), ", "))
+				if !slices.Contains(m.Names(), top) && !moduleFile(root, top) {
+					return usageErr("--top %q: not a top of rtl/manifest.json%s (tops: %s; or a module with its file "+
+						"rtl/<top>.v, such as nic_roce)", top, closest(top, m.Names()), strings.Join(m.Names(), ", "))
 				}
 				if params, err = tops.Params(root, top, cfg); err != nil {
 					return err
@@ -117,3 +121,16 @@ func oneConfigArg(c *cli.Context) (config.Config, error) {
 	}
 	return configFlag("", c.Args().First())
 }
+
+// moduleFile tells whether top names a module of the design outside the manifest (nic_roce, the frame-level top
+// that has no FPGA baseline): an identifier with its file rtl/<top>.v.
+func moduleFile(root, top string) bool {
+	if !verilogIdent.MatchString(top) {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(root, "rtl", top+".v"))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// verilogIdent is a simple Verilog identifier.
+var verilogIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
