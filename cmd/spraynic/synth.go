@@ -12,11 +12,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// synthFlags are the flags synth and fpga-baseline share.
+// synthFlags are the flags synth and fpga-baseline share (fpga-baseline records every top: no --top).
 func synthFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "top",
-			Usage: "only these tops of rtl/manifest.json (default: every top)"},
 		&cli.IntFlag{Name: "jobs", Value: 1,
 			Usage: "(board, top) runs in parallel; 0 is one per CPU"},
 		&cli.BoolFlag{Name: "force", Usage: "run the tools even when a report with the same inputs exists"},
@@ -49,6 +47,8 @@ func synthCommand() *cli.Command {
 				Usage: "compare with " + fpga.BaselineFile + " (default boards: the baseline's)"},
 			&cli.BoolFlag{Name: "vivado-only", Usage: "only write and tclsh-check the Vivado scripts (boards: " +
 				strings.Join(fpga.Names(fpga.VivadoBoards(fpga.Boards)), ", ") + "), no yosys"},
+			&cli.StringSliceFlag{Name: "top",
+				Usage: "only these tops of rtl/manifest.json (default: every top)"},
 		}, synthFlags()...),
 		Action: synthAction,
 	}
@@ -133,9 +133,6 @@ func fpgaBaselineCommand() *cli.Command {
 			"Commit both files with the change that moved them.",
 		Flags: synthFlags(),
 		Action: func(c *cli.Context) error {
-			if len(c.StringSlice("top")) > 0 {
-				return usageErr("fpga-baseline records every top of rtl/manifest.json: drop --top")
-			}
 			p, err := newProject(c)
 			if err != nil {
 				return err
