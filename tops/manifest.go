@@ -84,6 +84,19 @@ func (m Manifest) Sources(root, top string) ([]string, error) {
 	return nil, fmt.Errorf("top %q is not in rtl/manifest.json", top)
 }
 
+// ModuleFile tells whether name is a module of the design with its own file rtl/<name>.v, in the manifest or
+// not (nic_roce, the frame-level top, has no FPGA baseline and is not): a Verilog identifier, so no path.
+func ModuleFile(root, name string) bool {
+	if !ident.MatchString(name) {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(root, "rtl", name+".v"))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// ident is a simple Verilog identifier.
+var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // paramDecl matches a (non-local) parameter declaration of a module header.
 var paramDecl = regexp.MustCompile(`(?m)^\s*parameter\s+(?:integer\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=`)
 

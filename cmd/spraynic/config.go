@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -83,7 +80,7 @@ func configParamsCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				if !slices.Contains(m.Names(), top) && !moduleFile(root, top) {
+				if !slices.Contains(m.Names(), top) && !tops.ModuleFile(root, top) {
 					return usageErr("--top %q: not a top of rtl/manifest.json%s (tops: %s; or a module with its file "+
 						"rtl/<top>.v, such as nic_roce)", top, closest(top, m.Names()), strings.Join(m.Names(), ", "))
 				}
@@ -121,16 +118,3 @@ func oneConfigArg(c *cli.Context) (config.Config, error) {
 	}
 	return configFlag("", c.Args().First())
 }
-
-// moduleFile tells whether top names a module of the design outside the manifest (nic_roce, the frame-level top
-// that has no FPGA baseline): an identifier with its file rtl/<top>.v.
-func moduleFile(root, top string) bool {
-	if !verilogIdent.MatchString(top) {
-		return false
-	}
-	st, err := os.Stat(filepath.Join(root, "rtl", top+".v"))
-	return err == nil && st.Mode().IsRegular()
-}
-
-// verilogIdent is a simple Verilog identifier.
-var verilogIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
