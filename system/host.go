@@ -66,16 +66,7 @@ type txHost struct {
 }
 
 // size draws one message size.
-func (h *txHost) size() int {
-	d := h.dist
-	switch d.kind {
-	case "uniform":
-		return d.a + h.rng.IntN(d.b-d.a+1)
-	case "exp":
-		return min(maxMsg, max(1, int(h.rng.ExpFloat64()*float64(d.a))))
-	}
-	return d.a
-}
+func (h *txHost) size() int { return h.dist.draw(h.rng) }
 
 // post keeps every open connection at its backlog of messages.
 func (h *txHost) post() error {

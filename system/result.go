@@ -3,8 +3,6 @@ package system
 import (
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strings"
 
 	"github.com/spraynic/spraynic/system/roce"
@@ -115,13 +113,8 @@ func (s *sim) finish() error {
 	r.Goodput = float64(r.PayloadBytes) / s.capacity(s.measured)
 	r.Bidir = o.Bidir
 	r.GoodputBA = float64(r.PayloadBytesBA) / s.capacity(s.measured)
-	s.mctFigures()
-	s.resendFigures()
 	s.counterFigures()
-	s.series()
-	if len(o.Failures) > 0 || len(o.Resets) > 0 {
-		r.RecoveryUS = s.recovery()
-	}
+	r.Figures(o, Tally{MCT: s.mct, Resend: s.resend, Bins: s.bins, BinCycles: s.binCycles, Measured: s.measured})
 	if err := s.writeCaptures(); err != nil {
 		return err
 	}
@@ -131,31 +124,6 @@ func (s *sim) finish() error {
 		return &ConnLostError{Conns: r.Errors, Messages: r.Aborted, Seed: o.Seed}
 	}
 	return nil
-}
-
-// resendFigures computes the median and longest resend time (microseconds).
-func (s *sim) resendFigures() {
-	if len(s.resend) == 0 {
-		return
-	}
-	slices.Sort(s.resend)
-	us := func(c int64) float64 { return float64(c) / float64(s.o.ClockMHz) }
-	s.res.ResendP50US = us(s.resend[(len(s.resend)-1)/2])
-	s.res.ResendMaxUS = us(s.resend[len(s.resend)-1])
-}
-
-// mctFigures computes the message completion time percentiles (microseconds).
-func (s *sim) mctFigures() {
-	if len(s.mct) == 0 {
-		return
-	}
-	us := func(c int64) float64 { return float64(c) / float64(s.o.ClockMHz) }
-	slices.Sort(s.mct)
-	q := func(f float64) int64 { return s.mct[min(len(s.mct)-1, int(math.Ceil(f*float64(len(s.mct))))-1)] }
-	s.res.MCTP50US = us(q(0.5))
-	s.res.MCTP99US = us(q(0.99))
-	s.res.MCTP999US = us(q(0.999))
-	s.res.MCTMaxUS = us(s.mct[len(s.mct)-1])
 }
 
 // counterFigures sums the endpoints' counters (both endpoints) and reads the forward network's per-path figures.
@@ -177,22 +145,6 @@ func (s *sim) counterFigures() {
 		r.PathDrops = append(r.PathDrops, ps.DroppedLoss+ps.DroppedTail+ps.DroppedDown)
 		r.Lost += ps.DroppedLoss + ps.DroppedTail + ps.DroppedDown
 		r.ECNMarks += ps.Marked
-	}
-}
-
-// series computes the goodput time series: each bin of the measured time as a fraction of the port capacity of
-// that bin (the last one may be shorter).
-func (s *sim) series() {
-	r := s.res
-	r.BinUS = s.o.BinUS
-	nb := int((s.measured + s.binCycles - 1) / s.binCycles)
-	for i := 0; i < nb; i++ {
-		v := int64(0)
-		if i < len(s.bins) {
-			v = s.bins[i]
-		}
-		w := min(s.binCycles, s.measured-int64(i)*s.binCycles)
-		r.Series = append(r.Series, float64(v)/s.capacity(w))
 	}
 }
 
@@ -221,38 +173,6 @@ type ConnLostError struct {
 
 func (e *ConnLostError) Error() string {
 	return fmt.Sprintf("%d connection error(s), %d message(s) lost with them (seed %d)", e.Conns, e.Messages, e.Seed)
-}
-
-// RecoveryTarget is the goodput a run with a failure must return to.
-const RecoveryTarget = 0.85
-
-// recovery returns the time from the first failure or reset to the first bin whose goodput is back at RecoveryTarget
-// after having dipped below it (0 if it never dipped, -1 if it never came back).
-func (s *sim) recovery() float64 {
-	at := math.Inf(1)
-	for _, f := range s.o.Failures {
-		at = min(at, f.AtUS)
-	}
-	for _, r := range s.o.Resets {
-		at = min(at, r.AtUS)
-	}
-	first := int(at / s.o.BinUS)
-	dipped := false
-	for i := first; i < len(s.res.Series); i++ {
-		g := s.res.Series[i]
-		if g < RecoveryTarget {
-			dipped = true
-			continue
-		}
-		if !dipped {
-			continue
-		}
-		return float64(i)*s.o.BinUS - at
-	}
-	if !dipped {
-		return 0
-	}
-	return -1
 }
 
 // tableRow is one row of WriteTable: its name and the text of a run's figure.

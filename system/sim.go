@@ -239,7 +239,7 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 	if err != nil {
 		return nil, err
 	}
-	net, err := network.New(s.netConfig(idx))
+	net, err := network.New(o.NetConfig(idx))
 	if err != nil {
 		return nil, err
 	}
@@ -263,56 +263,6 @@ func (s *sim) newSide(name string, idx int, sender bool) (*side, error) {
 		}
 	}
 	return sd, nil
-}
-
-// netConfig is the network side idx's port sends into: one path per fabric path, each with its rate, delay,
-// loss and failures.
-func (s *sim) netConfig(idx int) network.Config {
-	o := s.o
-	nc := network.Config{ClockMHz: o.ClockMHz, PortGbps: o.PortGbps, HashSeed: uint32(0x5eed0000 + idx),
-		Seed: splitmix(o.Seed + uint64(idx)*0x9e3779b97f4a7c15)}
-	for p := 0; p < o.NetPaths; p++ {
-		nc.Paths = append(nc.Paths, s.pathConfig(idx, p))
-	}
-	return nc
-}
-
-// pathConfig is fabric path p of side idx's network: the path rate (or its --slow rate), delay plus skew,
-// jitter, queue, the loss of the direction (data, or ACKs only), and its failures.
-func (s *sim) pathConfig(idx, p int) network.PathConfig {
-	o := s.o
-	cyc := func(ns float64) int64 { return int64(math.Round(ns * float64(o.ClockMHz) / 1000)) }
-	gbps := o.PathGbps
-	for _, sp := range o.Slow {
-		if sp.Path == p {
-			gbps = sp.Gbps
-		}
-	}
-	pc := network.PathConfig{Gbps: gbps, Delay: cyc(o.DelayNS + float64(p)*o.SkewNS), Jitter: cyc(o.JitterNS),
-		QueueBytes: o.QueueKB << 10, ECNBytes: o.ECNKB << 10}
-	loss := o.Loss
-	if idx == 1 && !o.Bidir {
-		loss = o.AckLoss
-	}
-	switch {
-	case loss == 0:
-		pc.Loss = network.Loss{Model: "none"}
-	case o.LossModel == "gilbert":
-		b2g := 1 / o.Burst
-		pc.Loss = network.Loss{Model: "gilbert", BadToGood: b2g, GoodToBad: loss * b2g / (1 - loss), LossBad: 1}
-	default:
-		pc.Loss = network.Loss{Model: "bernoulli", P: loss}
-	}
-	for _, f := range o.Failures {
-		if f.Path == p {
-			iv := network.Interval{From: cyc(f.AtUS * 1000), To: math.MaxInt64}
-			if f.UntilUS != 0 {
-				iv.To = cyc(f.UntilUS * 1000)
-			}
-			pc.Down = append(pc.Down, iv)
-		}
-	}
-	return pc
 }
 
 // newRxHost builds side idx's receiving host.
@@ -989,9 +939,7 @@ func (s *sim) goodputSoFar() float64 {
 }
 
 // capacity is the bytes the port can carry in t cycles.
-func (s *sim) capacity(t int64) float64 {
-	return float64(t) * float64(s.o.PortGbps) * 1000 / 8 / float64(s.o.ClockMHz)
-}
+func (s *sim) capacity(t int64) float64 { return s.o.Capacity(t) }
 
 // capture builds the frame of p as sd's port sent it and appends it with its simulated time.
 func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byte, stamps *[]time.Time) error {
