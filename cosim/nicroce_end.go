@@ -175,6 +175,10 @@ type nrEnd struct {
 	// response), so enable falls under an offered first beat.
 	offAtFrame bool
 	txHold     int
+	// txGate, when set, holds MAC TX tready low at a frame's first beat while it returns false (the port is busy:
+	// SimFrames); rxIdle bounds the seeded idle cycles before a MAC RX frame (0..rxIdle-1).
+	txGate func() bool
+	rxIdle int
 }
 
 // newNrEnd opens the model at lib and makes the endpoint.
@@ -202,7 +206,7 @@ func newNrEnd(name, lib string, cfg config.Config, seed uint64, self, peer nrPee
 	e := &nrEnd{name: name, cfg: cfg, dut: dut, ports: ports, twin: twin, host: host,
 		rng: rand.New(rand.NewPCG(seed, 2)), inW: make([]uint32, ports.inWords),
 		outW: make([]uint32, ports.outWords), self: self, peer: peer, sends: map[uint32][]nrReq{}, setup: true,
-		stall: 0.1, gap: 0.05, repro: repro}
+		stall: 0.1, gap: 0.05, repro: repro, rxIdle: 4}
 	return e, nil
 }
 
@@ -238,7 +242,7 @@ func (e *nrEnd) drive(ho *dmahost.HostOut, rst bool) {
 	in.DmaRdStsValid, in.DmaRdStsTag, in.DmaRdStsError = ho.RdStsValid, ho.RdStsTag, ho.RdStsError
 	in.DmaWrStsValid, in.DmaWrStsTag, in.DmaWrStsError = ho.WrStsValid, ho.WrStsTag, ho.WrStsError
 	in.CplReady = e.rng.Float64() >= e.stall
-	in.MacTxTReady = e.rng.Float64() >= e.stall && e.txHold == 0
+	in.MacTxTReady = e.rng.Float64() >= e.stall && e.txHold == 0 && (e.txGate == nil || len(e.txCur) > 0 || e.txGate())
 	in.WrValid, in.RqValid = !e.setup && len(e.wrQ) > 0, !e.setup && len(e.rqQ) > 0
 	in.WrConn, in.WrID, in.WrAddr, in.WrLen = 0, 0, 0, 0
 	in.RqConn, in.RqID, in.RqAddr, in.RqLen = 0, 0, 0, 0
@@ -276,7 +280,7 @@ func (e *nrEnd) driveMac() {
 	in.MacRxTValid, in.MacRxTData, in.MacRxTKeep, in.MacRxTLast = false, nicroce.Data{}, 0, false
 	if len(e.rxBeats) == 0 && len(e.rxQ) > 0 && e.idle == 0 {
 		e.rxBeats, e.rxCur, e.rxQ = nrBeats(e.rxQ[0], e.cfg.DataWidth/8), e.rxQ[0], e.rxQ[1:]
-		e.idle = e.rng.IntN(4)
+		e.idle = e.rng.IntN(e.rxIdle)
 	}
 	if len(e.rxBeats) == 0 {
 		if e.idle > 0 {

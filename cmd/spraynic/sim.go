@@ -20,6 +20,11 @@ func simCommand() *cli.Command {
 			Usage: "write every packet both ports sent to this pcap file (opens in Wireshark)"},
 		&cli.BoolFlag{Name: "rtl",
 			Usage: "check both endpoints as nic_transport RTL (Verilator), each in lockstep with its golden twin"},
+		&cli.BoolFlag{Name: "frames", Usage: "with --rtl: the endpoints are the frame-level nic_roce top, Ethernet " +
+			"frames through the network, work requests and DMA host memory; the port runs at the datapath rate " +
+			"(docs/e2e_frames.md)"},
+		&cli.Float64Flag{Name: "corrupt",
+			Usage: "with --frames: probability that a delivered frame has one byte changed, 0..0.5"},
 	)
 	return &cli.Command{
 		Name:        "sim",
@@ -73,12 +78,21 @@ func simAction(c *cli.Context) error {
 
 // simRun runs the simulation on the golden endpoints, or with --rtl on both RTL endpoints in lockstep.
 func simRun(c *cli.Context, o system.Options) (*system.Result, error) {
+	if c.Bool("frames") && !c.Bool("rtl") {
+		return nil, usageErr("--frames: needs --rtl (the frame-level mode runs the nic_roce RTL tops)")
+	}
+	if c.IsSet("corrupt") && !c.Bool("frames") {
+		return nil, usageErr("--corrupt: needs --frames (only the frame-level mode carries frames)")
+	}
 	if !c.Bool("rtl") {
 		return system.Run(o)
 	}
 	root, err := tops.Root()
 	if err != nil {
 		return nil, err
+	}
+	if c.Bool("frames") {
+		return simFrames(c, root, o)
 	}
 	r, sides, err := cosim.SimRTL(root, o, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
 	for _, sd := range sides {
@@ -89,4 +103,32 @@ func simRun(c *cli.Context, o system.Options) (*system.Result, error) {
 		fmt.Fprintln(c.App.Writer, "the figures below are the RTL's")
 	}
 	return r, err
+}
+
+// simFrames runs the frame-level mode: two nic_roce RTL tops in lockstep with their twins. Without --port-gbps
+// the port (and, without --path-gbps, the paths) run at the datapath rate.
+func simFrames(c *cli.Context, root string, o system.Options) (*system.Result, error) {
+	if !c.IsSet("port-gbps") {
+		o.PortGbps = cosim.DatapathGbps(o.Config, o.ClockMHz)
+		if c.Int("path-gbps") == 0 {
+			o.PathGbps = o.PortGbps
+		}
+	}
+	fmt.Fprintf(c.App.Writer, "frame-level: two nic_roce RTL tops, port %d Gb/s (DATA_WIDTH %d at %d MHz: %d Gb/s)\n",
+		o.PortGbps, o.Config.DataWidth, o.ClockMHz, cosim.DatapathGbps(o.Config, o.ClockMHz))
+	r, st, err := cosim.SimFrames(cosim.FrameSimOptions{Root: root, Sim: o, Corrupt: c.Float64("corrupt"),
+		Repro: "spraynic " + strings.Join(os.Args[1:], " "), Log: os.Stderr})
+	for _, sd := range st.Sides {
+		fmt.Fprintf(c.App.Writer, "RTL endpoint %s: %d cycles in lockstep with its golden twin (nic_roce), every "+
+			"output port equal (%.0f cycles/s)\n", sd.Side, sd.Cycles, float64(sd.Cycles)/sd.Seconds)
+	}
+	if len(st.Sides) == 2 {
+		fmt.Fprintf(c.App.Writer, "frames: %d sent by both MAC TX ports, %d lost, %d CE-marked, %d corrupted\n",
+			st.Frames, st.Lost, st.Marked, st.Corrupted)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(c.App.Writer, "the figures below are the RTL's")
+	return r, nil
 }

@@ -2,6 +2,10 @@ package nicroce
 
 import "github.com/spraynic/spraynic/golden/wide"
 
+// QueueDepth is SQ_DEPTH = RQ_DEPTH: the send work requests outstanding and the receives posted per connection
+// (docs/nic_roce.md).
+const QueueDepth = sqDepth
+
 // Localparams of the structure (docs/nic_roce_rtl.md).
 const (
 	sqDepth  = 16
