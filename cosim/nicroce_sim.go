@@ -2,7 +2,6 @@ package cosim
 
 import (
 	"fmt"
-	"io"
 	"math/bits"
 	"math/rand/v2"
 	"path/filepath"
@@ -28,9 +27,9 @@ type FrameSimOptions struct {
 	Sim  system.Options
 	// Corrupt is the probability that a delivered frame has one byte after its Ethernet header changed (0..0.5).
 	Corrupt float64
-	// Repro is the command that reproduces the run; Log receives the model build's output.
+	// Repro is the command that reproduces the run; Cache is the model cache (empty: build/models under Root).
 	Repro string
-	Log   io.Writer
+	Cache string
 }
 
 // FrameSimStats are the lockstep and frame figures of a run.
@@ -83,8 +82,9 @@ func checkFrameOptions(o system.Options, corrupt float64) error {
 	return nil
 }
 
-// frameOptions applies the defaults (the port at the datapath rate), the mode and the checks.
-func frameOptions(opt system.Options, corrupt float64) (system.Options, error) {
+// FrameOptions applies the defaults (the port at the datapath rate when PortGbps is 0), the mode and the checks
+// of the frame-level mode; an error names the option, its value and what is allowed.
+func FrameOptions(opt system.Options, corrupt float64) (system.Options, error) {
 	if opt.PortGbps == 0 {
 		opt.PortGbps = DatapathGbps(opt.Config, opt.Defaults().ClockMHz)
 	}
@@ -103,11 +103,14 @@ func frameOptions(opt system.Options, corrupt float64) (system.Options, error) {
 // docs/e2e_frames.md says) and the lockstep and frame counts. Any check that fails returns an error.
 func SimFrames(fo FrameSimOptions) (*system.Result, FrameSimStats, error) {
 	var st FrameSimStats
-	o, err := frameOptions(fo.Sim, fo.Corrupt)
+	o, err := FrameOptions(fo.Sim, fo.Corrupt)
 	if err != nil {
 		return nil, st, err
 	}
-	lib, err := BuildNicRoCETB(fo.Root, o.Config, filepath.Join(fo.Root, "build", "models"))
+	if fo.Cache == "" {
+		fo.Cache = filepath.Join(fo.Root, "build", "models")
+	}
+	lib, err := BuildNicRoCETB(fo.Root, o.Config, fo.Cache)
 	if err != nil {
 		return nil, st, err
 	}

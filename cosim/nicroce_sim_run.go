@@ -50,6 +50,15 @@ func (s *frameSim) run() error {
 		}
 	}
 	s.lost = len(s.inFlight[0]) + len(s.inFlight[1])
+	var dropped int64
+	for _, n := range s.nets {
+		for _, ps := range n.Stats().Paths {
+			dropped += ps.DroppedLoss + ps.DroppedTail + ps.DroppedDown
+		}
+	}
+	if int64(s.lost) != dropped {
+		return fmt.Errorf("%d frames never arrived, the networks dropped %d\n  reproduce: %s", s.lost, dropped, s.repro)
+	}
 	return s.readCounters()
 }
 

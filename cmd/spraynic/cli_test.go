@@ -110,6 +110,15 @@ func TestUsageErrors(t *testing.T) {
 		{name: "sweep list value", args: []string{"sim", "sweep", "--losses", "0,abc"}, code: 2,
 			stderr: `spraynic: --losses: value "abc" in "0,abc" is not a number (allowed: a comma-separated list); ` +
 				`see 'spraynic sim sweep --help'`},
+		{name: "frames without rtl", args: []string{"sim", "--frames"}, code: 2,
+			stderr: `spraynic: --frames: needs --rtl (the frame-level mode runs the nic_roce RTL tops); ` +
+				`see 'spraynic sim --help'`},
+		{name: "corrupt without frames", args: []string{"sim", "--rtl", "--corrupt", "0.1"}, code: 2,
+			stderr: `spraynic: --corrupt: needs --frames (only the frame-level mode carries frames); ` +
+				`see 'spraynic sim --help'`},
+		{name: "frames above the datapath", args: []string{"sim", "--rtl", "--frames", "--port-gbps", "65"}, code: 2,
+			stderr: `spraynic: option port-gbps: value 65 above the datapath's 64 Gb/s (allowed 1..64: DATA_WIDTH ` +
+				`256 x 250 MHz); see 'spraynic sim --help'`},
 		{name: "formal unknown block", args: []string{"formal", "--block", "nosuch"}, code: 2,
 			stderr: `spraynic: block "nosuch" has no check in suite ci of formal/presets.json; ` +
 				`see 'spraynic formal --help'`},

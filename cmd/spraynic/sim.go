@@ -114,10 +114,13 @@ func simFrames(c *cli.Context, root string, o system.Options) (*system.Result, e
 			o.PathGbps = o.PortGbps
 		}
 	}
+	if _, err := cosim.FrameOptions(o, c.Float64("corrupt")); err != nil {
+		return nil, asUsage(err)
+	}
 	fmt.Fprintf(c.App.Writer, "frame-level: two nic_roce RTL tops, port %d Gb/s (DATA_WIDTH %d at %d MHz: %d Gb/s)\n",
 		o.PortGbps, o.Config.DataWidth, o.ClockMHz, cosim.DatapathGbps(o.Config, o.ClockMHz))
 	r, st, err := cosim.SimFrames(cosim.FrameSimOptions{Root: root, Sim: o, Corrupt: c.Float64("corrupt"),
-		Repro: "spraynic " + strings.Join(os.Args[1:], " "), Log: os.Stderr})
+		Repro: "spraynic " + strings.Join(os.Args[1:], " ")})
 	for _, sd := range st.Sides {
 		fmt.Fprintf(c.App.Writer, "RTL endpoint %s: %d cycles in lockstep with its golden twin (nic_roce), every "+
 			"output port equal (%.0f cycles/s)\n", sd.Side, sd.Cycles, float64(sd.Cycles)/sd.Seconds)
