@@ -162,6 +162,7 @@ localparam DMA_TAG_WIDTH = 8;
 localparam SQ_DEPTH = 16;
 localparam RQ_DEPTH = 16;
 localparam TXQ_DEPTH = 32;
+localparam TXQ_BEATS = 256;
 localparam PAQ_DEPTH = 16;
 localparam GEN_W = 8;
 localparam SEQ_W = DMA_TAG_WIDTH + 2;
@@ -172,6 +173,11 @@ localparam PW = SLOT + 1;
 localparam SKW = 32 - LM;
 localparam TXQ_W = $clog2(TXQ_DEPTH);
 localparam PAQ_W = $clog2(PAQ_DEPTH);
+localparam KL = $clog2(K);
+// the beat counter: T2 and TXQ hold at most TXQ_DEPTH + 1 packets of at most MTU beats
+localparam BW = LEN_W + TXQ_W + 1;
+localparam [LEN_W:0] K_M1 = {{LEN_W+1-KL{1'b0}}, {KL{1'b1}}};
+localparam [BW-1:0] TXB_MAX = TXQ_BEATS;
 localparam NCNT = 41;
 localparam NBASE = 27;
 localparam [32:0] MAX_MSG = 33'd1 << (19 + LM);
@@ -211,6 +217,10 @@ initial begin
     end
     if ((TXQ_DEPTH & (TXQ_DEPTH - 1)) != 0) begin
         $error("Error: TXQ_DEPTH = %0d (allowed: power of two) (instance %m)", TXQ_DEPTH);
+        $finish;
+    end
+    if (TXQ_BEATS < 1 || TXQ_BEATS >= 2**BW) begin
+        $error("Error: TXQ_BEATS = %0d (allowed: 1..2^%0d-1) (instance %m)", TXQ_BEATS, BW);
         $finish;
     end
 end
@@ -495,6 +505,7 @@ reg [TXQ_E-1:0]         txq_mem [0:TXQ_DEPTH-1];
 reg [LEN_W-1:0]         txq_plen [0:TXQ_DEPTH-1];
 reg [TXQ_DEPTH-1:0]     txq_drop_q;
 reg [TXQ_W:0]           txq_wp_q, txq_dp_q, txq_pp_q;
+reg [BW-1:0]            txb_q;
 reg [7:0]               rd_tag_q;
 reg [255:0]             rd_out_q;
 // read status
@@ -680,7 +691,7 @@ wire            rd_hs = m_dma_rd_desc_valid && m_dma_rd_desc_ready;
 wire            t2_move = t2_v_q && txq_room && (t2_rd ? rd_hs : 1'b1);
 wire            t1_move = t1_v_q && (!t1_ok || !t2_v_q || t2_move);
 wire            t2_load = t1_v_q && t1_ok && (!t2_v_q || t2_move);
-assign pkt_ready = !t1_v_q || t1_move;
+assign pkt_ready = (!t1_v_q || t1_move) && txb_q < TXB_MAX;
 wire            pkt_hs = pkt_valid && pkt_ready;
 
 // TXQ head (descriptor pointer) and payload pointer entries
@@ -713,6 +724,13 @@ assign tx_s_pay_tvalid = rt_act && !qp_drop && s_axis_dma_rd_tvalid;
 assign s_axis_dma_rd_tready = !rst && rt_act && (qp_drop || tx_s_pay_tready);
 wire            pay_last = s_axis_dma_rd_tvalid && s_axis_dma_rd_tready && s_axis_dma_rd_tlast;
 wire            txq_pmove = qp_skip || pay_last;
+// payload beats of T2 and TXQ: + T1's packet at T2's load, - the router's entry at its end
+wire [LEN_W:0]  t1_bsum = {1'b0, t1_plen} + K_M1;
+wire [LEN_W:0]  qp_bsum = {1'b0, qp_plen} + K_M1;
+wire [LEN_W:0]  t1_beats = t1_bsum >> KL;
+wire [LEN_W:0]  qp_beats = qp_bsum >> KL;
+wire [BW-1:0]   txb_add = t2_load ? {{TXQ_W{1'b0}}, t1_beats} : {BW{1'b0}};
+wire [BW-1:0]   txb_sub = txq_pmove ? {{TXQ_W{1'b0}}, qp_beats} : {BW{1'b0}};
 
 /*
  * Read status: the cycle after a status, its rdtag_mem entry
@@ -1453,6 +1471,7 @@ always @(posedge clk) begin
     if (txq_pmove) begin
         txq_pp_q <= txq_pp_q + 1'b1;
     end
+    txb_q <= txb_q + txb_add - txb_sub;
     if (rd_hs) begin
         rd_out_q[rd_tag_q] <= 1'b1;
         rd_tag_q <= rd_tag_q + 1'b1;
@@ -1696,6 +1715,7 @@ always @(posedge clk) begin
         t2_v_q <= 1'b0;
         txq_drop_q <= {TXQ_DEPTH{1'b0}};
         txq_wp_q <= {TXQ_W+1{1'b0}};
+        txb_q <= {BW{1'b0}};
         txq_dp_q <= {TXQ_W+1{1'b0}};
         txq_pp_q <= {TXQ_W+1{1'b0}};
         rd_tag_q <= 8'd0;

@@ -70,3 +70,21 @@ func TestSendSegmentation(t *testing.T) {
 	require.Equal(t, uint32(3), b.counter(cntTxData))
 	require.Equal(t, uint32(1), b.counter(cntWrTaken))
 }
+
+// TestSendBeatBound: m_pkt waits while T2 and TXQ hold TXQ_BEATS (256) payload beats or more; at the default
+// preset (128 beats a 4 KiB packet) at most three reads are issued before the first read's data returns.
+func TestSendBeatBound(t *testing.T) {
+	seed := testseed.Seed(t)
+	t.Logf("seed %d", seed)
+	b := newBenchOf(t, "default", dmahost.Config{Seed: seed, LatencyMin: 3000, LatencyMax: 3000})
+	b.write(regCtrl, 1)
+	b.open(0, peerMAC, peerIP, 100, 500)
+	mtu := uint32(b.cfg.MTU)
+	require.NoError(t, b.host.Mem.Write(0x10000, pattern(int(8*mtu), 5)))
+	b.wrQ = append(b.wrQ, wr{conn: 0, id: 1, addr: 0x10000, len: 8 * mtu})
+	b.run(1500)
+	require.Empty(t, b.sent, "no data before the read latency")
+	require.GreaterOrEqual(t, len(b.rds), 2, "two packets fit below the bound")
+	require.LessOrEqual(t, len(b.rds), 3, "reads issued while the first is outstanding")
+	b.until(40000, "eight packets", func() bool { return len(b.sent) == 8 })
+}

@@ -12,6 +12,7 @@ const (
 	slotMask = sqDepth - 1
 	ptrMask  = 2*sqDepth - 1
 	txqDepth = 32
+	txqBeats = 256
 	paqDepth = 16
 	tags     = 256
 	seqMask  = 1<<10 - 1
@@ -127,6 +128,9 @@ type txUnit struct {
 	rdtagMem      [tags]rdTagEnt
 	txq           [txqDepth]txqEnt
 	txt, txd, txp uint32
+	// beats: the payload beats of T2 and TXQ (T1's packet added at T2's load, the router's entry released at its
+	// end).
+	beats uint32
 }
 
 // rdsUnit is the registered read status.

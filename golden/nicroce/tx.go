@@ -54,8 +54,11 @@ func (t *Top) txPathComb(in *TopIn) {
 		cy.t1OK, cy.t1Ent = t.t1Valid(), t.t1Ent()
 		cy.t1Moves = !cy.t1OK || !x.t2.valid || cy.t2Moves
 	}
-	cy.pktReady = !in.Rst && (!x.t1.valid || cy.t1Moves)
+	cy.pktReady = !in.Rst && (!x.t1.valid || cy.t1Moves) && x.beats < txqBeats
 }
+
+// beats is a packet's payload beats, ceil(plen / (DATA_WIDTH/8)) (0 for plen 0).
+func (t *Top) beats(plen uint32) uint32 { return (plen + uint32(t.k) - 1) / uint32(t.k) }
 
 // txOut drives m_dma_rd_desc, roce_tx s_pkt and s_pay and s_axis_dma_rd_tready.
 func (t *Top) txOut(in *TopIn, out *TopOut) {
@@ -108,6 +111,7 @@ func (t *Top) txEdge(in *TopIn) {
 		cy.inc[cTxData] = true
 	}
 	if cy.payDone {
+		x.beats -= t.beats(x.txq[x.txp%txqDepth].plen)
 		x.txp++
 	}
 	if in.DmaRdStsValid {
@@ -126,6 +130,7 @@ func (t *Top) txEdge(in *TopIn) {
 	if x.t1.valid && cy.t1Moves {
 		if cy.t1OK {
 			x.t2.valid, x.t2.e = true, cy.t1Ent
+			x.beats += t.beats(cy.t1Ent.plen)
 		}
 		x.t1.valid = false
 	}
