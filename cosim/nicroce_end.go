@@ -175,8 +175,8 @@ type nrEnd struct {
 	// response), so enable falls under an offered first beat.
 	offAtFrame bool
 	txHold     int
-	// txGate, when set, holds MAC TX tready low at a frame's first beat while it returns false (the port is busy:
-	// SimFrames); rxIdle bounds the seeded idle cycles before a MAC RX frame (0..rxIdle-1).
+	// txGate, when set, holds MAC TX tready low at a frame's first beat while it returns false (a frame waits for
+	// the port: SimFrames); rxIdle bounds the seeded idle cycles before a MAC RX frame (0..rxIdle-1).
 	txGate func() bool
 	rxIdle int
 }

@@ -196,8 +196,10 @@ type frameSim struct {
 	dirs    []*fsDir
 	// inFlight holds the frames on each network by tag; crng draws the corruptions.
 	inFlight [2]map[uint64]fsFrame
-	tag      uint64
-	crng     *rand.Rand
+	// macQ holds each MAC TX's frames that wait for the port (at most one: the MAC takes no new frame meanwhile).
+	macQ [2][][]byte
+	tag  uint64
+	crng *rand.Rand
 	// t0 is the first measured cycle (-1 until both programmings finished), measured the measured cycles.
 	t0, measured, binCycles int64
 	mct                     []int64
@@ -235,8 +237,8 @@ func newFrameSim(lib string, o system.Options, corrupt float64, repro string) (*
 			s.close()
 			return nil, err
 		}
-		net := s.nets[i]
-		e.txGate = func() bool { return net.PortFree(e.cycle) }
+		side := i
+		e.txGate = func() bool { return len(s.macQ[side]) == 0 }
 		s.inFlight[i] = map[uint64]fsFrame{}
 	}
 	psn := func(side int) func(c int) uint32 {
@@ -333,10 +335,15 @@ func (d *fsDir) countWrites(measuring bool, bin int) {
 	}
 }
 
-// transmit hands the frames e's MAC TX finished this cycle to network i, records them (capture, first frames of
-// messages, retransmissions).
+// transmit queues the frames e's MAC TX finished this cycle in the MAC's buffer and starts the oldest one on
+// network i when the port is free; a frame that starts is recorded (capture, first frames of messages,
+// retransmissions).
 func (s *frameSim) transmit(i int, e *nrEnd, now int64) error {
-	for _, f := range e.tx {
+	s.macQ[i] = append(s.macQ[i], e.tx...)
+	e.tx = e.tx[:0]
+	for len(s.macQ[i]) > 0 && s.nets[i].PortFree(now) {
+		f := s.macQ[i][0]
+		s.macQ[i] = s.macQ[i][1:]
 		p, err := roce.Parse(f)
 		if err != nil {
 			return fmt.Errorf("%s MAC TX frame: %w", e.name, err)
@@ -357,7 +364,6 @@ func (s *frameSim) transmit(i int, e *nrEnd, now int64) error {
 		s.frames = append(s.frames, f)
 		s.stamps = append(s.stamps, time.Unix(0, now*1000/int64(s.o.ClockMHz)))
 	}
-	e.tx = e.tx[:0]
 	return nil
 }
 
