@@ -2,6 +2,7 @@ package cosim
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"path/filepath"
@@ -217,7 +218,7 @@ type frameSim struct {
 // newFrameSim opens both tops and queues their programming.
 func newFrameSim(lib string, o system.Options, corrupt float64, repro string) (*frameSim, error) {
 	s := &frameSim{o: o, corrupt: corrupt, crng: rand.New(rand.NewPCG(o.Seed, 0x636f7272)), t0: -1, repro: repro}
-	cyc := func(us float64) int64 { return int64(us * float64(o.ClockMHz)) }
+	cyc := func(us float64) int64 { return int64(math.Round(us * float64(o.ClockMHz))) }
 	s.measured, s.binCycles = cyc(o.DurationUS), max(1, cyc(o.BinUS))
 	peers := [2]nrPeer{{mac: 0x020000000001, ip: 0x0A000001}, {mac: 0x020000000002, ip: 0x0A000002}}
 	for i, name := range []string{"A", "B"} {
