@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,6 +46,7 @@ func TestSimFrames(t *testing.T) {
 	require.Equal(t, r.DataPackets+r.AckPackets, int64(st.Frames), "counters against the frames sent")
 	require.Positive(t, r.Retransmissions)
 	require.Positive(t, r.MCTP50US)
+	pcap := bytes.Clone(capture.Bytes())
 	frames, stamps, err := roce.ReadPcap(&capture)
 	require.NoError(t, err)
 	require.Len(t, frames, st.Frames)
@@ -51,4 +55,26 @@ func TestSimFrames(t *testing.T) {
 		_, err := roce.Parse(f)
 		require.NoError(t, err, "captured frame %d", i)
 	}
+	tsharkDecodes(t, pcap, st.Frames)
+}
+
+// tsharkDecodes checks, when tshark is installed, that Wireshark's RoCEv2 dissector decodes all n frames of the
+// pcap and finds none malformed.
+func tsharkDecodes(t *testing.T, pcap []byte, n int) {
+	if _, err := exec.LookPath("tshark"); err != nil {
+		t.Log("tshark not installed (make deps): the capture is checked by system/roce alone")
+		return
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "frames.pcap")
+	require.NoError(t, os.WriteFile(file, pcap, 0o644))
+	count := func(filter string) int {
+		cmd := exec.Command("tshark", "-n", "-r", file, "-Y", filter, "-T", "fields", "-e", "frame.number")
+		cmd.Env = append(os.Environ(), "HOME="+dir) // no user profile
+		out, err := cmd.Output()
+		require.NoError(t, err, "tshark -Y %s", filter)
+		return len(strings.Fields(string(out)))
+	}
+	require.Equal(t, n, count("infiniband"), "frames tshark decodes as RoCEv2")
+	require.Zero(t, count("_ws.malformed"), "malformed frames")
 }
