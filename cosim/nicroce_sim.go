@@ -89,11 +89,7 @@ func FrameOptions(opt system.Options, corrupt float64) (system.Options, error) {
 	if opt.PortGbps == 0 {
 		opt.PortGbps = DatapathGbps(opt.Config, opt.Defaults().ClockMHz)
 	}
-	o := opt.Defaults()
-	o.Config.GBN = 0
-	if o.Mode == system.ModeGBN {
-		o.Config.GBN = 1
-	}
+	o := opt.Defaults().WithMode()
 	if err := o.Validate(); err != nil {
 		return o, err
 	}

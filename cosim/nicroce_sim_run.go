@@ -73,12 +73,7 @@ func (s *frameSim) post() error {
 			dc := &d.conns[c]
 			for int(dc.sending) < s.o.Backlog {
 				m := &fsMsg{id: dc.nextID, data: make([]byte, d.sizes()), start: -1, src: d.srcNext, dst: d.dstNext}
-				for i := 0; i < len(m.data); i += 8 {
-					v := d.rng.Uint64()
-					for j := i; j < i+8 && j < len(m.data); j++ {
-						m.data[j], v = byte(v), v>>8
-					}
-				}
+				system.Fill(d.rng, m.data)
 				span := (uint64(len(m.data)) + 4095) &^ 4095
 				d.srcNext, d.dstNext = d.srcNext+span, d.dstNext+span
 				if err := d.from.host.Mem.Write(m.src, m.data); err != nil {

@@ -86,6 +86,26 @@ func recovery(o Options, series []float64) float64 {
 	return -1
 }
 
+// WithMode returns o with its configuration's GBN set by the mode (go-back-N: 1, spray: 0).
+func (o Options) WithMode() Options {
+	o.Config.GBN = 0
+	if o.Mode == ModeGBN {
+		o.Config.GBN = 1
+	}
+	return o
+}
+
+// Fill writes bytes drawn from rng into b (a message's contents).
+func Fill(rng *rand.Rand, b []byte) {
+	for i := 0; i < len(b); i += 8 {
+		v := rng.Uint64()
+		for j := i; j < i+8 && j < len(b); j++ {
+			b[j] = byte(v)
+			v >>= 8
+		}
+	}
+}
+
 // MessageSizes parses spec (the form of Options.Msg) and returns a source of message sizes drawn from rng.
 func MessageSizes(spec string, rng *rand.Rand) (func() int, error) {
 	d, err := parseMsg(spec)

@@ -77,7 +77,7 @@ func (h *txHost) post() error {
 		tc := &h.conns[c]
 		for !tc.down && len(tc.queue) < h.backlog {
 			m := &message{id: tc.nextID, data: make([]byte, h.size())}
-			fill(h.rng, m.data)
+			Fill(h.rng, m.data)
 			tc.nextID++
 			if err := h.sb.Post(h.sbBase+c, m.id, m.data); err != nil {
 				return err
@@ -86,17 +86,6 @@ func (h *txHost) post() error {
 		}
 	}
 	return nil
-}
-
-// fill writes random bytes.
-func fill(rng *rand.Rand, b []byte) {
-	for i := 0; i < len(b); i += 8 {
-		v := rng.Uint64()
-		for j := i; j < i+8 && j < len(b); j++ {
-			b[j] = byte(v)
-			v >>= 8
-		}
-	}
 }
 
 // pick chooses the connection whose packet goes on s_tx (round robin over connections with data and room in

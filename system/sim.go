@@ -172,14 +172,8 @@ type sim struct {
 // Run simulates opt (after Defaults) and returns the figures. A data error, a duplicate, a lost message or an
 // inconsistent network returns an error naming the first one.
 func Run(opt Options) (*Result, error) {
-	o := opt.Defaults()
+	o := opt.Defaults().WithMode()
 	cfg := o.Config
-	if o.Mode == ModeGBN {
-		cfg.GBN = 1
-	} else {
-		cfg.GBN = 0
-	}
-	o.Config = cfg
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
