@@ -291,7 +291,7 @@ func RunNicRoCE(o NicRoCEOptions) (NicRoCEResult, error) {
 			return res, err
 		}
 	}
-	ca, cb := a.readCounters(), b.readCounters()
+	ca, cb := a.readCounters(nrCounterNames), b.readCounters(nrCounterNames)
 	for len(a.axiQ) > 0 || len(b.axiQ) > 0 {
 		if err := step(); err != nil {
 			return res, err
@@ -322,10 +322,11 @@ func RunNicRoCE(o NicRoCEOptions) (NicRoCEResult, error) {
 var nrCounterNames = []string{"CPL_SEND", "CPL_RECV", "CPL_ERROR", "WR_TAKEN", "TX_DATA", "TX_ACK", "PEER_IP",
 	"PEER_MAC", "DATA", "ACK", "NOT_ROCE", "TRUNCATED", "INVALID", "UNKNOWN_OPCODE", "BAD_ICRC", "LIMIT", "MAC_ERROR"}
 
-// readCounters queues AXI4-Lite reads of nrCounterNames; the values land in the map as the reads complete.
-func (e *nrEnd) readCounters() map[string]*uint32 {
-	got := make(map[string]*uint32, len(nrCounterNames))
-	for _, n := range nrCounterNames {
+// readCounters queues AXI4-Lite reads of the counters CNT_<name>; the values land in the map as the reads
+// complete.
+func (e *nrEnd) readCounters(names []string) map[string]*uint32 {
+	got := make(map[string]*uint32, len(names))
+	for _, n := range names {
 		got[n] = new(uint32)
 		e.axiQ = append(e.axiQ, nrAxi{read: true, addr: nrCounter(n), got: got[n]})
 	}

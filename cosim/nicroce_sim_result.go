@@ -14,11 +14,7 @@ var fsCounterNames = []string{"DATA", "ACK", "NOT_ROCE", "TRUNCATED", "INVALID",
 // readCounters reads fsCounterNames from both tops over AXI4-Lite (the networks still run) and checks them.
 func (s *frameSim) readCounters() error {
 	for i, e := range s.ends {
-		s.counters[i] = map[string]*uint32{}
-		for _, n := range fsCounterNames {
-			s.counters[i][n] = new(uint32)
-			e.axiQ = append(e.axiQ, nrAxi{read: true, addr: nrCounter(n), got: s.counters[i][n]})
-		}
+		s.counters[i] = e.readCounters(fsCounterNames)
 	}
 	for len(s.ends[0].axiQ) > 0 || len(s.ends[1].axiQ) > 0 {
 		if err := s.step(false); err != nil {
