@@ -413,7 +413,8 @@ func keyNames() string {
 }
 
 // FormatParams renders parameters as a tool takes them: "verilator" (-GNAME=V) or "yosys" (-set NAME V, the
-// arguments of chparam), space-separated.
+// arguments of chparam), space-separated, or "verilog": the parameter list of a module instance,
+// #(.NAME(V), ...), for a shell's own top or a vendor project.
 func FormatParams(ps []Param, format string) (string, error) {
 	var parts []string
 	for _, p := range ps {
@@ -422,9 +423,14 @@ func FormatParams(ps []Param, format string) (string, error) {
 			parts = append(parts, fmt.Sprintf("-G%s=%d", p.Name, p.Value))
 		case "yosys":
 			parts = append(parts, fmt.Sprintf("-set %s %d", p.Name, p.Value))
+		case "verilog":
+			parts = append(parts, fmt.Sprintf(".%s(%d)", p.Name, p.Value))
 		default:
-			return "", fmt.Errorf("--format %q: allowed verilator, yosys", format)
+			return "", fmt.Errorf("--format %q: allowed verilator, yosys, verilog", format)
 		}
+	}
+	if format == "verilog" && len(parts) > 0 {
+		return "#(" + strings.Join(parts, ", ") + ")", nil
 	}
 	return strings.Join(parts, " "), nil
 }

@@ -66,7 +66,7 @@ func configParamsCommand() *cli.Command {
 		Usage:     "print the Verilog parameters as flags for a tool",
 		ArgsUsage: "NAME|FILE",
 		Flags: []cli.Flag{&cli.StringFlag{Name: "format", Value: "verilator",
-			Usage: "verilator (-GNAME=V) or yosys (chparam -set NAME V)"},
+			Usage: "verilator (-GNAME=V), yosys (chparam -set NAME V) or verilog (#(.NAME(V), ...))"},
 			&cli.StringFlag{Name: "top", Usage: "only the parameters this top declares (what its tools accept): " +
 				"a top of rtl/manifest.json, or a module with its file rtl/<top>.v (nic_roce)"}},
 		Action: func(c *cli.Context) error {

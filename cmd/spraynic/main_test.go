@@ -44,9 +44,14 @@ func TestConfigCommands(t *testing.T) {
 			want: "-set ACK_REQ_TICKS 1 -set EARLY_CYCLES 1450 -set DATA_WIDTH 512 -set MTU 4096\n",
 		},
 		{
+			name: "params as a Verilog instance's parameter list",
+			args: []string{"config", "params", "--format", "verilog", "--top", "nic_roce", "u250"},
+			want: ".EARLY_CYCLES(1450), .DATA_WIDTH(512), .MTU(4096))\n",
+		},
+		{
 			name:    "params bad format",
 			args:    []string{"config", "params", "--format", "vivado", "u250"},
-			wantErr: `--format "vivado": allowed verilator, yosys`,
+			wantErr: `--format "vivado": allowed verilator, yosys, verilog`,
 		},
 		{name: "list", args: []string{"config", "list"}, want: "default\nice40\nu250\n"},
 		{
