@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spraynic/spraynic/config"
@@ -28,9 +30,47 @@ type FrameSimOptions struct {
 	Sim  system.Options
 	// Corrupt is the probability that a delivered frame has one byte after its Ethernet header changed (0..0.5).
 	Corrupt float64
+	// DMALatency bounds the host model's latencies in cycles (docs/nic_roce.md, "Host model"); the zero value is
+	// DefaultDMALatency.
+	DMALatency DMALatency
 	// Repro is the command that reproduces the run; Cache is the model cache (empty: build/models under Root).
 	Repro string
 	Cache string
+}
+
+// DMALatency is the range every DMA latency of the host model is drawn from, in cycles: descriptor to the first
+// read beat, last beat to the status.
+type DMALatency struct{ Min, Max int }
+
+// DefaultDMALatency is an on-chip DMA RAM's latency, the host the frame-level figures are measured with.
+var DefaultDMALatency = DMALatency{Min: 2, Max: 20}
+
+// MaxDMALatency bounds DMALatency.Max: 262 us at 250 MHz, far beyond any host.
+const MaxDMALatency = 1 << 16
+
+// ParseDMALatency reads "MIN:MAX" cycles, 1 <= MIN <= MAX <= MaxDMALatency; an error names the value and what is
+// allowed.
+func ParseDMALatency(v string) (DMALatency, error) {
+	var l DMALatency
+	lo, hi, ok := strings.Cut(v, ":")
+	var err1, err2 error
+	if ok {
+		l.Min, err1 = strconv.Atoi(lo)
+		l.Max, err2 = strconv.Atoi(hi)
+	}
+	if !ok || err1 != nil || err2 != nil || l.check() != nil {
+		return l, fmt.Errorf("option dma-latency: value %q is not MIN:MAX cycles with 1 <= MIN <= MAX <= %d",
+			v, MaxDMALatency)
+	}
+	return l, nil
+}
+
+func (l DMALatency) check() error {
+	if l.Min < 1 || l.Max < l.Min || l.Max > MaxDMALatency {
+		return fmt.Errorf("option dma-latency: value %d:%d out of range (allowed MIN:MAX cycles, 1 <= MIN <= MAX "+
+			"<= %d)", l.Min, l.Max, MaxDMALatency)
+	}
+	return nil
 }
 
 // FrameSimStats are the lockstep and frame figures of a run.
@@ -104,6 +144,12 @@ func SimFrames(fo FrameSimOptions) (*system.Result, FrameSimStats, error) {
 	if err != nil {
 		return nil, st, err
 	}
+	if fo.DMALatency == (DMALatency{}) {
+		fo.DMALatency = DefaultDMALatency
+	}
+	if err := fo.DMALatency.check(); err != nil {
+		return nil, st, err
+	}
 	if fo.Cache == "" {
 		fo.Cache = filepath.Join(fo.Root, "build", "models")
 	}
@@ -111,7 +157,7 @@ func SimFrames(fo FrameSimOptions) (*system.Result, FrameSimStats, error) {
 	if err != nil {
 		return nil, st, err
 	}
-	s, err := newFrameSim(lib, o, fo.Corrupt, fo.Repro)
+	s, err := newFrameSim(lib, o, fo)
 	if err != nil {
 		return nil, st, err
 	}
@@ -212,7 +258,8 @@ type frameSim struct {
 }
 
 // newFrameSim opens both tops and queues their programming.
-func newFrameSim(lib string, o system.Options, corrupt float64, repro string) (*frameSim, error) {
+func newFrameSim(lib string, o system.Options, fo FrameSimOptions) (*frameSim, error) {
+	corrupt, repro := fo.Corrupt, fo.Repro
 	s := &frameSim{o: o, corrupt: corrupt, crng: rand.New(rand.NewPCG(o.Seed, 0x636f7272)), t0: -1, repro: repro}
 	cyc := func(us float64) int64 { return int64(math.Round(us * float64(o.ClockMHz))) }
 	s.measured, s.binCycles = cyc(o.DurationUS), max(1, cyc(o.BinUS))
@@ -226,7 +273,8 @@ func newFrameSim(lib string, o system.Options, corrupt float64, repro string) (*
 		s.ends[i] = e
 		e.stall, e.gap, e.rxIdle = 0, 0, 1
 		if e.host, err = dmahost.New(dmahost.Config{DataWidth: o.Config.DataWidth, MTU: o.Config.MTU,
-			MaxOutstanding: 256, LatencyMin: 2, LatencyMax: 20, Seed: o.Seed*4 + uint64(i) + 1}); err != nil {
+			MaxOutstanding: 256, LatencyMin: fo.DMALatency.Min, LatencyMax: fo.DMALatency.Max,
+			Seed: o.Seed*4 + uint64(i) + 1}); err != nil {
 			s.close()
 			return nil, err
 		}

@@ -41,3 +41,18 @@ func TestFrameOptions(t *testing.T) {
 		require.ErrorContains(t, err, c.want, c.name)
 	}
 }
+
+// TestParseDMALatency: MIN:MAX within 1..MaxDMALatency parses; anything else is refused with the value named.
+func TestParseDMALatency(t *testing.T) {
+	l, err := ParseDMALatency("200:260")
+	require.NoError(t, err)
+	require.Equal(t, DMALatency{Min: 200, Max: 260}, l)
+	l, err = ParseDMALatency("1:65536")
+	require.NoError(t, err)
+	require.Equal(t, DMALatency{Min: 1, Max: MaxDMALatency}, l)
+	for _, v := range []string{"", "20", "0:5", "9:8", "1:65537", "a:5", "5:b", "1:2:3", "-1:4"} {
+		_, err := ParseDMALatency(v)
+		require.ErrorContains(t, err, `option dma-latency: value "`+v+`" is not MIN:MAX cycles with 1 <= MIN <= MAX`, v)
+	}
+	require.ErrorContains(t, DMALatency{Min: 3, Max: 2}.check(), "value 3:2 out of range")
+}

@@ -116,6 +116,12 @@ func TestUsageErrors(t *testing.T) {
 		{name: "corrupt without frames", args: []string{"sim", "--rtl", "--corrupt", "0.1"}, code: 2,
 			stderr: `spraynic: --corrupt: needs --frames (only the frame-level mode carries frames); ` +
 				`see 'spraynic sim --help'`},
+		{name: "dma latency without frames", args: []string{"sim", "--rtl", "--dma-latency", "5:9"}, code: 2,
+			stderr: `spraynic: --dma-latency: needs --frames (only the frame-level mode has host DMA); ` +
+				`see 'spraynic sim --help'`},
+		{name: "bad dma latency", args: []string{"sim", "--rtl", "--frames", "--dma-latency", "9:5"}, code: 2,
+			stderr: `spraynic: option dma-latency: value "9:5" is not MIN:MAX cycles with 1 <= MIN <= MAX <= ` +
+				`65536; see 'spraynic sim --help'`},
 		{name: "frames above the datapath", args: []string{"sim", "--rtl", "--frames", "--port-gbps", "65"}, code: 2,
 			stderr: `spraynic: option port-gbps: value 65 above the datapath's 64 Gb/s (allowed 1..64: DATA_WIDTH ` +
 				`256 x 250 MHz); see 'spraynic sim --help'`},

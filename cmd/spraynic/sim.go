@@ -25,6 +25,8 @@ func simCommand() *cli.Command {
 			"(docs/e2e_frames.md)"},
 		&cli.Float64Flag{Name: "corrupt",
 			Usage: "with --frames: probability that a delivered frame has one byte changed, 0..0.5"},
+		&cli.StringFlag{Name: "dma-latency", Value: "2:20", Usage: "with --frames: MIN:MAX cycles every host DMA " +
+			"latency is drawn from (descriptor to first read beat, last beat to status); 2:20 is an on-chip RAM"},
 	)
 	return &cli.Command{
 		Name:        "sim",
@@ -84,6 +86,9 @@ func simRun(c *cli.Context, o system.Options) (*system.Result, error) {
 	if c.IsSet("corrupt") && !c.Bool("frames") {
 		return nil, usageErr("--corrupt: needs --frames (only the frame-level mode carries frames)")
 	}
+	if c.IsSet("dma-latency") && !c.Bool("frames") {
+		return nil, usageErr("--dma-latency: needs --frames (only the frame-level mode has host DMA)")
+	}
 	if !c.Bool("rtl") {
 		return system.Run(o)
 	}
@@ -117,10 +122,15 @@ func simFrames(c *cli.Context, root string, o system.Options) (*system.Result, e
 	if _, err := cosim.FrameOptions(o, c.Float64("corrupt")); err != nil {
 		return nil, asUsage(err)
 	}
-	fmt.Fprintf(c.App.Writer, "frame-level: two nic_roce RTL tops, port %d Gb/s (DATA_WIDTH %d at %d MHz: %d Gb/s)\n",
-		o.PortGbps, o.Config.DataWidth, o.ClockMHz, cosim.DatapathGbps(o.Config, o.ClockMHz))
+	lat, err := cosim.ParseDMALatency(c.String("dma-latency"))
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	fmt.Fprintf(c.App.Writer, "frame-level: two nic_roce RTL tops, port %d Gb/s (DATA_WIDTH %d at %d MHz: %d Gb/s), "+
+		"host DMA latency %d..%d cycles\n", o.PortGbps, o.Config.DataWidth, o.ClockMHz,
+		cosim.DatapathGbps(o.Config, o.ClockMHz), lat.Min, lat.Max)
 	r, st, err := cosim.SimFrames(cosim.FrameSimOptions{Root: root, Sim: o, Corrupt: c.Float64("corrupt"),
-		Repro: "spraynic " + strings.Join(os.Args[1:], " ")})
+		DMALatency: lat, Repro: "spraynic " + strings.Join(os.Args[1:], " ")})
 	for _, sd := range st.Sides {
 		fmt.Fprintf(c.App.Writer, "RTL endpoint %s: %d cycles in lockstep with its golden twin (nic_roce), every "+
 			"output port equal (%.0f cycles/s)\n", sd.Side, sd.Cycles, float64(sd.Cycles)/sd.Seconds)
