@@ -179,6 +179,8 @@ type nrEnd struct {
 	// the port: SimFrames); rxIdle bounds the seeded idle cycles before a MAC RX frame (0..rxIdle-1).
 	txGate func() bool
 	rxIdle int
+	// peerOf, when set, gives each connection's peer (TopReplay); otherwise every connection's peer is peer.
+	peerOf func(conn uint32) nrPeer
 }
 
 // newNrEnd opens the model at lib and makes the endpoint.
@@ -213,20 +215,42 @@ func newNrEnd(name, lib string, cfg config.Config, seed uint64, self, peer nrPee
 // program queues the setup: local addresses, enable, and connections 0..conns-1 opened to the peer with the
 // given initial PSNs.
 func (e *nrEnd) program(conns int, txPSN, rxPSN func(c int) uint32) {
-	wr := func(a, d uint32) { e.axiQ = append(e.axiQ, nrAxi{addr: a, data: d}) }
-	wr(nrReg("LOCAL_MAC_LO", 0), uint32(e.self.mac))
-	wr(nrReg("LOCAL_MAC_HI", 0), uint32(e.self.mac>>32)&0xFFFF)
-	wr(nrReg("LOCAL_IP", 0), e.self.ip)
-	wr(nrReg("CTRL", 0), 1)
+	e.programLocal()
 	for c := 0; c < conns; c++ {
-		wr(nrReg("CONN_PEER_MAC_LO", c), uint32(e.peer.mac))
-		wr(nrReg("CONN_PEER_MAC_HI", c), uint32(e.peer.mac>>32)&0xFFFF|1<<16)
-		wr(nrReg("CONN_PEER_IP", c), e.peer.ip)
-		wr(nrReg("CONN_PEER_QPN", c), uint32(e.cfg.QPNBase+c))
-		wr(nrReg("CONN_TX_PSN", c), txPSN(c))
-		wr(nrReg("CONN_RX_PSN", c), rxPSN(c))
-		wr(nrReg("CONN_CMD", c), 1)
+		e.openConn(uint32(c), txPSN(c), rxPSN(c))
 	}
+}
+
+// programLocal queues the writes of the local addresses and CTRL.enable.
+func (e *nrEnd) programLocal() {
+	e.write(nrReg("LOCAL_MAC_LO", 0), uint32(e.self.mac))
+	e.write(nrReg("LOCAL_MAC_HI", 0), uint32(e.self.mac>>32)&0xFFFF)
+	e.write(nrReg("LOCAL_IP", 0), e.self.ip)
+	e.write(nrReg("CTRL", 0), 1)
+}
+
+// openConn queues the writes that open connection c to its peer (MAC checked, QPN QPN_BASE + c) with the given
+// initial PSNs.
+func (e *nrEnd) openConn(c, txPSN, rxPSN uint32) {
+	p, n := e.peerFor(c), int(c)
+	e.write(nrReg("CONN_PEER_MAC_LO", n), uint32(p.mac))
+	e.write(nrReg("CONN_PEER_MAC_HI", n), uint32(p.mac>>32)&0xFFFF|1<<16)
+	e.write(nrReg("CONN_PEER_IP", n), p.ip)
+	e.write(nrReg("CONN_PEER_QPN", n), uint32(e.cfg.QPNBase)+c)
+	e.write(nrReg("CONN_TX_PSN", n), txPSN)
+	e.write(nrReg("CONN_RX_PSN", n), rxPSN)
+	e.write(nrReg("CONN_CMD", n), 1)
+}
+
+// write queues an AXI4-Lite write.
+func (e *nrEnd) write(addr, data uint32) { e.axiQ = append(e.axiQ, nrAxi{addr: addr, data: data}) }
+
+// peerFor is connection c's peer: peerOf's answer when set, else peer.
+func (e *nrEnd) peerFor(c uint32) nrPeer {
+	if e.peerOf != nil {
+		return e.peerOf(c)
+	}
+	return e.peer
 }
 
 // close releases the model.
@@ -402,7 +426,7 @@ func (e *nrEnd) observe() error {
 		// A frame the enable gate dropped (CTRL.enable 0 at its first beat) never reaches roce_rx.
 		if len(e.rxBeats) == 0 && o.RxSAxisTValid {
 			e.framesIn++
-			if p, err := roce.Parse(e.rxCur); err == nil && p.IsAck() {
+			if p, err := roce.LimitsFor(e.cfg, e.cfg.MTU).Parse(e.rxCur); err == nil && p.IsAck() {
 				e.wantAck = append(e.wantAck, p)
 			} else if err == nil {
 				e.wantRx = append(e.wantRx, p)
@@ -512,8 +536,9 @@ func nrIP(v uint32) netip.Addr {
 
 // header is the frame header of this endpoint's packets on connection conn with the given entropy.
 func (e *nrEnd) header(conn, entropy uint32) roce.Header {
-	return roce.Header{SrcMAC: nrMAC(e.self.mac), DstMAC: nrMAC(e.peer.mac), SrcIP: nrIP(e.self.ip),
-		DstIP: nrIP(e.peer.ip), DSCP: 26, ECN: roce.ECNECT0, TTL: 64, SrcPort: uint16(entropy),
+	peer := e.peerFor(conn)
+	return roce.Header{SrcMAC: nrMAC(e.self.mac), DstMAC: nrMAC(peer.mac), SrcIP: nrIP(e.self.ip),
+		DstIP: nrIP(peer.ip), DSCP: 26, ECN: roce.ECNECT0, TTL: 64, SrcPort: uint16(entropy),
 		PKey: roce.DefaultPKey, DestQP: uint32(e.cfg.QPNBase) + conn}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/cosim"
+	"github.com/spraynic/spraynic/outfile"
 	"github.com/spraynic/spraynic/system/roce"
 	"github.com/spraynic/spraynic/tops"
 )
@@ -18,8 +20,9 @@ func replayCommand() *cli.Command {
 		Name:     "replay",
 		Category: catCosim,
 		Usage: "feed a capture (pcap or pcapng: spraynic gen, a simulation, or a Wireshark capture of our format) " +
-			"into one nic_transport RTL endpoint's network input, in lockstep with its golden twin, or " +
-			"(--level frame) into the RoCEv2 RX parser roce_rx, frame by frame",
+			"into one nic_transport RTL endpoint's network input, in lockstep with its golden twin, " +
+			"(--level frame) into the RoCEv2 RX parser roce_rx, frame by frame, or (--level top) into the MAC " +
+			"input of the nic_roce top",
 		Description: "--level packet (the default): frames that are not RoCEv2 of docs/protocol.md, are malformed " +
 			"or are outside --config and --mtu are listed as FILE: frame N: reason and not fed. The command fails " +
 			"when the file is not a capture, when no frame can be fed, when RTL and golden model disagree, and " +
@@ -28,16 +31,25 @@ func replayCommand() *cli.Command {
 			"(parameters from --config, width and MTU its data_width and mtu or --data-width and --mtu) and the " +
 			"parser's verdict, descriptors, SACK words and payload bytes are compared with roce.Parse frame by " +
 			"frame; each mismatch is listed as FILE: frame N: field: RTL X, roce.Parse Y and fails the command " +
-			"(docs/roce_rx.md, \"Frame replay\").",
+			"(docs/roce_rx.md, \"Frame replay\").\n\n" +
+			"--level top: the frames whose Ethernet destination is the endpoint's (--local-mac, or the destination " +
+			"of the first data frame) are fed into MAC RX of rtl/nic_roce.v in lockstep with its golden twin; the " +
+			"top is programmed from the capture (a connection per destination QP, its peer and first PSN) and a " +
+			"receive is posted for each message; every receive completion is checked byte for byte against the " +
+			"capture, and the connections and counters are printed; --out writes the frames the top sent " +
+			"(docs/e2e_frames.md, \"Replay into one top\").",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"},
-			&cli.StringFlag{Name: "level", Value: "packet", Usage: "packet (parsed in Go, fed to nic_transport) or " +
-				"frame (each frame's bytes fed to roce_rx)"},
+			&cli.StringFlag{Name: "level", Value: "packet", Usage: "packet (parsed in Go, fed to nic_transport), " +
+				"frame (each frame's bytes fed to roce_rx) or top (fed to the nic_roce top's MAC RX)"},
+			&cli.StringFlag{Name: "local-mac", Usage: "--level top: the endpoint's MAC, aa:bb:cc:dd:ee:ff (unset: " +
+				"the destination of the capture's first data frame)"},
+			&cli.StringFlag{Name: "out", Usage: "--level top: write the frames the top sent on MAC TX to this pcap"},
 			&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray or gbn (the endpoint's GBN parameter; " +
 				"--level packet)"},
 			&cli.IntFlag{Name: "data-width", Usage: "roce_rx's AXI-Stream width, bits: 64, 128, 256 or 512 " +
-				"(--level frame; 0: the config's data_width)"},
+				"(--level frame or top; 0: the config's data_width)"},
 			&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "largest data payload accepted, bytes (the sender's --mtu); " +
 				"with --level frame roce_rx's MTU too, 256..4096, a power of two (unset: the config's mtu)"},
 			&cli.IntFlag{Name: "show", Value: 10, Usage: "rejected frames (and mismatches) listed at most"},
@@ -65,8 +77,11 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.String("level") == "frame" {
+	switch c.String("level") {
+	case "frame":
 		return replayFrames(c, root, cfg, capt)
+	case "top":
+		return replayTop(c, root, cfg, capt)
 	}
 	res, err := cosim.Replay(root, cfg, c.Int("mtu"), capt, "spraynic "+strings.Join(os.Args[1:], " "), os.Stderr)
 	if res != nil {
@@ -97,11 +112,17 @@ func replayFlags(c *cli.Context) (config.Config, error) {
 	}
 	switch level := c.String("level"); level {
 	case "packet":
+		if c.IsSet("local-mac") || c.IsSet("out") {
+			return cfg, usageErr("--local-mac and --out: only with --level top")
+		}
 		return cfg, nil
-	case "frame":
+	case "frame", "top":
+		if level == "frame" && (c.IsSet("local-mac") || c.IsSet("out")) {
+			return cfg, usageErr("--local-mac and --out: only with --level top")
+		}
 		return frameFlags(c, cfg)
 	default:
-		return cfg, usageErr("--level %q: allowed packet, frame", level)
+		return cfg, usageErr("--level %q: allowed packet, frame, top", level)
 	}
 }
 
@@ -117,8 +138,9 @@ func frameFlags(c *cli.Context, cfg config.Config) (config.Config, error) {
 	if c.IsSet("mtu") {
 		mtu := c.Int("mtu")
 		if !pow2Key("mtu", mtu) {
-			return cfg, usageErr("--mtu %d: allowed 256, 512, 1024, 2048, 4096 bytes with --level frame (roce_rx's "+
-				"MTU, an IBTA path MTU)", mtu)
+			who := map[string]string{"frame": "roce_rx's", "top": "the top's"}[c.String("level")]
+			return cfg, usageErr("--mtu %d: allowed 256, 512, 1024, 2048, 4096 bytes with --level %s (%s MTU, an "+
+				"IBTA path MTU)", mtu, c.String("level"), who)
 		}
 		cfg.MTU = mtu
 	}
@@ -147,6 +169,49 @@ func replayFrames(c *cli.Context, root string, cfg config.Config, capt *roce.Cap
 	}
 	if err := res.Err(path); err != nil {
 		return err
+	}
+	return cutErr(c, capt)
+}
+
+// replayTop runs the top replay, prints its summary, writes --out, and fails on any check or a cut capture.
+func replayTop(c *cli.Context, root string, cfg config.Config, capt *roce.Capture) error {
+	var local net.HardwareAddr
+	if v := c.String("local-mac"); v != "" {
+		mac, err := net.ParseMAC(v)
+		if err != nil || len(mac) != 6 {
+			return usageErr("--local-mac %q: not a MAC address (allowed: six bytes, aa:bb:cc:dd:ee:ff)", v)
+		}
+		local = mac
+	}
+	var out *outfile.File
+	if p := c.String("out"); p != "" {
+		if err := checkOutputs(c, "out"); err != nil {
+			return err
+		}
+		f, err := outfile.Create(p)
+		if err != nil {
+			return err
+		}
+		defer f.Abort()
+		out = f
+	}
+	path := c.Args().First()
+	res, err := cosim.TopReplay(cosim.TopReplayOptions{Root: root, Config: cfg, Capture: capt, LocalMAC: local,
+		Repro: "spraynic " + strings.Join(os.Args[1:], " ")})
+	if res != nil {
+		res.Print(c.App.Writer, path, cfg.Name)
+	}
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	if out != nil {
+		if err := res.WriteSent(out); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		if err := out.Commit(); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		fmt.Fprintf(c.App.Writer, "wrote %s: %d frames the top sent\n", c.String("out"), len(res.Sent))
 	}
 	return cutErr(c, capt)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -199,8 +200,14 @@ func TestReplayFrameFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{args: []string{"--level", "beat"}, want: `--level "beat": allowed packet, frame`},
-		{args: []string{"--level", ""}, want: `--level "": allowed packet, frame`},
+		{args: []string{"--level", "beat"}, want: `--level "beat": allowed packet, frame, top`},
+		{args: []string{"--level", ""}, want: `--level "": allowed packet, frame, top`},
+		{args: []string{"--level", "top", "--local-mac", "02:00:00:00:00"}, want: `--local-mac "02:00:00:00:00": ` +
+			"not a MAC address (allowed: six bytes, aa:bb:cc:dd:ee:ff)"},
+		{args: []string{"--level", "frame", "--out", "x.pcap"}, want: "--local-mac and --out: only with --level top"},
+		{args: []string{"--local-mac", "02:00:00:00:00:02"}, want: "--local-mac and --out: only with --level top"},
+		{args: []string{"--level", "top", "--mtu", "1500"}, want: "--mtu 1500: allowed 256, 512, 1024, 2048, " +
+			"4096 bytes with --level top (the top's MTU, an IBTA path MTU)"},
 		{args: []string{"--level", "frame", "--data-width", "32"},
 			want: "--data-width 32: allowed 64, 128, 256, 512 (bits; 0: the config's data_width)"},
 		{args: []string{"--level", "frame", "--data-width", "96"},
@@ -239,4 +246,38 @@ func TestReplayFrameLevel(t *testing.T) {
 	require.Contains(t, out, cut+": 4 frames: 4 fed")
 	_, err = runApp(t, "replay", "--level", "frame", "--data-width", "128", "--allow-cut", cut)
 	require.NoError(t, err)
+}
+
+// TestReplayTopLevel: --level top feeds a message's frames into the nic_roce top, which receives it (checked
+// against the capture) and acknowledges it; --out writes its ACKs as a pcap.
+func TestReplayTopLevel(t *testing.T) {
+	dir := t.TempDir()
+	var frames [][]byte
+	for psn := uint32(0); psn < 4; psn++ {
+		frames = append(frames, replayData(t, psn, func(d *roce.Data) { d.MsgID = 0 }))
+	}
+	p := writeBytes(t, dir, "msg.pcap", pcapOf(t, frames...))
+	acks := filepath.Join(dir, "acks.pcap")
+	out, err := runApp(t, "replay", "--level", "top", "--out", acks, p)
+	require.NoError(t, err)
+	require.Contains(t, out, p+": 4 frames, 4 fed into MAC RX of the nic_roce top (config default) as endpoint "+
+		"02:00:00:00:00:02 10.0.0.2, 0 to other destinations skipped\n")
+	require.Regexp(t, `\n0 +02:00:00:00:00:01 10\.0\.0\.1 +0x000000 +1 +1 +1\n`, out)
+	require.Contains(t, out, "counters not zero: ACCEPTED 4 DATA 4 TX_ACK ")
+	f, err := os.Open(acks)
+	require.NoError(t, err)
+	defer f.Close()
+	capt, err := roce.ReadCapture(acks, f)
+	require.NoError(t, err)
+	require.NotEmpty(t, capt.Frames)
+	require.Contains(t, out, fmt.Sprintf("wrote %s: %d frames the top sent", acks, len(capt.Frames)))
+	var cum uint32
+	for _, fr := range capt.Frames {
+		pk, err := roce.Parse(fr.Data)
+		require.NoError(t, err)
+		require.True(t, pk.IsAck())
+		require.LessOrEqual(t, pk.Ack.CumPSN, uint32(4))
+		cum = pk.Ack.CumPSN
+	}
+	require.Equal(t, uint32(4), cum, "the last ACK covers the message")
 }
