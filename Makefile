@@ -72,7 +72,7 @@ regress: deps $(BIN) ## the smoke regression over seeds and presets, table + JSO
 	@mkdir -p build
 	$(SPRAYNIC) regress --suite $(SUITE) --jobs $(JOBS) --seed $(SEED) --json build/regress.json --junit build/regress.xml
 
-bench: deps $(BIN) ## per block and nic_transport: raw Verilator, lockstep, Icarus, golden; 2-endpoint system; seeds/min; figures
+bench: deps $(BIN) ## per block and nic_transport: raw Verilator, lockstep, Icarus, golden; 2-endpoint and frame-level systems; seeds/min; figures
 	@mkdir -p build
 	$(SPRAYNIC) bench --config $(CONFIG) --seed $(SEED) --json build/bench.json
 

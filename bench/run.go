@@ -18,6 +18,8 @@ type Report struct {
 	// lockstep beside both Verilator models stepped alone; Rx the rx_reorder lockstep modes (limit, batches, golden).
 	Blocks []BlockBench `json:"blocks"`
 	System *SystemBench `json:"system,omitempty"`
+	// Frames is the frame-level system (two nic_roce tops) beside its two Verilator models alone.
+	Frames *FramesBench `json:"frames,omitempty"`
 	Rx     []Speed      `json:"rx_modes"`
 	// SeedsPerMinute is the smoke suite's throughput on one config with Jobs workers over Runs runs.
 	SeedsPerMinute float64 `json:"seeds_per_minute"`
@@ -107,6 +109,12 @@ func runBlocks(w io.Writer, o Options, rep *Report) error {
 		sys.Scenario, sys.Recorded, sys.Reps, sys.LockstepA, sys.LockstepB, sys.RawA, sys.RawB)
 	fmt.Fprintf(w, "  2 endpoints: (2) = cycles / (golden run + lockstep A + lockstep B): the closed loop of two RTL "+
 		"endpoints (spraynic sim --rtl); (1) = cycles / (raw A + raw B); golden = the run alone\n")
+	fr, err := BenchFrames(req.Root, req.Config, req.Seed, framesBenchUS)
+	if err != nil {
+		return fmt.Errorf("bench frame-level system: %w", err)
+	}
+	rep.Frames = &fr
+	printFrames(w, fr)
 	fmt.Fprintf(
 		w,
 		"cycles/s; (1) Verilator model from its C++ loop, (2) Go lockstep RTL+golden+scoreboard, (3) Icarus "+

@@ -181,6 +181,9 @@ type nrEnd struct {
 	rxIdle int
 	// peerOf, when set, gives each connection's peer (TopReplay); otherwise every connection's peer is peer.
 	peerOf func(conn uint32) nrPeer
+	// record keeps every cycle's packed inputs in rec (the bench replays them on the model alone).
+	record bool
+	rec    []uint32
 }
 
 // newNrEnd opens the model at lib and makes the endpoint.
@@ -362,6 +365,9 @@ func (e *nrEnd) step(rst bool) error {
 	e.host.Drive(e.cycle, &ho)
 	e.drive(&ho, rst)
 	e.ports.packIn(&e.in, e.inW)
+	if e.record {
+		e.rec = append(e.rec, e.inW...)
+	}
 	if err := e.dut.Step(1, e.inW, e.outW); err != nil {
 		return err
 	}

@@ -36,6 +36,8 @@ type FrameSimOptions struct {
 	// Repro is the command that reproduces the run; Cache is the model cache (empty: build/models under Root).
 	Repro string
 	Cache string
+	// Record keeps every cycle's packed inputs of both tops in FrameSimStats.Inputs (the bench replays them).
+	Record bool
 }
 
 // DMALatency is the range every DMA latency of the host model is drawn from, in cycles: descriptor to the first
@@ -80,6 +82,9 @@ type FrameSimStats struct {
 	// Frames sent by both MAC TX ports; Lost of them dropped by the network; Marked CE-marked; Corrupted changed
 	// by --corrupt before delivery.
 	Frames, Lost, Marked, Corrupted int
+	// Inputs (with FrameSimOptions.Record) are each top's packed inputs, cycle after cycle, for the model at Lib.
+	Inputs [2][]uint32
+	Lib    string
 }
 
 // DatapathGbps is the rate of nic_roce's MAC streams: DATA_WIDTH bits per cycle of clockMHz.
@@ -233,6 +238,7 @@ type fsFrame struct {
 // frameSim is one run.
 type frameSim struct {
 	o       system.Options
+	lib     string
 	corrupt float64
 	ends    [2]*nrEnd
 	nets    [2]*network.Network
@@ -260,7 +266,8 @@ type frameSim struct {
 // newFrameSim opens both tops and queues their programming.
 func newFrameSim(lib string, o system.Options, fo FrameSimOptions) (*frameSim, error) {
 	corrupt, repro := fo.Corrupt, fo.Repro
-	s := &frameSim{o: o, corrupt: corrupt, crng: rand.New(rand.NewPCG(o.Seed, 0x636f7272)), t0: -1, repro: repro}
+	s := &frameSim{o: o, lib: lib, corrupt: corrupt, crng: rand.New(rand.NewPCG(o.Seed, 0x636f7272)), t0: -1,
+		repro: repro}
 	cyc := func(us float64) int64 { return int64(math.Round(us * float64(o.ClockMHz))) }
 	s.measured, s.binCycles = cyc(o.DurationUS), max(1, cyc(o.BinUS))
 	peers := [2]nrPeer{{mac: 0x020000000001, ip: 0x0A000001}, {mac: 0x020000000002, ip: 0x0A000002}}
@@ -271,7 +278,7 @@ func newFrameSim(lib string, o system.Options, fo FrameSimOptions) (*frameSim, e
 			return nil, err
 		}
 		s.ends[i] = e
-		e.stall, e.gap, e.rxIdle = 0, 0, 1
+		e.stall, e.gap, e.rxIdle, e.record = 0, 0, 1, fo.Record
 		if e.host, err = dmahost.New(dmahost.Config{DataWidth: o.Config.DataWidth, MTU: o.Config.MTU,
 			MaxOutstanding: 256, LatencyMin: fo.DMALatency.Min, LatencyMax: fo.DMALatency.Max,
 			Seed: o.Seed*4 + uint64(i) + 1}); err != nil {
@@ -315,10 +322,11 @@ func (s *frameSim) close() {
 
 // stats are the lockstep and frame counts after secs seconds of simulation.
 func (s *frameSim) stats(secs float64) FrameSimStats {
-	st := FrameSimStats{Frames: s.sent, Lost: s.lost, Marked: s.marked, Corrupted: s.corrupted}
-	for _, e := range s.ends {
+	st := FrameSimStats{Frames: s.sent, Lost: s.lost, Marked: s.marked, Corrupted: s.corrupted, Lib: s.lib}
+	for i, e := range s.ends {
 		if e != nil {
 			st.Sides = append(st.Sides, EndpointRTL{Side: e.name, Cycles: e.cycle, Seconds: secs})
+			st.Inputs[i] = e.rec
 		}
 	}
 	return st
