@@ -477,6 +477,7 @@ reg [3:0]               iw_st_q, ir_st_q;
 reg                     s2_v_q;
 reg [CONN_W-1:0]        s2_c_q;
 reg [CONN_W-1:0]        seg_rr_q;
+reg [CONN_W-1:0]        seg_fair_q;
 // TX path
 reg                     t1_v_q;
 reg [CONN_W-1:0]        t1_c_q;
@@ -1171,7 +1172,7 @@ always @* begin
     p_k = {CONN_W{1'b0}};
     p_rel = {PW{1'b0}};
     for (p = 0; p < CONNS; p = p + 1) begin
-        p_k = seg_rr_q + p[CONN_W-1:0];
+        p_k = (pkt_valid && !pkt_ready ? seg_fair_q : seg_rr_q) + p[CONN_W-1:0];
         if (!s1_any && cs_n[p_k*2 +: 2] == CS_OPEN && !flushing_n[p_k]
                 && seg_n[p_k*PW +: PW] != tail_q[p_k*PW +: PW]) begin
             s1_any = 1'b1;
@@ -1422,6 +1423,9 @@ always @(posedge clk) begin
     if (s1_any) begin
         s2_c_q <= s1_c;
         seg_rr_q <= s1_c + 1'b1;
+    end
+    if (seg_hs) begin
+        seg_fair_q <= s2_c_q + 1'b1;
     end
 
     // TX path
@@ -1711,6 +1715,7 @@ always @(posedge clk) begin
         ir_v_q <= 1'b0;
         s2_v_q <= 1'b0;
         seg_rr_q <= {CONN_W{1'b0}};
+        seg_fair_q <= {CONN_W{1'b0}};
         t1_v_q <= 1'b0;
         t2_v_q <= 1'b0;
         txq_drop_q <= {TXQ_DEPTH{1'b0}};

@@ -26,6 +26,9 @@ type cyc struct {
 	ctlConn               int
 	// pktReady is nic_transport's m_pkt_ready; t1Moves, t2Moves, t2Take the TX stages' moves.
 	pktReady, t1Moves, t2Moves, rdDescTake bool
+	// segTook: s_tx took S2's packet of segConn this cycle.
+	segTook bool
+	segConn int
 	// t1OK and t1Ent: T1's packet is sent, and its TXQ entry.
 	t1OK  bool
 	t1Ent txqEnt

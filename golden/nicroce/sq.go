@@ -75,6 +75,7 @@ func (t *Top) segEdge() {
 		return
 	}
 	c := s.c
+	t.cy.segTook, t.cy.segConn = true, c
 	if t.seg.segK[c] == t.pkts(s.len)-1 {
 		t.seg.segK[c] = 0
 		t.seg.seg[c] = (t.seg.seg[c] + 1) & ptrMask
@@ -83,12 +84,21 @@ func (t *Top) segEdge() {
 	}
 }
 
-// segPick is S1: the round-robin pick from the next state; it loads S2.
+// segPick is S1: the round-robin pick from the next state; it loads S2. While m_pkt waits (valid, not ready)
+// the round robin starts after the connection s_tx took last, so the packet taken when m_pkt moves is the next
+// connection's in turn, whatever the number of cycles m_pkt waited.
 func (t *Top) segPick() {
 	g := &t.seg
 	g.s2 = s2Reg{}
+	start := g.rr
+	if t.trOut.PktValid && !t.cy.pktReady {
+		start = g.fair
+	}
+	if t.cy.segTook {
+		g.fair = (t.cy.segConn + 1) % t.conns
+	}
 	for i := 0; i < t.conns; i++ {
-		c := (g.rr + i) % t.conns
+		c := (start + i) % t.conns
 		if t.cn.cs[c] == 1 && g.seg[c] != t.sq.tail[c] && !t.flushing(c) {
 			g.s2 = s2Reg{valid: true, c: c, len: t.sq.segMem[at(c, g.seg[c])]}
 			g.rr = (c + 1) % t.conns

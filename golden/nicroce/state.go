@@ -83,8 +83,10 @@ type s2Reg struct {
 // segUnit is segmentation S1/S2 with the per-connection seg pointer and packet index.
 type segUnit struct {
 	seg, segK []uint32
-	rr        int
-	s2        s2Reg
+	// rr is where S1's round robin starts; fair is the connection after the last one s_tx took, where it starts
+	// instead while m_pkt waits.
+	rr, fair int
+	s2       s2Reg
 }
 
 // pktDesc is a packet descriptor of nic_transport's m_pkt.
