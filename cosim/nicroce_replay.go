@@ -2,10 +2,13 @@ package cosim
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/golden/nicroce"
@@ -21,8 +24,8 @@ type TopReplayOptions struct {
 	Root    string
 	Config  config.Config
 	Capture *roce.Capture
-	// LocalMAC picks the endpoint: the frames with this Ethernet destination are fed. Nil: the destination of the
-	// first frame that parses as data within the limits of Config.
+	// LocalMAC picks the endpoint: the frames with this Ethernet destination are fed, every one of them. Nil: the
+	// destination of the first frame that parses as data within the limits of Config.
 	LocalMAC net.HardwareAddr
 	// Repro is the command that reproduces the run; Cache the model cache (empty: build/models under Root).
 	Repro, Cache string
@@ -64,58 +67,77 @@ type trConn struct {
 
 // trPlan is what the capture asks of the endpoint: its addresses, the frames to feed and the connections.
 type trPlan struct {
-	mac     [6]byte
+	mac [6]byte
+	// ip is the endpoint's address; ipData: from a data frame (an ACK's gives it until one comes).
 	ip      netip.Addr
+	ipData  bool
 	feed    [][]byte
 	skipped int
 	conns   map[uint32]*trConn
 	order   []uint32
+	// maxSeq bounds a connection's messages, maxLen a message's bytes: what the capture's frames can carry.
+	maxSeq, maxLen int
 }
+
+// ErrNoEndpoint is returned (wrapped) when no frame of the capture is addressed to the endpoint.
+var ErrNoEndpoint = errors.New("no frame for the endpoint")
 
 // planReplay reads the capture: the local endpoint, the frames for it, and per connection its peer, first PSN and
 // messages (each byte from the first data frame that carries it).
 func planReplay(cfg config.Config, capt *roce.Capture, local net.HardwareAddr) (*trPlan, error) {
 	lim := roce.LimitsFor(cfg, cfg.MTU)
-	pl := &trPlan{conns: map[uint32]*trConn{}}
-	found := false
+	pl := &trPlan{conns: map[uint32]*trConn{}, maxSeq: len(capt.Frames), maxLen: len(capt.Frames) * cfg.MTU}
 	if local != nil {
 		copy(pl.mac[:], local)
-		found = true
+	} else if !pl.firstData(lim, capt) {
+		return nil, fmt.Errorf("%w: no frame of the capture parses as data within config %s (docs/protocol.md); "+
+			"give --local-mac", ErrNoEndpoint, cfg.Name)
 	}
+	dests := map[string]bool{}
 	for _, f := range capt.Frames {
-		p, err := lim.Parse(f.Data)
-		if !found && err == nil && !p.IsAck() {
-			pl.mac, found = p.Data.DstMAC, true
-		}
-		if !found || len(f.Data) < 6 || !bytes.Equal(f.Data[:6], pl.mac[:]) {
+		if len(f.Data) < 6 || !bytes.Equal(f.Data[:6], pl.mac[:]) {
+			if len(f.Data) >= 6 {
+				dests[net.HardwareAddr(f.Data[:6]).String()] = true
+			}
 			pl.skipped++
 			continue
 		}
 		pl.feed = append(pl.feed, f.Data)
-		if err == nil {
-			pl.add(cfg, lim, &p)
+		if p, err := lim.Parse(f.Data); err == nil {
+			if err := pl.add(cfg, lim, &p); err != nil {
+				return nil, fmt.Errorf("frame %d: %w", len(pl.feed)+pl.skipped, err)
+			}
 		}
 	}
-	if !found {
-		return nil, fmt.Errorf("no frame of the capture parses as data within config %s (docs/protocol.md): no "+
-			"endpoint to replay into; give --local-mac", cfg.Name)
+	if len(pl.feed) == 0 {
+		names := slices.Sorted(maps.Keys(dests))
+		return nil, fmt.Errorf("%w: no frame of the capture has the Ethernet destination %s (allowed: one the "+
+			"capture has: %s)", ErrNoEndpoint, net.HardwareAddr(pl.mac[:]), strings.Join(names, ", "))
 	}
 	slices.Sort(pl.order)
-	if len(pl.feed) == 0 {
-		return nil, fmt.Errorf("no frame of the capture has the Ethernet destination %s", net.HardwareAddr(pl.mac[:]))
-	}
 	return pl, nil
 }
 
-// add takes one parsed frame for the endpoint: the connection's peer from its first frame, and a data frame's
-// PSN and bytes.
-func (pl *trPlan) add(cfg config.Config, lim roce.Limits, p *roce.Packet) {
+// firstData sets the endpoint's MAC to the destination of the capture's first data frame; false: there is none.
+func (pl *trPlan) firstData(lim roce.Limits, capt *roce.Capture) bool {
+	for _, f := range capt.Frames {
+		if p, err := lim.Parse(f.Data); err == nil && !p.IsAck() {
+			pl.mac = p.Data.DstMAC
+			return true
+		}
+	}
+	return false
+}
+
+// add takes one parsed frame for the endpoint: the endpoint's IP (a data frame's destination, else an ACK's), the
+// connection's peer from its first frame, and a data frame's PSN and bytes.
+func (pl *trPlan) add(cfg config.Config, lim roce.Limits, p *roce.Packet) error {
 	h := &p.Ack.Header
 	if !p.IsAck() {
 		h = &p.Data.Header
-		if !pl.ip.IsValid() {
-			pl.ip = h.DstIP
-		}
+	}
+	if !pl.ip.IsValid() || (!pl.ipData && !p.IsAck()) {
+		pl.ip, pl.ipData = h.DstIP, !p.IsAck()
 	}
 	c := lim.Conn(h.DestQP)
 	tc := pl.conns[c]
@@ -125,31 +147,45 @@ func (pl *trPlan) add(cfg config.Config, lim roce.Limits, p *roce.Packet) {
 		pl.conns[c], pl.order = tc, append(pl.order, c)
 	}
 	if p.IsAck() {
-		return
+		return nil
 	}
 	d := &p.Data
 	if tc.msgs == nil {
 		tc.first = d.PSN
 	}
 	tc.lowest = min(tc.lowest, int32(((d.PSN-tc.first)&roce.Max24)<<8)>>8)
-	tc.message(cfg, d).place(d)
+	m, err := tc.message(cfg, d, pl.maxSeq)
+	if err != nil {
+		return err
+	}
+	if end := int(d.Offset) + len(d.Payload); end > pl.maxLen {
+		return fmt.Errorf("conn %d message %d: payload ends at byte %d, beyond what the capture's %d frames carry "+
+			"(%d bytes at MTU %d)", c, m.seq, end, pl.maxSeq, pl.maxLen, cfg.MTU)
+	}
+	m.place(d)
+	return nil
 }
 
 // message returns the message of a data packet, its sequence number unwrapped from HANDLE_WIDTH bits against
-// the highest seen, making the messages between.
-func (tc *trConn) message(cfg config.Config, d *roce.Data) *trMsg {
+// the highest seen, making the messages between. A sequence number below 0 or above maxSeq (the capture's frames:
+// each message has one) means the capture did not start at the connection's opening.
+func (tc *trConn) message(cfg config.Config, d *roce.Data, maxSeq int) (*trMsg, error) {
 	w := uint(cfg.HandleWidth)
 	m := uint64(1)<<w - 1
-	seq := uint64(d.MsgID) & m
+	seq := int64(uint64(d.MsgID) & m)
 	if len(tc.msgs) > 0 {
-		delta := int64((seq-tc.seqTop)&m) << (64 - w) >> (64 - w)
-		seq = uint64(int64(tc.seqTop) + delta)
+		seq = int64(tc.seqTop) + int64((uint64(seq)-tc.seqTop)&m)<<(64-w)>>(64-w)
 	}
-	for uint64(len(tc.msgs)) <= seq {
+	if seq < 0 || seq > int64(maxSeq) {
+		return nil, fmt.Errorf("conn %d: message id %d is message %d counted from the first seen (allowed 0..%d): "+
+			"the capture must start at the connection's opening, its first message id 0 (docs/e2e_frames.md)",
+			tc.Conn, d.MsgID, seq, maxSeq)
+	}
+	for int64(len(tc.msgs)) <= seq {
 		tc.msgs = append(tc.msgs, &trMsg{seq: uint64(len(tc.msgs))})
 	}
-	tc.seqTop = max(tc.seqTop, seq)
-	return tc.msgs[seq]
+	tc.seqTop = max(tc.seqTop, uint64(seq))
+	return tc.msgs[seq], nil
 }
 
 // place records a data packet's bytes in its message (the first frame carrying a byte wins).

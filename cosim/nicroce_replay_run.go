@@ -22,7 +22,7 @@ type TopReplayResult struct {
 	// LocalMAC and LocalIP are the endpoint's addresses, programmed into the top.
 	LocalMAC net.HardwareAddr
 	LocalIP  netip.Addr
-	// Conns are the connections opened, in the order of their first frame.
+	// Conns are the connections opened, by connection number.
 	Conns []TopReplayConn
 	// Counters are every CNT_ register of the top after the run, in register map order.
 	Counters []TopCounter
@@ -54,6 +54,10 @@ type trRun struct {
 // trDrainCycles is how long the top runs after the last frame moved: its ACK timers (ACK_REQ_TICKS ticks)
 // fire and its DMA writes return.
 const trDrainCycles = 20000
+
+// trSetupCycles bounds the programming and the first receives (at most 7 writes and RQ_DEPTH receives per
+// connection, a few cycles each).
+const trSetupCycles = 1000000
 
 // TopReplay feeds the frames of o.Capture addressed to one endpoint into MAC RX of the nic_roce RTL top, in
 // lockstep with its twin and under the independent checks of the nic_roce lockstep (every roce_rx descriptor
@@ -108,13 +112,17 @@ func (r *trRun) run() error {
 		}
 	}
 	r.program()
+	limit := int64(trDrainCycles)
+	for _, f := range r.pl.feed {
+		limit += int64(16 * (len(f)/(e.cfg.DataWidth/8) + 2))
+	}
 	for !r.fed || len(e.rxQ) > 0 || len(e.rxBeats) > 0 {
 		if !r.fed && !e.setup && len(e.rqQ) == 0 {
-			e.rxQ, r.fed = r.pl.feed, true
+			e.rxQ, r.fed, limit = r.pl.feed, true, e.cycle+limit
 		}
-		if !r.fed && e.cycle > 1000000 {
-			return fmt.Errorf("programming and first receives not done in %d cycles\n  reproduce: %s", e.cycle,
-				e.repro)
+		if (!r.fed && e.cycle > trSetupCycles) || (r.fed && e.cycle > limit) {
+			return fmt.Errorf("cycle %d: MAC RX has not taken every frame (%d left; programming done: %v)\n  "+
+				"reproduce: %s", e.cycle, len(e.rxQ), r.fed, e.repro)
 		}
 		if err := r.step(); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -47,11 +48,12 @@ func replayCommand() *cli.Command {
 				"the destination of the capture's first data frame)"},
 			&cli.StringFlag{Name: "out", Usage: "--level top: write the frames the top sent on MAC TX to this pcap"},
 			&cli.StringFlag{Name: "mode", Value: "spray", Usage: "spray or gbn (the endpoint's GBN parameter; " +
-				"--level packet)"},
+				"--level packet, and --level top when set)"},
 			&cli.IntFlag{Name: "data-width", Usage: "roce_rx's AXI-Stream width, bits: 64, 128, 256 or 512 " +
 				"(--level frame or top; 0: the config's data_width)"},
 			&cli.IntFlag{Name: "mtu", Value: 4096, Usage: "largest data payload accepted, bytes (the sender's --mtu); " +
-				"with --level frame roce_rx's MTU too, 256..4096, a power of two (unset: the config's mtu)"},
+				"with --level frame or top the parser's or top's MTU too, 256..4096, a power of two (unset: the " +
+				"config's mtu)"},
 			&cli.IntFlag{Name: "show", Value: 10, Usage: "rejected frames (and mismatches) listed at most"},
 			&cli.BoolFlag{Name: "allow-cut", Usage: "a capture cut inside a frame is expected: replay its complete " +
 				"frames, report the cut and succeed"},
@@ -101,7 +103,9 @@ func replayFlags(c *cli.Context) (config.Config, error) {
 	}
 	switch c.String("mode") {
 	case "spray":
-		cfg.GBN = 0
+		if c.String("level") == "packet" || c.IsSet("mode") {
+			cfg.GBN = 0
+		}
 	case "gbn":
 		cfg.GBN = 1
 	default:
@@ -188,6 +192,11 @@ func replayTop(c *cli.Context, root string, cfg config.Config, capt *roce.Captur
 		if err := checkOutputs(c, "out"); err != nil {
 			return err
 		}
+		in, err1 := os.Stat(c.Args().First())
+		o, err2 := os.Stat(p)
+		if err1 == nil && err2 == nil && os.SameFile(in, o) {
+			return usageErr("--out %s: is the capture being replayed (allowed: another file)", p)
+		}
 		f, err := outfile.Create(p)
 		if err != nil {
 			return err
@@ -198,6 +207,9 @@ func replayTop(c *cli.Context, root string, cfg config.Config, capt *roce.Captur
 	path := c.Args().First()
 	res, err := cosim.TopReplay(cosim.TopReplayOptions{Root: root, Config: cfg, Capture: capt, LocalMAC: local,
 		Repro: "spraynic " + strings.Join(os.Args[1:], " ")})
+	if errors.Is(err, cosim.ErrNoEndpoint) {
+		return usageErr("replay %s: %v", path, err)
+	}
 	if res != nil {
 		res.Print(c.App.Writer, path, cfg.Name)
 	}

@@ -221,6 +221,12 @@ func TestReplayFrameFlags(t *testing.T) {
 		_, err := runApp(t, append(append([]string{"replay"}, tc.args...), p)...)
 		require.EqualError(t, err, tc.want+"; see 'spraynic replay --help'", "%v", tc.args)
 	}
+	_, err := runApp(t, "replay", "--level", "top", "--local-mac", "02:00:00:00:00:09", p)
+	require.EqualError(t, err, "replay "+p+": no frame for the endpoint: no frame of the capture has the Ethernet "+
+		"destination 02:00:00:00:00:09 (allowed: one the capture has: 02:00:00:00:00:02); see 'spraynic replay --help'")
+	_, err = runApp(t, "replay", "--level", "top", "--out", p, p)
+	require.EqualError(t, err, "--out "+p+": is the capture being replayed (allowed: another file); see 'spraynic "+
+		"replay --help'")
 }
 
 // TestReplayFrameLevel: --level frame feeds every frame, good or bad, to roce_rx and prints the verdicts; a cut
