@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/golden/nicroce"
 	"github.com/spraynic/spraynic/system/roce"
 )
 
@@ -46,13 +45,12 @@ type TopReplayConn struct {
 
 // trMsg is one message of a connection: its bytes as the capture's data frames carry them.
 type trMsg struct {
-	seq   uint64
-	data  []byte
-	have  []bool
-	size  int
-	last  bool
-	addr  uint64
-	recvd bool
+	seq  uint64
+	data []byte
+	have []bool
+	size int
+	last bool
+	addr uint64
 }
 
 // trConn is one connection's plan: peer, first PSN, messages by unwrapped sequence number.
@@ -220,6 +218,3 @@ func (m *trMsg) bufLen() int {
 
 // rxPSN is the first PSN the connection expects: the lowest data PSN, in 24-bit serial order.
 func (tc *trConn) rxPSN() uint32 { return (tc.first + uint32(tc.lowest)) & roce.Max24 }
-
-// queueDepth is RQ_DEPTH, the receives a connection may have posted.
-const queueDepth = nicroce.QueueDepth

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spraynic/spraynic/golden/nicroce"
 	"github.com/spraynic/spraynic/regmap"
 	"github.com/spraynic/spraynic/stimulus/dmahost"
 	"github.com/spraynic/spraynic/system/roce"
@@ -171,7 +172,7 @@ func (r *trRun) program() {
 func (r *trRun) post() {
 	for _, c := range r.pl.order {
 		tc := r.pl.conns[c]
-		for tc.posted < len(tc.msgs) && tc.posted-tc.Received < queueDepth {
+		for tc.posted < len(tc.msgs) && tc.posted-tc.Received < nicroce.QueueDepth {
 			m := tc.msgs[tc.posted]
 			m.addr = r.next
 			r.next += (uint64(m.bufLen()) + 4095) &^ 4095
@@ -204,7 +205,6 @@ func (r *trRun) completions() error {
 			return fmt.Errorf("conn %d message %d (%d bytes): the receive buffer differs from the capture's bytes",
 				c.Conn, m.seq, m.size)
 		}
-		m.recvd = true
 		tc.Received++
 	}
 	return nil
