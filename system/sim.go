@@ -948,9 +948,9 @@ func (s *sim) capture(sd *side, p *pkt, entropy uint16, ce bool, frames *[][]byt
 	var err error
 	if p.ack {
 		h.DestQP = uint32(s.cfg.QPNBase) + p.a.Conn // the receiver's QP of the connection
-		a := roce.Ack{Header: h, CumPSN: p.a.PSN, NAK: p.a.Nak, HasSACK: !p.a.Nak, Path: uint8(p.a.Path),
+		a := roce.Ack{Header: h, CumPSN: p.a.PSN, NAK: p.a.Nak, HasSACK: true, Path: uint8(p.a.Path),
 			PNext: p.a.Pseq, ECNEcho: p.a.ECN, Words: uint8(s.sackWords())}
-		for i := 0; i < s.cfg.SackBits && !p.a.Nak; i++ {
+		for i := 0; i < s.cfg.SackBits; i++ {
 			if p.a.Sack.Bit(i) {
 				a.Bitmap[i/32] |= 1 << (i % 32)
 			}

@@ -285,7 +285,7 @@ func luaWant(t *testing.T, frame []byte) string {
 			fmt.Sprint(d.Offset), "16", fmt.Sprint(d.PSeq), "", "", "", "", "", ""}, "\t")
 	}
 	a := &p.Ack
-	if !a.HasSACK { // a NAK, or a plain IBTA ACK: nothing after the AETH
+	if !a.HasSACK { // a plain IBTA ACK or NAK: nothing after the AETH
 		return strings.Repeat("\t", len(luaFields)-1)
 	}
 	var words []string
