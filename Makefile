@@ -39,7 +39,7 @@ fi
 endef
 
 deps: ## install missing tools (apt-get as root), else name the packages to install
-	@command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install Go >= 1.22 (https://go.dev/dl) and retry" >&2; exit 1; }
+	@command -v $(GO) >/dev/null 2>&1 || { echo "deps: Go is missing: install the Go version of go.mod's go line (https://go.dev/dl) and retry" >&2; exit 1; }
 	$(call install_missing,deps,$(DEPS),$(DEPS_HEADERS))
 
 $(BIN): $(shell find cmd bench config cosim coverage formal fpga golden regmap regress scoreboard stimulus system tops -name '*.go' -o -name '*.json' -o -name '*.tmpl' 2>/dev/null) go.mod
