@@ -371,6 +371,22 @@ func (s Spec) inputFiles() []string {
 	return append(files, s.Sources...)
 }
 
+// ReadPorts elaborates spec's top with its parameters (verilator --xml-only, in a temporary directory) and returns
+// its ports, clk excluded, in port-list order; nothing is built or cached, so spec's Variant and CacheDir are not
+// used. Verilator's messages go to log.
+func ReadPorts(spec Spec, log io.Writer) ([]Port, error) {
+	tmp, err := os.MkdirTemp("", "spraynic-ports-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	spec.Variant, spec.CacheDir = Plain, tmp
+	if err := spec.check(); err != nil {
+		return nil, err
+	}
+	return readPorts(spec, tmp, log)
+}
+
 // readPorts elaborates the top with its parameters (verilator --xml-only) and returns its ports, clk excluded. It
 // fails if Verilator reads a file that is not in the spec, since the hash would not cover it.
 func readPorts(spec Spec, tmp string, log io.Writer) ([]Port, error) {
