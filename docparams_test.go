@@ -73,56 +73,32 @@ func TestDocParams(t *testing.T) {
 	}
 }
 
-// paramRows returns the rows of the first table under the first heading "Parameters", as column header -> cell;
-// the first column (headed "Verilog" or "name") is under "name", as its first code span.
+// paramRows returns the rows of the parameter table (the first table under the heading "Parameters") as column
+// header -> cell; the first column (headed "Verilog" or "name") is under "name", as its first code span.
 func paramRows(sc *bufio.Scanner) ([]map[string]string, error) {
-	level := 0
-	var head []string
-	var rows []map[string]string
-	for sc.Scan() {
-		line := sc.Text()
-		if h := strings.TrimLeft(line, "#"); h != line && strings.HasPrefix(h, " ") {
-			if n := len(line) - len(h); level > 0 && n <= level {
-				break
-			} else if strings.TrimSpace(h) == "Parameters" && level == 0 {
-				level = n
-			}
-			continue
-		}
-		if level == 0 || !strings.HasPrefix(line, "|") {
-			if level > 0 && rows != nil && !strings.HasPrefix(line, "|") {
-				break
-			}
-			continue
-		}
-		cols := strings.Split(strings.Trim(line, "|"), "|")
-		if head == nil {
-			for _, c := range cols {
-				head = append(head, strings.TrimSpace(c))
-			}
-			if head[0] != "Verilog" && head[0] != "name" {
-				return nil, fmt.Errorf("parameter table header %q: the first column is not Verilog or name", line)
-			}
-			head[0] = "name"
-			continue
-		}
-		if strings.HasPrefix(strings.TrimSpace(cols[0]), "---") {
-			continue
-		}
+	head, rows, err := docTable(sc, "Parameters")
+	if err != nil {
+		return nil, err
+	}
+	if len(head) == 0 || head[0] != "Verilog" && head[0] != "name" {
+		return nil, fmt.Errorf("parameter table header %q: the first column is not Verilog or name", head)
+	}
+	var out []map[string]string
+	for _, cells := range rows {
 		r := map[string]string{}
-		for i, c := range cols {
+		for i, c := range cells {
 			if i < len(head) {
-				r[head[i]] = strings.TrimSpace(c)
+				r[head[i]] = c
 			}
 		}
-		m := portName.FindStringSubmatch(r["name"])
+		m := portName.FindStringSubmatch(cells[0])
 		if m == nil {
-			return nil, fmt.Errorf("parameter row %q names no parameter", line)
+			return nil, fmt.Errorf("parameter row %q names no parameter", cells)
 		}
 		r["name"] = m[1]
-		rows = append(rows, r)
+		out = append(out, r)
 	}
-	return rows, sc.Err()
+	return out, nil
 }
 
 // checkParamRow returns one message per way row r disagrees with the module's declarations or config.Keys.

@@ -105,48 +105,72 @@ func rtlPorts(t *testing.T, root string, d docPorts, cfg config.Config) map[stri
 // portName is one `code` span of a table cell.
 var portName = regexp.MustCompile("`([^`]+)`")
 
-// portCells returns, for each row of the first table under the first heading "Ports", the code spans of its port
-// column: the column headed "port" or "ports".
-func portCells(sc *bufio.Scanner) ([][]string, error) {
-	level, col := 0, -1
-	var cells [][]string
+// docTable returns the header cells and the rows of the first table under the first heading named heading (of any
+// level, up to the next heading of the same or a higher level), each cell trimmed; an empty header when there is none.
+func docTable(sc *bufio.Scanner, heading string) ([]string, [][]string, error) {
+	level := 0
+	var head []string
+	var rows [][]string
 	for sc.Scan() {
 		line := sc.Text()
 		if h := strings.TrimLeft(line, "#"); h != line && strings.HasPrefix(h, " ") {
-			n := len(line) - len(h)
-			if level > 0 && n <= level {
+			if n := len(line) - len(h); level > 0 && n <= level {
 				break
-			}
-			if strings.TrimSpace(h) == "Ports" && level == 0 {
+			} else if level == 0 && strings.TrimSpace(h) == heading {
 				level = n
 			}
 			continue
 		}
-		if level == 0 || !strings.HasPrefix(line, "|") {
+		if level == 0 {
 			continue
 		}
-		cols := strings.Split(strings.Trim(line, "|"), "|")
-		if col < 0 {
-			for i, c := range cols {
-				if h := strings.TrimSpace(c); h == "port" || h == "ports" {
-					col = i
-				}
-			}
-			if col < 0 {
-				return nil, fmt.Errorf("port table header %q has no port column", line)
+		if !strings.HasPrefix(line, "|") {
+			if head != nil {
+				break
 			}
 			continue
 		}
-		if col >= len(cols) || strings.HasPrefix(strings.TrimSpace(cols[0]), "---") {
-			continue
+		var cells []string
+		for _, c := range strings.Split(strings.Trim(line, "|"), "|") {
+			cells = append(cells, strings.TrimSpace(c))
 		}
+		switch {
+		case head == nil:
+			head = cells
+		case !strings.HasPrefix(cells[0], "---"):
+			rows = append(rows, cells)
+		}
+	}
+	return head, rows, sc.Err()
+}
+
+// portCells returns, for each row of the port table (the first table under the heading "Ports"), the code spans of
+// its port column: the column headed "port" or "ports".
+func portCells(sc *bufio.Scanner) ([][]string, error) {
+	head, rows, err := docTable(sc, "Ports")
+	if err != nil {
+		return nil, err
+	}
+	col := -1
+	for i, h := range head {
+		if h == "port" || h == "ports" {
+			col = i
+		}
+	}
+	if col < 0 {
+		return nil, fmt.Errorf("port table header %q has no port column", head)
+	}
+	var cells [][]string
+	for _, r := range rows {
 		var names []string
-		for _, m := range portName.FindAllStringSubmatch(cols[col], -1) {
-			names = append(names, m[1])
+		if col < len(r) {
+			for _, m := range portName.FindAllStringSubmatch(r[col], -1) {
+				names = append(names, m[1])
+			}
 		}
 		cells = append(cells, names)
 	}
-	return cells, sc.Err()
+	return cells, nil
 }
 
 // resolvePorts maps the table's names to ports: a full name must be a port; a suffix ("_tkeep") is joined to a
