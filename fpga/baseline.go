@@ -28,6 +28,8 @@ type BaselineEntry struct {
 	FmaxMHz float64 `json:"fmax_mhz,omitempty"`
 	// LogicDepth is the logic depth in levels (Depth.Levels).
 	LogicDepth int `json:"logic_depth"`
+	// LUTLevels is the most LUT and carry levels on one path (Depth.LUTLevels).
+	LUTLevels int `json:"lut_levels"`
 	// Tools are the tool versions the numbers come from.
 	Tools map[string]string `json:"tools"`
 }
@@ -56,7 +58,7 @@ func NewBaseline(reports []Report) Baseline {
 			e.FmaxMHz = r.PnR.FmaxMHz
 		}
 		if r.Depth != nil {
-			e.LogicDepth = r.Depth.Levels
+			e.LogicDepth, e.LUTLevels = r.Depth.Levels, r.Depth.LUTLevels
 		}
 		b.Entries = append(b.Entries, e)
 	}
@@ -186,7 +188,8 @@ func Compare(base Baseline, reports []Report, boards []string) []Finding {
 			}
 			out = append(out, compareOne(r.Board, r.Top, "fmax_mhz", e.FmaxMHz, now, true))
 		}
-		out = append(out, compareDepth(r.Board, r.Top, e.LogicDepth, r.Depth))
+		out = append(out, compareDepth(r.Board, r.Top, "depth", e.LogicDepth, r.Depth))
+		out = append(out, compareDepth(r.Board, r.Top, "lut_levels", e.LUTLevels, r.Depth))
 		if changed := toolChanges(e.Tools, r.Tools); changed != "" {
 			out = append(out, Finding{Board: r.Board, Top: r.Top, Kind: "tools", Verdict: Same,
 				Detail: "tool versions differ from the baseline's: " + changed})
@@ -242,23 +245,29 @@ func compareOne(board, top, kind string, base, now float64, higherIsBetter bool)
 	return f
 }
 
-// compareDepth checks the logic depth exactly: one more level than the baseline fails, one less is better.
-func compareDepth(board, top string, base int, now *Depth) Finding {
-	f := Finding{Board: board, Top: top, Kind: "depth", Base: float64(base), Verdict: Same}
-	switch {
-	case now == nil:
+// compareDepth checks a logic depth figure exactly (kind "depth": Depth.Levels, "lut_levels": Depth.LUTLevels): one
+// more level than the baseline fails, one less is better.
+func compareDepth(board, top, kind string, base int, now *Depth) Finding {
+	f := Finding{Board: board, Top: top, Kind: kind, Base: float64(base), Verdict: Same}
+	if now == nil {
 		f.Verdict, f.Detail = Worse, "no logic depth in the report"
+		return f
+	}
+	levels, path := now.Levels, now.Path
+	if kind == "lut_levels" {
+		levels, path = now.LUTLevels, now.LUTPath
+	}
+	f.Now = float64(levels)
+	switch {
 	case base == 0:
-		f.Now, f.Verdict = float64(now.Levels), Worse
-		f.Detail = "no logic depth in the baseline: `make fpga-baseline` records it"
-	case now.Levels > base:
-		f.Now, f.Verdict = float64(now.Levels), Worse
-		f.Detail = fmt.Sprintf("%d more level(s): %s", now.Levels-base, strings.Join(now.Path, " -> "))
-	case now.Levels < base:
-		f.Now, f.Verdict = float64(now.Levels), Better
+		f.Verdict = Worse
+		f.Detail = "no " + kind + " in the baseline: `make fpga-baseline` records it"
+	case levels > base:
+		f.Verdict = Worse
+		f.Detail = fmt.Sprintf("%d more level(s): %s", levels-base, strings.Join(path, " -> "))
+	case levels < base:
+		f.Verdict = Better
 		f.Detail = "fewer levels: `make fpga-baseline` to lock it in"
-	default:
-		f.Now = float64(now.Levels)
 	}
 	return f
 }

@@ -10,11 +10,11 @@ import (
 )
 
 // report builds a report of rx_reorder on a board with the given resources and Fmax (0: no place-and-route), at a
-// logic depth of 6 levels.
+// logic depth of 6 levels, 5 of them LUT levels.
 func report(board string, res fpga.Resources, fmax float64) fpga.Report {
 	r := fpga.Report{Board: board, Top: "rx_reorder", Resources: res,
 		Config: fpga.ConfigInfo{Name: "ice40", ParamsHash: "p1"}, Tools: map[string]string{"yosys": "Yosys 0.23"},
-		Depth: &fpga.Depth{Levels: 6, Path: []string{"LUT6 (a.v:1)"}}}
+		Depth: &fpga.Depth{Levels: 6, Path: []string{"LUT6 (a.v:1)"}, LUTLevels: 5, LUTPath: []string{"LUT6 (a.v:1)"}}}
 	if fmax > 0 {
 		r.PnR = &fpga.PnR{FmaxMHz: fmax}
 	}
@@ -38,6 +38,7 @@ func TestCompare(t *testing.T) {
 		reports []fpga.Report
 		boards  []string
 		fail    bool
+		zeroLUT bool      // the baseline has no LUT levels (written before they were recorded)
 		want    []verdict // the non-ok verdicts
 	}{
 		{name: "identical", reports: []fpga.Report{report("ice40-hx8k", baseRes, 40)}, boards: []string{"ice40-hx8k"}},
@@ -97,7 +98,7 @@ func TestCompare(t *testing.T) {
 		{name: "one more logic level fails",
 			reports: []fpga.Report{func() fpga.Report {
 				r := report("ecp5-85k", baseRes, 0)
-				r.Depth = &fpga.Depth{Levels: 7}
+				r.Depth = &fpga.Depth{Levels: 7, LUTLevels: 5}
 				return r
 			}()},
 			boards: []string{"ecp5-85k"}, fail: true,
@@ -105,7 +106,7 @@ func TestCompare(t *testing.T) {
 		{name: "one less logic level is better",
 			reports: []fpga.Report{func() fpga.Report {
 				r := report("ecp5-85k", baseRes, 0)
-				r.Depth = &fpga.Depth{Levels: 5}
+				r.Depth = &fpga.Depth{Levels: 5, LUTLevels: 5}
 				return r
 			}()},
 			boards: []string{"ecp5-85k"},
@@ -117,7 +118,23 @@ func TestCompare(t *testing.T) {
 				return r
 			}()},
 			boards: []string{"ecp5-85k"}, fail: true,
-			want: []verdict{{board: "ecp5-85k", kind: "depth", verdict: fpga.Worse}}},
+			want: []verdict{{board: "ecp5-85k", kind: "depth", verdict: fpga.Worse},
+				{board: "ecp5-85k", kind: "lut_levels", verdict: fpga.Worse}}},
+		{name: "one more LUT level fails, the same total passes",
+			reports: []fpga.Report{func() fpga.Report {
+				r := report("ecp5-85k", baseRes, 0)
+				r.Depth = &fpga.Depth{Levels: 6, LUTLevels: 6, LUTPath: []string{"LUT6 (a.v:2)"}}
+				return r
+			}()},
+			boards: []string{"ecp5-85k"}, fail: true,
+			want: []verdict{{board: "ecp5-85k", kind: "lut_levels", verdict: fpga.Worse}}},
+		{name: "a baseline without LUT levels fails",
+			reports: []fpga.Report{func() fpga.Report {
+				r := report("ecp5-85k", baseRes, 0)
+				return r
+			}()},
+			boards: []string{"ecp5-85k"}, fail: true, zeroLUT: true,
+			want: []verdict{{board: "ecp5-85k", kind: "lut_levels", verdict: fpga.Worse}}},
 		{name: "other tool versions are noted, not failed",
 			reports: []fpga.Report{func() fpga.Report {
 				r := report("ice40-hx8k", baseRes, 40)
@@ -128,7 +145,14 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := fpga.Compare(base, tt.reports, tt.boards)
+			b := base
+			if tt.zeroLUT {
+				b.Entries = append([]fpga.BaselineEntry(nil), base.Entries...)
+				for i := range b.Entries {
+					b.Entries[i].LUTLevels = 0
+				}
+			}
+			fs := fpga.Compare(b, tt.reports, tt.boards)
 			assert.Equal(t, tt.fail, fpga.Failed(fs), "check verdict; findings: %v", fs)
 			var got []verdict
 			for _, f := range fs {

@@ -22,6 +22,12 @@ type Depth struct {
 	// Path lists the cells of one longest path in order, from the register it starts at to the one it ends at:
 	// "TYPE (source location)".
 	Path []string `json:"path"`
+	// LUTLevels is the most LUT and carry cells (and distributed-RAM reads) on one path, wide-mux cells not
+	// counted: the levels that each cost a LUT delay and, but in a carry chain, a route. It is a walk of its own:
+	// the path with the most cells need not be the one with the most LUT levels.
+	LUTLevels int `json:"lut_levels"`
+	// LUTPath is one path with LUTLevels such levels, as Path.
+	LUTPath []string `json:"lut_path"`
 }
 
 // wideMuxPrefixes are the cell types Depth.WideMux counts.
@@ -142,7 +148,17 @@ func LogicDepth(f Family, netlist []byte, module string) (Depth, error) {
 	if err != nil {
 		return Depth{}, err
 	}
-	return g.longest()
+	d, err := g.longest()
+	if err != nil {
+		return Depth{}, err
+	}
+	g.reset(true)
+	lut, err := g.longest()
+	if err != nil {
+		return Depth{}, err
+	}
+	d.LUTLevels, d.LUTPath = lut.Levels, lut.Path
+	return d, nil
 }
 
 // pin is one input of a cell: the net bit it reads and whether it reaches the cell's outputs.
@@ -165,6 +181,8 @@ type depthGraph struct {
 	// level is the memo of arrive (levels at a cell's outputs; unreached: -1, in progress: -2); from is the
 	// input cell of the longest path into each cell (-1: it starts at a register).
 	level, from []int
+	// lutOnly makes wide-mux cells weigh 0 levels (Depth.LUTLevels).
+	lutOnly bool
 }
 
 // newDepthGraph indexes the cells of a flattened module in name order (so the reported path is the same on every
@@ -203,10 +221,34 @@ func newDepthGraph(f Family, cells map[string]jsonCell) (*depthGraph, error) {
 	}
 	g.level = make([]int, len(g.cells))
 	g.from = make([]int, len(g.cells))
+	g.reset(false)
+	return g, nil
+}
+
+// reset clears the walk's memo for a walk that counts every cell (lutOnly false) or no wide-mux cell.
+func (g *depthGraph) reset(lutOnly bool) {
+	g.lutOnly = lutOnly
 	for i := range g.level {
 		g.level[i], g.from[i] = -1, -1
 	}
-	return g, nil
+}
+
+// isWideMux reports whether a cell type is one Depth.WideMux counts.
+func isWideMux(typ string) bool {
+	for _, p := range wideMuxPrefixes {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// cost is the levels cell i adds to a path.
+func (g *depthGraph) cost(i int) int {
+	if g.lutOnly && isWideMux(g.cells[i].typ) {
+		return 0
+	}
+	return 1
 }
 
 // reaches reports whether input port of a cell with rule r reaches its outputs.
@@ -287,7 +329,7 @@ func (g *depthGraph) arrive(i int) (int, error) {
 		}
 	}
 	if best > noPathLevel {
-		best++
+		best += g.cost(i)
 	}
 	g.level[i], g.from[i] = best, from
 	return best, nil
@@ -318,10 +360,8 @@ func (g *depthGraph) longest() (Depth, error) {
 	mux := 0
 	for c := end; c >= 0; c = g.from[c] {
 		path = append(path, fmt.Sprintf("%s (%s)", g.cells[c].typ, g.cells[c].src))
-		for _, p := range wideMuxPrefixes {
-			if strings.HasPrefix(g.cells[c].typ, p) {
-				mux++
-			}
+		if isWideMux(g.cells[c].typ) {
+			mux++
 		}
 	}
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
@@ -330,12 +370,12 @@ func (g *depthGraph) longest() (Depth, error) {
 	return Depth{Levels: best, WideMux: mux, Path: path}, nil
 }
 
-// Locations lists the RTL source locations of the path's cells in path order, each once, without yosys's own
-// techmap files ("rx_reorder.v:212.5-230.8").
-func (d Depth) Locations() []string {
+// Locations lists the RTL source locations of a path's cells (Depth.Path or Depth.LUTPath) in path order, each
+// once, without yosys's own techmap files ("rx_reorder.v:212.5-230.8").
+func Locations(path []string) []string {
 	var locs []string
 	seen := map[string]bool{}
-	for _, c := range d.Path {
+	for _, c := range path {
 		open := strings.LastIndex(c, " (")
 		if open < 0 || !strings.HasSuffix(c, ")") {
 			continue

@@ -40,26 +40,31 @@ func TestLogicDepth(t *testing.T) {
 		cells   []string
 		levels  int
 		mux     int
+		lut     int // LUT and carry levels
 		wantErr string
 	}{
-		{name: "two LUTs between flip-flops", levels: 2, cells: []string{
+		{name: "two LUTs between flip-flops", levels: 2, lut: 2, cells: []string{
 			"f1 FDRE <C=1 <D=2 >Q=3", "l1 LUT2 <I0=3 <I1=4 >O=5", "l2 LUT1 <I0=5 >O=6", "f2 FDRE <C=1 <D=6 >Q=7"}},
-		{name: "paths from ports do not count", levels: 1, cells: []string{
+		{name: "paths from ports do not count", levels: 1, lut: 1, cells: []string{
 			"l1 LUT1 <I0=2 >O=3", "l2 LUT1 <I0=3 >O=4", "l3 LUT2 <I0=4 <I1=9 >O=5", "f1 FDRE <C=1 <D=5 >Q=9"}},
 		{name: "paths to ports do not count", levels: 0, cells: []string{
 			"f1 FDRE <C=1 <D=2 >Q=3", "l1 LUT1 <I0=3 >O=4", "l2 LUT1 <I0=4 >O=5"}},
-		{name: "distributed RAM read is a level, its write ends a path", levels: 3, cells: []string{
+		{name: "distributed RAM read is a level, its write ends a path", levels: 3, lut: 3, cells: []string{
 			"f1 FDRE <C=1 <D=2 >Q=3", "r1 RAM64X1D <A0=8 <DPRA0=3 <D=4 <WE=5 <WCLK=1 >DPO=6 >SPO=7",
 			"l1 LUT1 <I0=6 >O=10", "l2 LUT1 <I0=10 >O=11", "f2 FDRE <C=1 <D=11 >Q=12",
 			"l3 LUT1 <I0=3 >O=4"}},
-		{name: "carry chain counts each cell", levels: 3, cells: []string{
+		{name: "carry chain counts each cell", levels: 3, lut: 3, cells: []string{
 			"f1 FDRE <C=1 <D=2 >Q=3", "c1 CARRY4 <CI=3 <S=9 >CO=4", "c2 CARRY4 <CI=4 <S=9 >CO=5",
 			"c3 CARRY4 <CI=5 <S=9 >O=6", "f2 FDRE <C=1 <D=6 >Q=7"}},
-		{name: "wide-mux cells are levels, counted apart", levels: 3, mux: 2, cells: []string{
+		{name: "wide-mux cells are levels, counted apart", levels: 3, mux: 2, lut: 1, cells: []string{
 			"f1 FDRE <C=1 <D=2 >Q=3", "l1 LUT6 <I0=3 >O=4", "m1 MUXF7 <I0=4 <I1=4 <S=3 >O=5",
 			"m2 MUXF8 <I0=5 <I1=5 <S=3 >O=6", "f2 FDRE <C=1 <D=6 >Q=7"}},
-		{name: "block RAM is a register", levels: 1, cells: []string{
+		{name: "block RAM is a register", levels: 1, lut: 1, cells: []string{
 			"b1 RAMB36E2 <CLKARDCLK=1 <ADDRARDADDR=3 >DOUTADOUT=4", "l1 LUT1 <I0=4 >O=3"}},
+		{name: "the most LUT levels are on another path than the most cells", levels: 4, mux: 3, lut: 2, cells: []string{
+			"f1 FDRE <C=1 <D=2 >Q=3", "l1 LUT6 <I0=3 >O=4", "m1 MUXF7 <I0=4 <I1=4 <S=3 >O=5",
+			"m2 MUXF8 <I0=5 <I1=5 <S=3 >O=6", "m3 MUXF9 <I0=6 <I1=6 <S=3 >O=7", "f2 FDRE <C=1 <D=7 >Q=8",
+			"l2 LUT2 <I0=3 <I1=3 >O=9", "l3 LUT2 <I0=9 <I1=3 >O=10", "f3 FDRE <C=1 <D=10 >Q=11"}},
 		{name: "combinational loop", wantErr: "combinational loop", cells: []string{
 			"f1 FDRE <C=1 <D=5 >Q=3", "l1 LUT2 <I0=3 <I1=5 >O=4", "l2 LUT1 <I0=4 >O=5"}},
 		{name: "unknown cell", wantErr: "cell type FOO is not known for xilinx", cells: []string{"x FOO <A=1 >B=2"}},
@@ -75,6 +80,8 @@ func TestLogicDepth(t *testing.T) {
 			require.Equal(t, c.levels, d.Levels, "path %v", d.Path)
 			require.Equal(t, c.mux, d.WideMux, "wide-mux levels of %v", d.Path)
 			require.Len(t, d.Path, c.levels)
+			require.Equal(t, c.lut, d.LUTLevels, "LUT levels of %v", d.LUTPath)
+			require.GreaterOrEqual(t, len(d.LUTPath), c.lut)
 		})
 	}
 	_, err := fpga.LogicDepth(fpga.Xilinx, netlist("f1 FDRE <C=1 <D=2 >Q=3"), "other")
@@ -106,6 +113,7 @@ func TestLogicDepthYosys(t *testing.T) {
 			if f == fpga.Xilinx {
 				require.Equal(t, 4, d.Levels, "LUT + 3 carry cells: %v", d.Path)
 				require.Zero(t, d.WideMux, "no wide mux on the add's path")
+				require.Equal(t, 4, d.LUTLevels, "LUT + 3 carry cells: %v", d.LUTPath)
 			}
 			require.Positive(t, d.Levels)
 			require.Contains(t, strings.Join(d.Path, " "), "depth.v:17", "the path names the RTL line of the add")

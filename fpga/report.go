@@ -129,7 +129,11 @@ func Summary(r Report, reportPath string) string {
 	}
 	if d := r.Depth; d != nil {
 		w("  logic depth %d levels (%d of them wide-mux cells; register to register)", d.Levels, d.WideMux)
-		if locs := d.Locations(); len(locs) > 0 {
+		if locs := Locations(d.Path); len(locs) > 0 {
+			w(" through %s", strings.Join(locs, ", "))
+		}
+		w("\n  LUT and carry levels %d (wide-mux cells not counted)", d.LUTLevels)
+		if locs := Locations(d.LUTPath); len(locs) > 0 {
 			w(" through %s", strings.Join(locs, ", "))
 		}
 		w("\n")
