@@ -42,7 +42,11 @@
 
 module roce_icrc #(
     // Width of the AXI-Stream data bus, bits; 64, 128, 256 or 512.
-    parameter DATA_WIDTH = 64
+    parameter DATA_WIDTH = 64,
+    // 1: the frame's last 4 bytes are the ICRC it carries (m_icrc_rx, m_icrc_ok report it); 0: they
+    // are zero, a builder's place for the ICRC it fills in (m_icrc_rx and m_icrc_ok are 0, and the
+    // logic that reads the received bytes is left out).
+    parameter RX_ICRC = 1
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -259,6 +263,10 @@ initial begin
         $error("Error: DATA_WIDTH must be 64, 128, 256 or 512, got %0d (instance %m)", DATA_WIDTH);
         $finish;
     end
+    if (RX_ICRC != 0 && RX_ICRC != 1) begin
+        $error("Error: RX_ICRC must be 0 or 1, got %0d (instance %m)", RX_ICRC);
+        $finish;
+    end
 end
 
 // frame state: beat index (saturating), IHL, CRC so far, last 3 bytes of the previous beat
@@ -336,7 +344,7 @@ always @* begin
         for (q = 0; q < KEEP_WIDTH; q = q + 1) begin
             rx_col[q] = rx_window[8*q + b];
         end
-        rx_cur[b] = |(rx_end & rx_col);
+        rx_cur[b] = RX_ICRC != 0 && |(rx_end & rx_col);
     end
 
     crc_in = frame_beat_reg == {BEAT_W{1'b0}} ? CRC_START : crc_reg;
@@ -433,7 +441,7 @@ always @* begin
     if (tail_valid_reg[KEEP_LOG]) begin
         m_icrc_next = ~crc_undo;
         m_icrc_rx_next = tail_rx_reg[32*KEEP_LOG +: 32];
-        m_icrc_ok_next = tail_crc_reg[32*KEEP_LOG +: 32] == RESIDUE;
+        m_icrc_ok_next = RX_ICRC != 0 && tail_crc_reg[32*KEEP_LOG +: 32] == RESIDUE;
     end
 end
 

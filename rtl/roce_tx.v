@@ -619,7 +619,8 @@ wire icrc_ok_unused;
 wire icrc_ready_unused;
 
 roce_icrc #(
-    .DATA_WIDTH(DATA_WIDTH)
+    .DATA_WIDTH(DATA_WIDTH),
+    .RX_ICRC(0)
 ) icrc_inst (
     .clk(clk),
     .rst(rst),

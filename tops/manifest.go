@@ -100,6 +100,10 @@ var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // paramDecl matches a (non-local) parameter declaration of a module header.
 var paramDecl = regexp.MustCompile(`(?m)^\s*parameter\s+(?:integer\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=`)
 
+// instanceParams are the parameters of a module that its parent sets per instance, not the configuration:
+// elaborated alone, the module keeps their defaults (roce_icrc's RX_ICRC: 1 in roce_rx, 0 in roce_tx).
+var instanceParams = map[string][]string{"roce_icrc": {"RX_ICRC"}}
+
 // Params returns the configuration's Verilog parameters that top declares (read from rtl/<top>.v: one module
 // per file), in configuration order. Verilator refuses a -G the design does not have, so each top gets its own.
 func Params(root, top string, cfg config.Config) ([]config.Param, error) {
@@ -117,6 +121,9 @@ func Params(root, top string, cfg config.Config) ([]config.Param, error) {
 			ps = append(ps, p)
 			delete(declared, p.Name)
 		}
+	}
+	for _, name := range instanceParams[top] {
+		delete(declared, name)
 	}
 	for name := range declared {
 		return nil, fmt.Errorf("top %s declares parameter %s, which no config key sets (config.Keys)", top, name)
