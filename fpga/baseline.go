@@ -124,7 +124,8 @@ func (v Verdict) String() string {
 type Finding struct {
 	// Board and Top identify the block.
 	Board, Top string
-	// Kind is the resource kind, "fmax_mhz", "depth", or "entry" for a missing or stale baseline entry.
+	// Kind is the resource kind, "fmax_mhz", "depth", "lut_levels", "tools" for changed tool versions, or "entry"
+	// for a missing or stale baseline entry.
 	Kind string
 	// Base and Now are the baseline and current values.
 	Base, Now float64
@@ -140,7 +141,7 @@ func (f Finding) String() string {
 	if f.Kind == "entry" || f.Kind == "tools" {
 		base, now = "-", "-"
 	}
-	s := fmt.Sprintf("%-13s %-14s %-8s %10s %10s  %s", f.Board, f.Top, f.Kind, base, now, f.Verdict)
+	s := fmt.Sprintf("%-13s %-14s %-10s %10s %10s  %s", f.Board, f.Top, f.Kind, base, now, f.Verdict)
 	if f.Detail != "" {
 		s += "  " + f.Detail
 	}
@@ -148,9 +149,9 @@ func (f Finding) String() string {
 }
 
 // Compare checks reports against the baseline: a resource that grows by more than Tolerance, an Fmax that drops
-// by more than Tolerance, a logic depth above the baseline's, a report without a baseline entry, a changed
-// parameter set, and a baseline entry of one of the boards that ran but no longer has a report (its top left the
-// manifest) fail. boards lists the boards that ran. The findings come in board, top, kind order.
+// by more than Tolerance, a logic depth or LUT levels above the baseline's, a report without a baseline entry, a
+// changed parameter set, and a baseline entry of one of the boards that ran but no longer has a report (its top
+// left the manifest) fail. boards lists the boards that ran. The findings come in board, top, kind order.
 func Compare(base Baseline, reports []Report, boards []string) []Finding {
 	var out []Finding
 	ran := map[string]bool{}

@@ -10,9 +10,10 @@ import (
 
 // Depth is the logic depth of a mapped netlist: the most combinational cells (LUTs, carry cells, wide-mux
 // cells, the read of a distributed RAM or shift register) on one path from a register's output to a register's
-// input. Ports of the top start and end no path (a block's inputs and outputs are registered by whatever
-// surrounds it), and a block RAM, DSP or flip-flop is a register at both ends. Each cell counts one level, as
-// Vivado counts logic levels; a carry chain counts one level per carry cell.
+// input, and the most such cells but wide-mux ones on one path (LUTLevels, from a second walk). Ports of the top
+// start and end no path (a block's inputs and outputs are registered by whatever surrounds it), and a block RAM,
+// DSP or flip-flop is a register at both ends. Each cell counts one level, as Vivado counts logic levels; a carry
+// chain counts one level per carry cell.
 type Depth struct {
 	// Levels is the number of combinational cells on the longest path.
 	Levels int `json:"levels"`
@@ -23,7 +24,7 @@ type Depth struct {
 	// "TYPE (source location)".
 	Path []string `json:"path"`
 	// LUTLevels is the most LUT and carry cells (and distributed-RAM reads) on one path, wide-mux cells not
-	// counted: the levels that each cost a LUT delay and, but in a carry chain, a route. It is a walk of its own:
+	// counted: the levels that each cost a LUT delay and, except inside a carry chain, a route. A walk of its own:
 	// the path with the most cells need not be the one with the most LUT levels.
 	LUTLevels int `json:"lut_levels"`
 	// LUTPath is one path with LUTLevels such levels, as Path.
@@ -301,8 +302,8 @@ func (g *depthGraph) bitLevel(b int) (int, int, error) {
 	return l, d, err
 }
 
-// arrive is the level at the outputs of comb or RAM cell i: one more than its deepest reaching input (a RAM's
-// stored data counts as a register).
+// arrive is the level at the outputs of comb or RAM cell i: its deepest reaching input plus the cell's cost (1;
+// 0 for a wide-mux cell in the LUT walk); a RAM's stored data counts as a register.
 func (g *depthGraph) arrive(i int) (int, error) {
 	switch g.level[i] {
 	case -2:

@@ -40,7 +40,8 @@ func TestLogicDepth(t *testing.T) {
 		cells   []string
 		levels  int
 		mux     int
-		lut     int // LUT and carry levels
+		lut     int      // LUT and carry levels
+		lutPath []string // the LUT walk's path, when the case names it
 		wantErr string
 	}{
 		{name: "two LUTs between flip-flops", levels: 2, lut: 2, cells: []string{
@@ -64,7 +65,8 @@ func TestLogicDepth(t *testing.T) {
 		{name: "the most LUT levels are on another path than the most cells", levels: 4, mux: 3, lut: 2, cells: []string{
 			"f1 FDRE <C=1 <D=2 >Q=3", "l1 LUT6 <I0=3 >O=4", "m1 MUXF7 <I0=4 <I1=4 <S=3 >O=5",
 			"m2 MUXF8 <I0=5 <I1=5 <S=3 >O=6", "m3 MUXF9 <I0=6 <I1=6 <S=3 >O=7", "f2 FDRE <C=1 <D=7 >Q=8",
-			"l2 LUT2 <I0=3 <I1=3 >O=9", "l3 LUT2 <I0=9 <I1=3 >O=10", "f3 FDRE <C=1 <D=10 >Q=11"}},
+			"l2 LUT2 <I0=3 <I1=3 >O=9", "l3 LUT2 <I0=9 <I1=3 >O=10", "f3 FDRE <C=1 <D=10 >Q=11"},
+			lutPath: []string{"LUT2 (x.v:1)", "LUT2 (x.v:1)"}},
 		{name: "combinational loop", wantErr: "combinational loop", cells: []string{
 			"f1 FDRE <C=1 <D=5 >Q=3", "l1 LUT2 <I0=3 <I1=5 >O=4", "l2 LUT1 <I0=4 >O=5"}},
 		{name: "unknown cell", wantErr: "cell type FOO is not known for xilinx", cells: []string{"x FOO <A=1 >B=2"}},
@@ -82,6 +84,9 @@ func TestLogicDepth(t *testing.T) {
 			require.Len(t, d.Path, c.levels)
 			require.Equal(t, c.lut, d.LUTLevels, "LUT levels of %v", d.LUTPath)
 			require.GreaterOrEqual(t, len(d.LUTPath), c.lut)
+			if c.lutPath != nil {
+				require.Equal(t, c.lutPath, d.LUTPath)
+			}
 		})
 	}
 	_, err := fpga.LogicDepth(fpga.Xilinx, netlist("f1 FDRE <C=1 <D=2 >Q=3"), "other")

@@ -66,6 +66,11 @@ func TestSummary(t *testing.T) {
 				"packed with I/O harness: ICESTORM_LC 8374/7680 (harness: 282 LUT, 1327 FF)",
 				"place-and-route stopped after packing"},
 			notWant: []string{"place-and-route skipped", "ICESTORM_PLL", "nextpnr (seed", "% of the device"}},
+		{name: "logic depth and LUT levels, each with its RTL lines", r: fpga.Report{Depth: &fpga.Depth{Levels: 15,
+			WideMux: 2, Path: []string{"LUT6 (/r/rtl/a.v:3.1-3.9)", "MUXF7 (/usr/share/yosys/x.v:1)"}, LUTLevels: 13,
+			LUTPath: []string{"CARRY4 (/r/rtl/b.v:7.2-7.8)", "LUT2 (/usr/share/yosys/x.v:2)"}}},
+			want: []string{"logic depth 15 levels (2 of them wide-mux cells; register to register) through a.v:3.1-3.9\n",
+				"LUT and carry levels 13 (wide-mux cells not counted) through b.v:7.2-7.8\n"}},
 		{name: "iCE40 with Fmax", r: ice40, want: []string{
 			"Fmax 35.72 MHz, target 100 MHz FAILED", "ICESTORM_LC 3409/7680", "critical path 28.0 ns",
 			"    rx_reorder.v:487  d = s1_psn_reg - c_cum;"},
