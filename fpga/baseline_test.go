@@ -187,8 +187,11 @@ func TestBaselineRoundTrip(t *testing.T) {
 func TestFindingString(t *testing.T) {
 	f := fpga.Finding{Board: "ice40-hx8k", Top: "rx_reorder", Kind: "lut", Base: 2000, Now: 2101, Verdict: fpga.Worse,
 		Detail: "grew 5.0% (more than 5%)"}
-	assert.Equal(t, "ice40-hx8k    rx_reorder     lut            2000       2101  FAIL  grew 5.0% (more than 5%)",
+	assert.Equal(t, "ice40-hx8k    rx_reorder     lut              2000       2101  FAIL  grew 5.0% (more than 5%)",
 		f.String())
+	f = fpga.Finding{Board: "ecp5-85k", Top: "roce_rx", Kind: "lut_levels", Base: 18, Now: 18, Verdict: fpga.Same}
+	assert.Equal(t, "ecp5-85k      roce_rx        lut_levels         18         18  ok", f.String(),
+		"the longest kind keeps the columns")
 	assert.Equal(t, "Verdict(0)", fpga.Verdict(0).String())
 }
 
