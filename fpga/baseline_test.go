@@ -128,11 +128,7 @@ func TestCompare(t *testing.T) {
 			}()},
 			boards: []string{"ecp5-85k"}, fail: true,
 			want: []verdict{{board: "ecp5-85k", kind: "lut_levels", verdict: fpga.Worse}}},
-		{name: "a baseline without LUT levels fails",
-			reports: []fpga.Report{func() fpga.Report {
-				r := report("ecp5-85k", baseRes, 0)
-				return r
-			}()},
+		{name: "a baseline without LUT levels fails", reports: []fpga.Report{report("ecp5-85k", baseRes, 0)},
 			boards: []string{"ecp5-85k"}, fail: true, zeroLUT: true,
 			want: []verdict{{board: "ecp5-85k", kind: "lut_levels", verdict: fpga.Worse}}},
 		{name: "other tool versions are noted, not failed",
