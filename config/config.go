@@ -167,6 +167,21 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// ValidateNicRoCE checks the two rules the frame-level top nic_roce adds to Validate's (docs/nic_roce.md,
+// Parameters), which the descriptor-level blocks do not need: handle_width >= 8 (the receive message sequence)
+// and 2^(handle_width-1) >= window. It returns the first broken one, naming the key, its value and the rule.
+func (c Config) ValidateNicRoCE() error {
+	switch {
+	case c.HandleWidth < 8:
+		return fmt.Errorf("config %s: key %q: value %d below 8 (allowed for nic_roce: 8..32)", c.Name,
+			"handle_width", c.HandleWidth)
+	case 1<<(c.HandleWidth-1) < c.Window:
+		return fmt.Errorf("config %s: key %q: value %d too large for handle_width %d (allowed for nic_roce: "+
+			"2^(handle_width-1) >= window)", c.Name, "window", c.Window, c.HandleWidth)
+	}
+	return nil
+}
+
 // crossKeyError checks the rules between keys and returns the first broken one, naming the key, its value and
 // the rule.
 func (c Config) crossKeyError() error {

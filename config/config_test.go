@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -95,3 +96,26 @@ func TestHashStable(t *testing.T) {
 }
 
 func replace(s, old, new string) string { return strings.Replace(s, old, new, 1) }
+
+// TestValidateNicRoCE: the frame-level top's two rules, each at its edge, on a configuration Validate accepts.
+func TestValidateNicRoCE(t *testing.T) {
+	for _, tc := range []struct {
+		handle, window int
+		want           string
+	}{
+		{handle: 8, window: 128},
+		{handle: 7, window: 8, want: `key "handle_width": value 7 below 8 (allowed for nic_roce: 8..32)`},
+		{handle: 8, window: 256, want: `key "window": value 256 too large for handle_width 8`},
+		{handle: 32, window: 4096},
+	} {
+		c, err := config.Preset("default")
+		require.NoError(t, err)
+		c.HandleWidth, c.Window = tc.handle, tc.window
+		err = c.ValidateNicRoCE()
+		if tc.want == "" {
+			assert.NoError(t, err, "handle_width %d, window %d", tc.handle, tc.window)
+		} else if assert.Error(t, err, "handle_width %d, window %d", tc.handle, tc.window) {
+			assert.Contains(t, err.Error(), tc.want)
+		}
+	}
+}

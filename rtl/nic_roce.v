@@ -444,6 +444,19 @@ function [HW-1:0] fhw;
     end
 endfunction
 
+// a pointer zero-extended to a handle (bit by bit: a width below PW elaborates, so the parameter
+// check above reports it)
+function [HW-1:0] fzx;
+    input [PW-1:0] v;
+    integer i;
+    begin
+        fzx = {HW{1'b0}};
+        for (i = 0; i < PW && i < HW; i = i + 1) begin
+            fzx[i] = v[i];
+        end
+    end
+endfunction
+
 function [GEN_W-1:0] fgen;
     input [GEN_W*CONNS-1:0] v;
     input [CONN_W-1:0] k;
@@ -652,7 +665,7 @@ wire [CONN_W+SLOT-1:0] rq_wa = {s_rq_conn, rq_rtail[SLOT-1:0]};
 wire [PW-1:0]   s2_tail = fpw(tail_q, s2_c_q);
 wire [PW-1:0]   s2_seg = fpw(seg_q, s2_c_q);
 wire [PW-1:0]   s2_lag = s2_tail - s2_seg;
-wire [HW-1:0]   s2_handle = fhw(seqt_q, s2_c_q) - {{HW-PW{1'b0}}, s2_lag};
+wire [HW-1:0]   s2_handle = fhw(seqt_q, s2_c_q) - fzx(s2_lag);
 wire [32:0]     s2_np = npkts(seg_len);
 wire [SKW-1:0]  s2_k = segk_q[s2_c_q*SKW +: SKW];
 wire [32:0]     s2_np1 = s2_np - 33'd1;
@@ -676,9 +689,9 @@ wire [31:0]     t1_rem = t1_mlen - t1_off;
 wire [LEN_W-1:0] t1_plen = (t1_mlen == 32'd0) ? {LEN_W{1'b0}} :
     (t1_rem > MTU ? MTU_L : t1_rem[LEN_W-1:0]);
 wire [PW-1:0]   t1_used = fpw(tail_q, t1_c_q) - fpw(head_q, t1_c_q);
-wire [HW-1:0]   t1_seqh = fhw(seqt_q, t1_c_q) - {{HW-PW{1'b0}}, t1_used};
+wire [HW-1:0]   t1_seqh = fhw(seqt_q, t1_c_q) - fzx(t1_used);
 wire [HW-1:0]   t1_rel = t1_h_q - t1_seqh;
-wire            t1_outst = t1_rel < {{HW-PW{1'b0}}, t1_used};
+wire            t1_outst = t1_rel < fzx(t1_used);
 wire            t1_ok = fcs(cs_q, t1_c_q) == CS_OPEN && t1_outst && t1_kok;
 
 wire [TXQ_W:0]  txq_fill = txq_wp_q - txq_pp_q;
@@ -781,7 +794,7 @@ wire            c1_ack = mack_valid && mack_ready;
 wire [CONN_W-1:0] c1_c = c1_sel_ack ? mack_conn : mrx_conn;
 wire [HW-1:0]   c1_d = mrx_handle - fhw(rh_q, mrx_conn);
 wire [PW-1:0]   c1_posted = fpw(rtail_q, mrx_conn) - fpw(rhead_q, mrx_conn);
-wire            c1_nobuf = !c1_d[HW-1] && c1_d >= {{HW-PW{1'b0}}, c1_posted};
+wire            c1_nobuf = !c1_d[HW-1] && c1_d >= fzx(c1_posted);
 wire [SLOT-1:0] c1_slot = fslot(rhead_q, mrx_conn) + c1_d[SLOT-1:0];
 
 /*
@@ -838,7 +851,7 @@ wire            rt_seterr = rt_v_q && rt_err_q && lr_gen == fgen(gen_q, lr_c);
 wire [CONN_W-1:0] rl_c = nt_cpl_conn;
 wire [PW-1:0]   rl_rel = fpw(rel_q, rl_c);
 wire            rl_hit = nt_cpl_valid && nt_cpl_last && fcs(cs_q, rl_c) == CS_OPEN
-    && nt_cpl_handle == fhw(rh_q, rl_c) + {{HW-PW{1'b0}}, rl_rel};
+    && nt_cpl_handle == fhw(rh_q, rl_c) + fzx(rl_rel);
 wire [SLOT-1:0] rl_slot = fslot(rhead_q, rl_c) + rl_rel[SLOT-1:0];
 // E2 holds the entry it read (the flush engine may read rq_id_mem while E2 waits)
 wire [31:0]     e2_id = e2_fresh_q ? rqid_rd : e2_id_h_q;
@@ -1107,8 +1120,8 @@ always @* begin
             if (rd_err_hit && rs_c == nc) begin
                 // the handle is outstanding: rs_h - seq(head) < used
                 t_pw = tail_n[n*PW +: PW] - head_n[n*PW +: PW];
-                t_hw = rs_h - (seqt_n[n*HW +: HW] - {{HW-PW{1'b0}}, t_pw});
-                if (t_hw < {{HW-PW{1'b0}}, t_pw}) begin
+                t_hw = rs_h - (seqt_n[n*HW +: HW] - fzx(t_pw));
+                if (t_hw < fzx(t_pw)) begin
                     t16 = sqd_n[n*16 +: 16];
                     t16[rs_h[SLOT-1:0]] = 1'b1;
                     sqd_n[n*16 +: 16] = t16;

@@ -44,9 +44,8 @@ type Top struct {
 
 // New returns the twin of an instance under cfg after reset. It returns the elaboration errors.
 func New(cfg config.Config) (*Top, error) {
-	if cfg.HandleWidth < 8 || 1<<(cfg.HandleWidth-1) < cfg.Window {
-		return nil, fmt.Errorf("nicroce: config %s: HANDLE_WIDTH %d (need >= 8 and 2^(HANDLE_WIDTH-1) >= WINDOW %d)",
-			cfg.Name, cfg.HandleWidth, cfg.Window)
+	if err := cfg.ValidateNicRoCE(); err != nil {
+		return nil, fmt.Errorf("nicroce: %w", err)
 	}
 	if cfg.MTU > 1<<16-1 || cfg.DataWidth > 8*Lanes {
 		return nil, fmt.Errorf("nicroce: config %s: MTU %d or DATA_WIDTH %d too large", cfg.Name, cfg.MTU,
