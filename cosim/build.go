@@ -41,7 +41,11 @@ func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writ
 	defer unlock()
 	// The build's own log is shown only when it fails; a cache hit prints nothing, a build one line.
 	var blog bytes.Buffer
-	lib, err := bridge.Build(bridge.Spec{Top: top, Sources: src, Waivers: waivers,
+	incs, err := tops.Includes(src)
+	if err != nil {
+		return "", err
+	}
+	lib, err := bridge.Build(bridge.Spec{Top: top, Sources: src, Includes: incs, Waivers: waivers,
 		Params: params, Variant: v, CacheDir: cache}, &blog)
 	if err != nil {
 		if log != nil {

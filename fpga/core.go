@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spraynic/spraynic/config"
+	"github.com/spraynic/spraynic/tops"
 )
 
 // CoreFile is the FuseSoC core description at the repository root.
@@ -61,14 +62,14 @@ func coreHeader(w printfFunc) {
 
 // coreFilesets writes one fileset per top with its files relative to root (a file outside root is an error)
 // and the files they `include (is_include_file), and the lint waivers.
-func coreFilesets(w printfFunc, root string, tops []CoreTop) error {
+func coreFilesets(w printfFunc, root string, cts []CoreTop) error {
 	w("filesets:\n")
-	for _, t := range tops {
+	for _, t := range cts {
 		w("  rtl_%s:\n    file_type: verilogSource\n    files:\n", t.Top.Name)
 		if err := coreFiles(w, root, t.Top.Files, ""); err != nil {
 			return err
 		}
-		incs, err := includeFiles(t.Top.Files)
+		incs, err := tops.Includes(t.Top.Files)
 		if err != nil {
 			return fmt.Errorf("core file: %w", err)
 		}
