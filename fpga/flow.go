@@ -24,7 +24,7 @@ import (
 
 // flowVersion is part of every report key: bump it when the flow's scripts or counting change, so cached reports
 // are not reused across the change.
-const flowVersion = "4"
+const flowVersion = "5"
 
 // ClockPort is the clock port every top has (STYLE.md: clk, rst first).
 const ClockPort = "clk"

@@ -241,3 +241,20 @@ func TestParseUtilisation(t *testing.T) {
 		})
 	}
 }
+
+// TestParseYosysLogFIFO: a memory read at a registered address alone (a FIFO at its pointer: memory_dff merged
+// its address register, no output register) is a registered read that may go to LUTRAM; one whose output
+// register merged (ram_sdp's style) may not.
+func TestParseYosysLogFIFO(t *testing.T) {
+	data, err := os.ReadFile("testdata/yosys_fifo_lutram.log")
+	require.NoError(t, err)
+	got := fpga.ParseYosysLog(data)
+	require.Len(t, got.Memories, 2)
+	for _, m := range got.Memories {
+		assert.True(t, m.SyncRead, m.Name)
+		assert.Equal(t, fpga.LUTRAM, m.Mapping, m.Name)
+	}
+	require.Len(t, got.Problems, 1)
+	assert.Equal(t, "memory-not-bram: memory ram has a registered read (block RAM style) but yosys mapped it to "+
+		"LUTRAM", got.Problems[0].String())
+}

@@ -130,7 +130,7 @@ var fatalWarnings = []struct {
 // and the problems: latches inferred, warnings in fatalWarnings, problems found by the check pass, and memories
 // with a registered read (block RAM style) that were not mapped to block RAM.
 func ParseYosysLog(data []byte) YosysLog {
-	p := yosysLogParser{ports: map[string]map[string]bool{}, seen: map[string]bool{}}
+	p := yosysLogParser{ports: map[string]map[string]bool{}, outFF: map[string]bool{}, seen: map[string]bool{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
@@ -147,6 +147,8 @@ type yosysLogParser struct {
 	out YosysLog
 	// ports[memory][read port] is true once memory_dff merged a register into that port (it may run twice).
 	ports map[string]map[string]bool
+	// outFF[memory] is true once memory_dff merged an output register into one of its read ports.
+	outFF map[string]bool
 	// seen holds the warnings met so far (each is reported once).
 	seen map[string]bool
 	// mapping is set after SynthMarker: technology mapping has started.
@@ -176,8 +178,9 @@ func (p *yosysLogParser) line(line string) {
 		if p.ports[key] == nil {
 			p.ports[key] = map[string]bool{}
 		}
-		p.ports[key][m[2]] = p.ports[key][m[2]] || strings.HasPrefix(m[4], "merging output FF") ||
-			strings.HasPrefix(m[4], "merged address FF")
+		out := strings.HasPrefix(m[4], "merging output FF")
+		p.ports[key][m[2]] = p.ports[key][m[2]] || out || strings.HasPrefix(m[4], "merged address FF")
+		p.outFF[key] = p.outFF[key] || out
 		return
 	}
 	if m := libmapRe.FindStringSubmatch(line); m != nil {
@@ -213,8 +216,10 @@ func (p *yosysLogParser) warning(w string) {
 	p.out.Warnings = append(p.out.Warnings, w)
 }
 
-// checkMemories sets each memory's SyncRead (every read port registered), shortens its name, and reports a
-// registered-read memory not mapped to block RAM as a problem.
+// checkMemories sets each memory's SyncRead (every read port registered: its output or its address register
+// merged), shortens its name, and reports a registered-read memory with a merged output register (the style of
+// ram_sdp) not mapped to block RAM as a problem. A read at a registered address alone (a small FIFO read at its
+// pointer) may go to LUTRAM.
 func (p *yosysLogParser) checkMemories() {
 	for i := range p.out.Memories {
 		mem := &p.out.Memories[i]
@@ -222,8 +227,9 @@ func (p *yosysLogParser) checkMemories() {
 		for _, registered := range p.ports[mem.Name] {
 			mem.SyncRead = mem.SyncRead && registered
 		}
+		outFF := p.outFF[mem.Name]
 		mem.Name = shortMemName(mem.Name)
-		if mem.SyncRead && mem.Mapping != BlockRAM {
+		if mem.SyncRead && outFF && mem.Mapping != BlockRAM {
 			p.out.Problems = append(p.out.Problems, Problem{Rule: "memory-not-bram",
 				Detail: fmt.Sprintf("memory %s has a registered read (block RAM style) but yosys mapped it to %s",
 					mem.Name, mem.Mapping)})
