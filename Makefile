@@ -152,7 +152,7 @@ deps-fpga: ## install missing FPGA tools (yosys, nextpnr-ice40, fpga-icestorm, t
 synth: deps deps-fpga $(BIN) ## lint + yosys (+ nextpnr/icepack on iCE40) per top, BOARD=name [TOP=top]
 	$(SPRAYNIC) synth $(if $(BOARD),--board $(BOARD)) $(if $(TOP),--top $(TOP)) $(FPGA_FLAGS)
 
-synth-all: deps deps-fpga $(BIN) ## synth on every board, every top
+synth-all: deps deps-fpga $(BIN) ## synth on every board, every top not marked synth_when_named
 	$(SPRAYNIC) synth --all $(FPGA_FLAGS)
 
 fpga-baseline: deps deps-fpga $(BIN) ## the one command that rewrites fpga/baseline.json (and spraynic.core)

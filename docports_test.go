@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
-	"github.com/spraynic/spraynic/cosim"
 	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/stretchr/testify/require"
@@ -39,13 +38,7 @@ var portDocs = []docPorts{
 	{doc: "roce_rx.md", top: "roce_rx"},
 	{doc: "roce_tx.md", top: "roce_tx"},
 	{doc: "nic_roce_csr.md", top: "nic_roce_csr"},
-	{doc: "nic_roce.md", top: "nic_roce", files: nicRoCEDesign()},
-}
-
-// nicRoCEDesign is nic_roce's sources: the lockstep's file list without its testbench, which comes last.
-func nicRoCEDesign() []string {
-	f := cosim.NicRoCESources()
-	return f[:len(f)-1]
+	{doc: "nic_roce.md", top: "nic_roce"},
 }
 
 // TestDocPorts holds every port table of portDocs equal to its module's ports, as Verilator elaborates the module
@@ -93,8 +86,10 @@ func rtlPorts(t *testing.T, root string, d docPorts, cfg config.Config) map[stri
 	}
 	params, err := tops.Params(root, d.top, cfg)
 	require.NoError(t, err)
+	incs, err := tops.Includes(files)
+	require.NoError(t, err)
 	spec := bridge.Spec{Top: d.top, Sources: files, Waivers: filepath.Join(root, "rtl", "lint.vlt"),
-		Includes: []string{filepath.Join(root, "rtl", "nic_roce_regs.vh")}}
+		Includes: incs}
 	for _, p := range params {
 		spec.Params = append(spec.Params, bridge.Param{Name: p.Name, Value: p.Value})
 	}

@@ -13,6 +13,24 @@ import (
 	"github.com/spraynic/spraynic/tops"
 )
 
+// CacheDir is where models are built and cached: $SPRAYNIC_CACHE, else build/models under root.
+func CacheDir(root string) string {
+	if c := os.Getenv("SPRAYNIC_CACHE"); c != "" {
+		return c
+	}
+	return filepath.Join(root, "build", "models")
+}
+
+// BuildModel builds (or finds in CacheDir) the plain model the tests run of a top of the manifest: for nic_roce
+// its testbench nic_roce_tb, through which the lockstep drives it (BuildNicRoCETB); for every other top the top
+// itself (BuildTop).
+func BuildModel(root, top string, cfg config.Config, log io.Writer) (string, error) {
+	if top == "nic_roce" {
+		return BuildNicRoCETB(root, cfg, CacheDir(root))
+	}
+	return BuildTop(root, top, cfg, bridge.Plain, log)
+}
+
 // BuildTop builds (or finds in the cache) the Verilator model of top under cfg.
 func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writer) (string, error) {
 	src, err := tops.Sources(root, top)
@@ -27,10 +45,7 @@ func BuildTop(root, top string, cfg config.Config, v bridge.Variant, log io.Writ
 	for _, p := range tps {
 		params = append(params, bridge.Param{Name: p.Name, Value: p.Value})
 	}
-	cache := os.Getenv("SPRAYNIC_CACHE")
-	if cache == "" {
-		cache = filepath.Join(root, "build", "models")
-	}
+	cache := CacheDir(root)
 	waivers := filepath.Join(root, "rtl", "lint.vlt")
 	if _, err := os.Stat(waivers); err != nil {
 		waivers = ""

@@ -19,11 +19,9 @@ import (
 	"github.com/spraynic/spraynic/tops"
 )
 
-// nicRoCESources are the files of nic_roce_tb under rtl/: nic_roce's sources and the testbench. The testbench is
-// not in rtl/manifest.json (it is no synthesizable top, and the manifest's consumers, the FPGA and coverage
-// flows, would demand baselines for it); the lockstep builds it through the bridge directly.
-var nicRoCESources = []string{"ram_sdp.v", "rx_reorder.v", "path_sel.v", "retx.v", "nic_transport.v",
-	"roce_icrc.v", "roce_rx.v", "roce_tx.v", "nic_roce_csr.v", "nic_roce.v", "tb/nic_roce_tb.v"}
+// nicRoCETB is nic_roce's testbench under rtl/: no synthesizable top, so not in rtl/manifest.json; the lockstep
+// builds it through the bridge directly, with nic_roce's files from the manifest.
+const nicRoCETB = "tb/nic_roce_tb.v"
 
 // BuildNicRoCETB builds (or finds in the cache) the Verilator model of rtl/tb/nic_roce_tb.v under cfg.
 func BuildNicRoCETB(root string, cfg config.Config, cache string) (string, error) {
@@ -31,11 +29,17 @@ func BuildNicRoCETB(root string, cfg config.Config, cache string) (string, error
 	if err != nil {
 		return "", err
 	}
-	spec := bridge.Spec{Top: "nic_roce_tb", Includes: []string{filepath.Join(root, "rtl", "nic_roce_regs.vh")},
-		Waivers: filepath.Join(root, "rtl", "lint.vlt"), Variant: bridge.Plain,
+	spec := bridge.Spec{Top: "nic_roce_tb", Waivers: filepath.Join(root, "rtl", "lint.vlt"), Variant: bridge.Plain,
 		CacheDir: cache}
-	for _, f := range nicRoCESources {
+	files, err := NicRoCESources(root)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
 		spec.Sources = append(spec.Sources, filepath.Join(root, "rtl", f))
+	}
+	if spec.Includes, err = tops.Includes(spec.Sources); err != nil {
+		return "", err
 	}
 	for _, p := range tps {
 		spec.Params = append(spec.Params, bridge.Param{Name: p.Name, Value: p.Value})
@@ -709,5 +713,16 @@ func nrIPValue(a netip.Addr) uint32 {
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
 
-// NicRoCESources returns the files of nic_roce_tb under rtl/, the testbench last.
-func NicRoCESources() []string { return append([]string(nil), nicRoCESources...) }
+// NicRoCESources returns the files of nic_roce_tb under rtl/: nic_roce's from rtl/manifest.json, then the
+// testbench.
+func NicRoCESources(root string) ([]string, error) {
+	m, err := tops.LoadManifest(root)
+	if err != nil {
+		return nil, err
+	}
+	t, err := m.Top("nic_roce")
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]string(nil), t.Files...), nicRoCETB), nil
+}

@@ -137,8 +137,8 @@ func coreTargets(w printfFunc, t CoreTop) {
 			continue
 		}
 		w("\n  synth_%s_%s:\n", name, strings.ReplaceAll(bd.Name, "-", "_"))
-		w("    description: %s on %s, config %s (make synth BOARD=%s adds the checks and the report)\n",
-			name, bd.Device, bd.Config, bd.Name)
+		w("    description: %s on %s, config %s (make synth BOARD=%s TOP=%s adds the checks and the report)\n",
+			name, bd.Device, bd.Config, bd.Name, name)
 		w("    filesets: [rtl_%s]\n    parameters: [%s]\n    toplevel: %s\n", name, paramList(ps, true), name)
 		switch bd.Family {
 		case Xilinx:

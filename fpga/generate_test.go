@@ -10,6 +10,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/fpga"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -234,4 +235,20 @@ func TestLintRefusesBlanketWidthWaiver(t *testing.T) {
 	err := fpga.Lint(context.Background(), filepath.Join(root, "rtl"), top, filepath.Join(root, "lint.log"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "lint.vlt:3: blanket WIDTH waiver")
+}
+
+// TestProjectNamedTops: with no --top, yosys runs every top but the ones marked synth_when_named (nic_roce) and
+// the Vivado scripts take every top; naming nic_roce selects it for both.
+func TestProjectNamedTops(t *testing.T) {
+	root, err := tops.Root()
+	require.NoError(t, err)
+	p, err := fpga.NewProject(root, nil)
+	require.NoError(t, err)
+	require.NotContains(t, p.Tops, "nic_roce")
+	require.Contains(t, p.Tops, "nic_transport")
+	require.Equal(t, p.Manifest.Names(), p.Scripts)
+	p, err = fpga.NewProject(root, []string{"nic_roce"})
+	require.NoError(t, err)
+	require.Equal(t, []string{"nic_roce"}, p.Tops)
+	require.Equal(t, []string{"nic_roce"}, p.Scripts)
 }

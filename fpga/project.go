@@ -19,12 +19,14 @@ type Project struct {
 	Root string
 	// Manifest is rtl/manifest.json.
 	Manifest tops.Manifest
-	// Tops are the selected top names.
+	// Tops are the selected top names that yosys runs: every top of SynthNames when none is selected.
 	Tops []string
+	// Scripts are the selected top names whose Vivado scripts are written: every top when none is selected.
+	Scripts []string
 }
 
-// NewProject reads the manifest under root; selected names the tops to run (every top of the manifest when
-// empty).
+// NewProject reads the manifest under root; selected names the tops to run (when empty, yosys runs every top
+// but those marked synth_when_named, and the Vivado scripts are written for every top).
 func NewProject(root string, selected []string) (*Project, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
@@ -34,14 +36,15 @@ func NewProject(root string, selected []string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{Root: root, Manifest: m, Tops: selected}
+	p := &Project{Root: root, Manifest: m, Tops: selected, Scripts: selected}
 	for _, t := range selected {
 		if _, err := m.Sources(root, t); err != nil {
 			return nil, fmt.Errorf("--top %s: %w (tops: %s)", t, err, strings.Join(m.Names(), ", "))
 		}
 	}
 	if len(selected) == 0 {
-		p.Tops = m.Names()
+		p.Tops = m.SynthNames()
+		p.Scripts = m.Names()
 	}
 	if len(p.Tops) == 0 {
 		return nil, fmt.Errorf("rtl/manifest.json lists no tops")
@@ -64,6 +67,11 @@ func (p *Project) Top(name string, cfg config.Config) (Top, error) {
 
 // Jobs are the (board, top) jobs of the selected tops, configOverride replacing each board's preset when set.
 func (p *Project) Jobs(boards []Board, configOverride string) ([]Job, error) {
+	return p.jobs(p.Tops, boards, configOverride)
+}
+
+// jobs are the (board, top) jobs of the named tops.
+func (p *Project) jobs(names []string, boards []Board, configOverride string) ([]Job, error) {
 	var jobs []Job
 	for _, b := range boards {
 		name := b.Config
@@ -74,7 +82,7 @@ func (p *Project) Jobs(boards []Board, configOverride string) ([]Job, error) {
 		if err != nil {
 			return nil, fmt.Errorf("board %s: %w", b.Name, err)
 		}
-		for _, t := range p.Tops {
+		for _, t := range names {
 			top, err := p.Top(t, cfg)
 			if err != nil {
 				return nil, err
@@ -96,10 +104,10 @@ func (p *Project) Run(ctx context.Context, o Options, boards []Board, configOver
 	return RunJobs(ctx, o, jobs, parallel), nil
 }
 
-// Vivado writes and tclsh-checks the Vivado scripts of every selected top on the boards under outDir, printing
-// their paths to w.
+// Vivado writes and tclsh-checks the Vivado scripts of the selected tops (Scripts) on the boards under outDir,
+// printing their paths to w.
 func (p *Project) Vivado(ctx context.Context, w io.Writer, outDir string, boards []Board, configOverride string) error {
-	jobs, err := p.Jobs(boards, configOverride)
+	jobs, err := p.jobs(p.Scripts, boards, configOverride)
 	if err != nil {
 		return err
 	}

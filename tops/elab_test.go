@@ -121,6 +121,32 @@ func keyCases(base config.Config) []elabCase {
 	return cs
 }
 
+// topRuleCases returns each rule of topRules at its edge (the top accepts) and one step beyond (it refuses,
+// config.Validate accepts): elaborated on every top that declares the keys, so the other tops must accept both.
+func topRuleCases(base config.Config) []elabCase {
+	rows := []struct {
+		name           string
+		handle, window int
+		keys           []string
+	}{
+		{name: "handle_width=8 (nic_roce: handle_width >= 8)", handle: 8, window: 8, keys: []string{"handle_width"}},
+		{name: "handle_width=7 (nic_roce: handle_width >= 8)", handle: 7, window: 8, keys: []string{"handle_width"}},
+		{name: "window=128 (nic_roce: 2^(handle_width-1) >= window)", handle: 8, window: 128,
+			keys: []string{"window", "handle_width"}},
+		{name: "window=256 (nic_roce: 2^(handle_width-1) >= window)", handle: 8, window: 256,
+			keys: []string{"window", "handle_width"}},
+	}
+	var cs []elabCase
+	for _, r := range rows {
+		c := base
+		c.HandleWidth, c.Window = r.handle, r.window
+		fit(&c, "window")
+		c.Name = fmt.Sprintf("handle_width=%d,window=%d", r.handle, r.window)
+		cs = append(cs, elabCase{name: r.name, cfg: c, keys: r.keys})
+	}
+	return cs
+}
+
 // ruleCases returns every cross-key rule of config.Validate at its edge (allowed) and one step beyond (refused).
 func ruleCases(base config.Config) []elabCase {
 	type kv struct {
@@ -256,7 +282,7 @@ func TestRTLChecksMatchConfig(t *testing.T) {
 	// the smallest preset: the other keys keep each elaboration short (conns 1024 x paths 4)
 	base, err := config.Preset("ice40")
 	require.NoError(t, err)
-	cases := append(keyCases(base), ruleCases(base)...)
+	cases := append(append(keyCases(base), ruleCases(base)...), topRuleCases(base)...)
 
 	for _, cs := range cases {
 		err := cs.cfg.Validate()

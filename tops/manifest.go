@@ -1,8 +1,10 @@
 package tops
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,6 +23,10 @@ type TopFiles struct {
 	// Name is the top module; Files its sources, relative to rtl/.
 	Name  string   `json:"name"`
 	Files []string `json:"files"`
+	// SynthWhenNamed marks a top too large for the yosys runs of every top (nic_roce: 12 to 16 minutes on the
+	// ECP5, more than 18 GB on the U250): yosys runs it only when it is named (synth --top), so it has no FPGA
+	// baseline. Lint, the Vivado scripts, the FuseSoC core and the elaboration checks take it like any top.
+	SynthWhenNamed bool `json:"synth_when_named,omitempty"`
 }
 
 // Root finds the repository: $SPRAYNIC_ROOT, else the nearest parent of the working directory with rtl/manifest.json.
@@ -55,8 +61,13 @@ func LoadManifest(root string) (Manifest, error) {
 	if err != nil {
 		return m, err
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields() // a misspelt key (synth_when_named) is an error, not a silent default
+	if err := dec.Decode(&m); err != nil {
 		return m, fmt.Errorf("rtl/manifest.json: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return m, fmt.Errorf("rtl/manifest.json: more than one JSON object (allowed: one, {\"tops\": [...]})")
 	}
 	return m, nil
 }
@@ -72,20 +83,29 @@ func Sources(root, top string) ([]string, error) {
 
 // Sources returns the absolute source paths of top.
 func (m Manifest) Sources(root, top string) ([]string, error) {
-	for _, t := range m.Tops {
-		if t.Name == top {
-			var s []string
-			for _, f := range t.Files {
-				s = append(s, filepath.Join(root, "rtl", f))
-			}
-			return s, nil
-		}
+	t, err := m.Top(top)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("top %q is not in rtl/manifest.json", top)
+	var s []string
+	for _, f := range t.Files {
+		s = append(s, filepath.Join(root, "rtl", f))
+	}
+	return s, nil
 }
 
-// ModuleFile tells whether name is a module of the design with its own file rtl/<name>.v, in the manifest or
-// not (nic_roce, the frame-level top, has no FPGA baseline and is not): a Verilog identifier, so no path.
+// Top returns the manifest's entry of top.
+func (m Manifest) Top(top string) (TopFiles, error) {
+	for _, t := range m.Tops {
+		if t.Name == top {
+			return t, nil
+		}
+	}
+	return TopFiles{}, fmt.Errorf("top %q is not in rtl/manifest.json", top)
+}
+
+// ModuleFile tells whether name is a module of the design with its own file rtl/<name>.v, a top of the manifest
+// or not (roce_icrc, ram_sdp): a Verilog identifier, so no path.
 func ModuleFile(root, name string) bool {
 	if !ident.MatchString(name) {
 		return false
@@ -131,12 +151,24 @@ func Params(root, top string, cfg config.Config) ([]config.Param, error) {
 	return ps, nil
 }
 
-// Names lists the tops of the manifest in its order (every top: one too big for a device is a does-not-fit
-// report in the FPGA flows, not a reason to leave it out).
+// Names lists the tops of the manifest in its order.
 func (m Manifest) Names() []string {
 	var names []string
 	for _, t := range m.Tops {
 		names = append(names, t.Name)
+	}
+	return names
+}
+
+// SynthNames lists the tops that the yosys runs of every top take, in order: all but those marked
+// SynthWhenNamed (one too big for a device is a does-not-fit report in the FPGA flows, not a reason to leave
+// it out).
+func (m Manifest) SynthNames() []string {
+	var names []string
+	for _, t := range m.Tops {
+		if !t.SynthWhenNamed {
+			names = append(names, t.Name)
+		}
 	}
 	return names
 }

@@ -105,7 +105,8 @@ func TestUsageErrors(t *testing.T) {
 				`see 'spraynic sim --help'`},
 		{name: "unknown top", args: []string{"config", "params", "--top", "nosuch", "default"}, code: 2,
 			stderr: `spraynic: --top "nosuch": not a top of rtl/manifest.json (tops: rx_reorder, path_sel, retx, ` +
-				`nic_transport, roce_rx, roce_tx, nic_roce_csr; or a module with its file rtl/<top>.v, such as nic_roce); ` +
+				`nic_transport, roce_rx, roce_tx, nic_roce_csr, nic_roce; or a module with its file rtl/<top>.v, ` +
+				`such as roce_icrc); ` +
 				`see 'spraynic config params --help'`},
 		{name: "sweep list value", args: []string{"sim", "sweep", "--losses", "0,abc"}, code: 2,
 			stderr: `spraynic: --losses: value "abc" in "0,abc" is not a number (allowed: a comma-separated list); ` +

@@ -68,7 +68,7 @@ func configParamsCommand() *cli.Command {
 		Flags: []cli.Flag{&cli.StringFlag{Name: "format", Value: "verilator",
 			Usage: "verilator (-GNAME=V), yosys (chparam -set NAME V) or verilog (#(.NAME(V), ...))"},
 			&cli.StringFlag{Name: "top", Usage: "only the parameters this top declares (what its tools accept): " +
-				"a top of rtl/manifest.json, or a module with its file rtl/<top>.v (nic_roce)"}},
+				"a top of rtl/manifest.json, or a module with its file rtl/<top>.v (roce_icrc)"}},
 		Action: func(c *cli.Context) error {
 			cfg, err := oneConfigArg(c)
 			if err != nil {
@@ -82,7 +82,7 @@ func configParamsCommand() *cli.Command {
 				}
 				if !slices.Contains(m.Names(), top) && !tops.ModuleFile(root, top) {
 					return usageErr("--top %q: not a top of rtl/manifest.json%s (tops: %s; or a module with its file "+
-						"rtl/<top>.v, such as nic_roce)", top, closest(top, m.Names()), strings.Join(m.Names(), ", "))
+						"rtl/<top>.v, such as roce_icrc)", top, closest(top, m.Names()), strings.Join(m.Names(), ", "))
 				}
 				if params, err = tops.Params(root, top, cfg); err != nil {
 					return err

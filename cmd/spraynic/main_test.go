@@ -39,9 +39,14 @@ func TestConfigCommands(t *testing.T) {
 		{name: "params verilator", args: []string{"config", "params", "ice40"}, want: "-GCONNS=4 -GWINDOW=32"},
 		{name: "params yosys", args: []string{"config", "params", "--format", "yosys", "u250"}, want: "-set CONNS 64"},
 		{
-			name: "params of the frame-level top, outside the manifest",
+			name: "params of the frame-level top",
 			args: []string{"config", "params", "--format", "yosys", "--top", "nic_roce", "u250"},
 			want: "-set ACK_REQ_TICKS 1 -set EARLY_CYCLES 1450 -set DATA_WIDTH 512 -set MTU 4096\n",
+		},
+		{
+			name: "params of a module outside the manifest",
+			args: []string{"config", "params", "--top", "roce_icrc", "u250"},
+			want: "-GDATA_WIDTH=512\n",
 		},
 		{
 			name: "params as a Verilog instance's parameter list",

@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// synthFlags are the flags synth and fpga-baseline share (fpga-baseline records every top: no --top).
+// synthFlags are the flags synth and fpga-baseline share (fpga-baseline records every top it runs: no --top).
 func synthFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "jobs", Value: 1,
@@ -27,7 +27,7 @@ func synthCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "synth",
 		Category: catFPGA,
-		Usage: "FPGA synthesis (yosys; nextpnr-ice40 + icepack on iCE40) of every top, with reports and the " +
+		Usage: "FPGA synthesis (yosys; nextpnr-ice40 + icepack on iCE40) of the tops, with reports and the " +
 			"baseline check",
 		Description: "Each (board, top) runs verilator --lint-only -Wall, then yosys, then on iCE40 nextpnr-ice40 and " +
 			"icepack,\n" +
@@ -48,7 +48,7 @@ func synthCommand() *cli.Command {
 			&cli.BoolFlag{Name: "vivado-only", Usage: "only write and tclsh-check the Vivado scripts (boards: " +
 				strings.Join(fpga.Names(fpga.VivadoBoards(fpga.Boards)), ", ") + "), no yosys"},
 			&cli.StringSliceFlag{Name: "top",
-				Usage: "only these tops of rtl/manifest.json (default: every top)"},
+				Usage: "only these tops of rtl/manifest.json (default: every top not marked synth_when_named)"},
 		}, synthFlags()...),
 		Action: synthAction,
 	}
@@ -109,6 +109,10 @@ func synthBoards(c *cli.Context) ([]fpga.Board, error) {
 	if c.Bool("check") && c.String("config") != "" {
 		return nil, usageErr("synth --check compares each board's own preset with the baseline: drop --config")
 	}
+	if c.Bool("check") && len(c.StringSlice("top")) > 0 {
+		return nil, usageErr("synth --check compares every top that has a baseline with %s: drop --top "+
+			"(one top alone: --board)", fpga.BaselineFile)
+	}
 	if c.Bool("vivado-only") {
 		if c.Bool("check") {
 			return nil, usageErr("synth: --vivado-only and --check do not go together")
@@ -126,7 +130,7 @@ func fpgaBaselineCommand() *cli.Command {
 		Name:     "fpga-baseline",
 		Category: catFPGA,
 		Usage: "run the baseline boards (" + strings.Join(fpga.Names(fpga.CheckBoards()), ", ") + ") " +
-			"for every top and rewrite " + fpga.BaselineFile + " and " + fpga.CoreFile,
+			"for every top not marked synth_when_named and rewrite " + fpga.BaselineFile + " and " + fpga.CoreFile,
 		Description: "The one command that moves the FPGA baseline: " +
 			"`synth --check` fails when a block grows more than 5%\n" +
 			"or its iCE40 Fmax drops more than 5% against the file this writes. " +

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -39,6 +40,9 @@ func TestSynthArgumentErrors(t *testing.T) {
 			wantErr: `board ice40-hx8k: unknown config "nope"`},
 		{name: "partial baseline", args: []string{"fpga-baseline", "--top", "rx_reorder"},
 			wantErr: "flag provided but not defined: -top"},
+		{name: "check of one top", args: []string{"synth", "--check", "--top", "rx_reorder"},
+			wantErr: "synth --check compares every top that has a baseline with fpga/baseline.json: drop --top " +
+				"(one top alone: --board)"},
 		{name: "no vivado scripts for iCE40", args: []string{"synth", "--vivado-only", "--board", "ice40-hx8k"},
 			wantErr: "no Vivado scripts for ice40-hx8k (only for xcu250)"},
 	}
@@ -50,16 +54,25 @@ func TestSynthArgumentErrors(t *testing.T) {
 	}
 }
 
-// TestSynthVivadoOnly writes the Vivado scripts of rx_reorder and checks them with tclsh, without yosys.
+// TestSynthVivadoOnly writes the Vivado scripts of every top and checks them with tclsh, without yosys: the
+// frame-level top nic_roce, which yosys runs only when named, has them too, with the 250 MHz clock.
 func TestSynthVivadoOnly(t *testing.T) {
 	if _, err := exec.LookPath("tclsh"); err != nil {
 		t.Skip("tclsh not installed (make deps-fpga)")
 	}
 	out := t.TempDir()
-	stdout, err := runSynthApp("synth", "--vivado-only", "--top", "rx_reorder", "--out", out)
+	stdout, err := runSynthApp("synth", "--vivado-only", "--out", out)
 	require.NoError(t, err)
-	require.Contains(t, stdout,
-		"vivado scripts for rx_reorder on xcu250 (config u250), checked with tclsh (Vivado not run)")
-	require.FileExists(t, filepath.Join(out, "xcu250", "rx_reorder", "vivado", "project.tcl"))
-	require.FileExists(t, filepath.Join(out, "xcu250", "rx_reorder", "vivado", "constraints.xdc"))
+	for _, top := range []string{"rx_reorder", "nic_transport", "nic_roce"} {
+		require.Contains(t, stdout,
+			"vivado scripts for "+top+" on xcu250 (config u250), checked with tclsh (Vivado not run)")
+		require.FileExists(t, filepath.Join(out, "xcu250", top, "vivado", "project.tcl"))
+	}
+	xdc, err := os.ReadFile(filepath.Join(out, "xcu250", "nic_roce", "vivado", "constraints.xdc"))
+	require.NoError(t, err)
+	require.Contains(t, string(xdc), "create_clock -period 4.000 -name clk [get_ports clk]")
+	tcl, err := os.ReadFile(filepath.Join(out, "xcu250", "nic_roce", "vivado", "project.tcl"))
+	require.NoError(t, err)
+	require.Contains(t, string(tcl), "set top nic_roce")
+	require.Contains(t, string(tcl), "DATA_WIDTH=512")
 }

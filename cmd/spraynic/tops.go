@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spraynic/spraynic/cosim"
-	"github.com/spraynic/spraynic/cosim/bridge"
 	"github.com/spraynic/spraynic/tops"
 	"github.com/urfave/cli/v2"
 )
@@ -53,7 +52,7 @@ func buildModelsCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "build-models",
 		Category: catDesign,
-		Usage:    "build (or find in the cache) the Verilator model of every top for a config",
+		Usage:    "build (or find in the cache) the Verilator model the tests run of every top (nic_roce: its testbench)",
 		Flags:    []cli.Flag{&cli.StringFlag{Name: "config", Value: "default", Usage: "preset name or config file"}},
 		Action: func(c *cli.Context) error {
 			cfg, err := configFlag("config", c.String("config"))
@@ -65,7 +64,7 @@ func buildModelsCommand() *cli.Command {
 				return err
 			}
 			for _, t := range m.Tops {
-				lib, err := cosim.BuildTop(root, t.Name, cfg, bridge.Plain, os.Stderr)
+				lib, err := cosim.BuildModel(root, t.Name, cfg, os.Stderr)
 				if err != nil {
 					return err
 				}
