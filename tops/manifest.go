@@ -23,9 +23,9 @@ type TopFiles struct {
 	// Name is the top module; Files its sources, relative to rtl/.
 	Name  string   `json:"name"`
 	Files []string `json:"files"`
-	// SynthWhenNamed marks a top too large for the yosys runs of every top (nic_roce: 12 to 16 minutes on the
-	// ECP5, more than 18 GB on the U250): yosys runs it only when it is named (synth --top), so it has no FPGA
-	// baseline. Lint, the Vivado scripts, the FuseSoC core and the elaboration checks take it like any top.
+	// SynthWhenNamed marks a top too large for the yosys runs of every top (nic_roce: docs/nic_roce_rtl.md,
+	// "Resources"): yosys runs it only when it is named (synth --top), so it has no FPGA baseline. Lint, the
+	// Vivado scripts, the FuseSoC core and the elaboration checks take it like any top.
 	SynthWhenNamed bool `json:"synth_when_named,omitempty"`
 }
 
