@@ -31,12 +31,8 @@ func BuildNicRoCETB(root string, cfg config.Config, cache string) (string, error
 	}
 	spec := bridge.Spec{Top: "nic_roce_tb", Waivers: filepath.Join(root, "rtl", "lint.vlt"), Variant: bridge.Plain,
 		CacheDir: cache}
-	files, err := NicRoCESources(root)
-	if err != nil {
+	if spec.Sources, err = NicRoCESources(root); err != nil {
 		return "", err
-	}
-	for _, f := range files {
-		spec.Sources = append(spec.Sources, filepath.Join(root, "rtl", f))
 	}
 	if spec.Includes, err = tops.Includes(spec.Sources); err != nil {
 		return "", err
@@ -713,16 +709,12 @@ func nrIPValue(a netip.Addr) uint32 {
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
 
-// NicRoCESources returns the files of nic_roce_tb under rtl/: nic_roce's from rtl/manifest.json, then the
+// NicRoCESources returns the absolute paths of nic_roce_tb's files: nic_roce's from rtl/manifest.json, then the
 // testbench.
 func NicRoCESources(root string) ([]string, error) {
-	m, err := tops.LoadManifest(root)
+	src, err := tops.Sources(root, "nic_roce")
 	if err != nil {
 		return nil, err
 	}
-	t, err := m.Top("nic_roce")
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]string(nil), t.Files...), nicRoCETB), nil
+	return append(src, filepath.Join(root, "rtl", nicRoCETB)), nil
 }

@@ -85,10 +85,7 @@ func TestNicRoCELint(t *testing.T) {
 		require.NoError(t, err)
 		files, err := cosim.NicRoCESources(r)
 		require.NoError(t, err)
-		args := []string{"--lint-only", "-Wall", "-Irtl", "rtl/lint.vlt"}
-		for _, f := range files {
-			args = append(args, filepath.Join("rtl", f))
-		}
+		args := append([]string{"--lint-only", "-Wall", "-Irtl", "rtl/lint.vlt"}, files...)
 		args = append(args, "--top-module", "nic_roce_tb")
 		for _, p := range ps {
 			args = append(args, fmt.Sprintf("-G%s=%v", p.Name, p.Value))
