@@ -27,6 +27,9 @@ type mutant struct {
 	// mutant must make the step fail, naming the property (retx: a failure from reset takes more cycles
 	// than a bounded check of the model fits in, while the step finds it in one).
 	induction int
+	// coverOnly runs BMC to depth 1 and the set's cover check, no induction: a vacuity mutant must leave a
+	// cover unreached, which the cover check alone shows.
+	coverOnly bool
 }
 
 var mutants = []mutant{
@@ -57,6 +60,77 @@ var mutants = []mutant{
 		new: "assign m_rxv_code = {is_oow || !c_open, is_dup};", breaks: "rx_rxv_code", bmc: 4},
 	{name: "rx_rxv_psn_next", block: "rx_reorder", set: "rx_reorder_rxv", file: "rx_reorder.v",
 		old: "assign m_rxv_psn = s1_psn_reg;", new: "assign m_rxv_psn = s1_psn_next;", breaks: "rx_rxv_pkt", bmc: 3},
+	vacuous("rx_rxv_vacuous_no_pkt", "rx_reorder", "rx_reorder_rxv", "!s_pkt_valid", "c_rxv_accepted"),
+	// classification: a PSN whose bitmap bit is set accepted again; a PSN behind cum both duplicate and out of
+	// window; a packet to a closed connection counted out of window
+	{name: "rx_accept_received", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "is_accept = s1_pkt && c_open && d_in_win && !c_bitmap[d[WIN_W-1:0]];\n" +
+			"    is_dup = s1_pkt && c_open && ((d_in_win && c_bitmap[d[WIN_W-1:0]]) || d_neg);",
+		new:    "is_accept = s1_pkt && c_open && d_in_win;\n    is_dup = s1_pkt && c_open && d_neg;",
+		breaks: "rx_accept_new", induction: 2},
+	{name: "rx_dup_also_oow", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "is_oow = s1_pkt && c_open && !d_in_win && !d_neg;", new: "is_oow = s1_pkt && c_open && !d_in_win;",
+		breaks: "rx_classify", bmc: 4},
+	{name: "rx_closed_oow", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "is_oow = s1_pkt && c_open && !d_in_win && !d_neg;", new: "is_oow = s1_pkt && !d_in_win && !d_neg;",
+		breaks: "rx_closed_drop", bmc: 3},
+	// cum: a carry out of the low bits counted twice (cum jumps past the window); cum moved by an accept
+	// above it
+	{name: "rx_cum_carry_twice", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old:    "cum_hi_inc = s1_psn_reg[PSN_WIDTH-1:L_W] + ONE[PSN_WIDTH-L_W-1:0];",
+		new:    "cum_hi_inc = s1_psn_reg[PSN_WIDTH-1:L_W] + ONE[PSN_WIDTH-L_W-1:0] + ONE[PSN_WIDTH-L_W-1:0];",
+		breaks: "rx_cum_forward", bmc: 4},
+	{name: "rx_cum_moves_above", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "s1_cum_res = cum_new;", new: "s1_cum_res = d_zero ? cum_new : s1_psn_reg;",
+		breaks: "rx_cum_received", induction: 2},
+	// release: a completion with the PSN after the head; the head left one ahead after a release; a
+	// release of the connection a control is opening or closing
+	{name: "rx_release_wrong_psn", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old:    "rel_psn = rel_psn | head_reg[i*PSN_WIDTH +: PSN_WIDTH];",
+		new:    "rel_psn = rel_psn | (head_reg[i*PSN_WIDTH +: PSN_WIDTH] ^ ONE[PSN_WIDTH-1:0]);",
+		breaks: "rx_cpl_order", induction: 2},
+	{name: "rx_head_skips", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old:    "head_next[i*PSN_WIDTH +: PSN_WIDTH] = rel_psn + ONE[PSN_WIDTH-1:0];",
+		new:    "head_next[i*PSN_WIDTH +: PSN_WIDTH] = rel_psn + ONE[PSN_WIDTH-1:0] + ONE[PSN_WIDTH-1:0];",
+		breaks: "rx_head", induction: 2},
+	{name: "rx_release_in_ctl", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "!(s1_ctl && s1_conn_reg == i[CONN_W-1:0]);", new: "1'b1;", breaks: "rx_ctl_no_release", induction: 2},
+	// control: lag kept by an open or close; S1's copy of open read for the wrong connection
+	{name: "rx_ctl_keeps_lag", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "lag_next[i*LAG_W +: LAG_W] = {LAG_W{1'b0}};", new: "", breaks: "rx_ctl_clears", induction: 2},
+	{name: "rx_op_open_wrong_conn", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "op_open_next = open_reg[s1_conn_next];", new: "op_open_next = open_reg[s1_conn_reg];",
+		breaks: "rx_op_open", induction: 2},
+	// ACK FIFO: no room check at the input (overflow); the count not lowered by a pop
+	{name: "rx_ack_no_room_check", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "ack_room = ack_count_reg <= AF_ROOM_MAX;", new: "ack_room = 1'b1;", breaks: "rx_ack_fifo_s1",
+		induction: 2},
+	{name: "rx_ack_count_no_pop", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "end else if (!ack_push && ack_pop) begin", new: "end else if (1'b0) begin",
+		breaks: "rx_ack_fifo_ptr", induction: 2},
+	// memories and ACKs on other events than their contract's
+	{name: "rx_hram_on_dup", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "hram_wr_en = is_accept;", new: "hram_wr_en = is_accept || is_dup;", breaks: "rx_hram_write", induction: 2},
+	{name: "rx_pram_on_closed", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "pram_wr_en = s1_pkt && c_open;", new: "pram_wr_en = s1_pkt;", breaks: "rx_pram_write", bmc: 3},
+	{name: "rx_ack_on_oow", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "ack = (is_accept || is_dup) &&", new: "ack = (is_accept || is_dup || is_oow) &&",
+		breaks: "rx_ack_only_rx", bmc: 4},
+	// counters: each moving by two on its event
+	{name: "rx_cnt_accepted_double", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "cnt_accepted_next = cnt_accepted_reg + 32'd1;", new: "cnt_accepted_next = cnt_accepted_reg + 32'd2;",
+		breaks: "rx_cnt_accepted", induction: 2},
+	{name: "rx_cnt_duplicate_double", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old:    "cnt_duplicate_next = cnt_duplicate_reg + 32'd1;",
+		new:    "cnt_duplicate_next = cnt_duplicate_reg + 32'd2;",
+		breaks: "rx_cnt_duplicate", induction: 2},
+	{name: "rx_cnt_oow_double", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old:    "cnt_out_of_window_next = cnt_out_of_window_reg + 32'd1;",
+		new:    "cnt_out_of_window_next = cnt_out_of_window_reg + 32'd2;",
+		breaks: "rx_cnt_oow", induction: 2},
+	// a property mutant: no connection is ever opened, so every assertion holds and every cover but a packet
+	// to a closed connection is unreachable: the check must fail
+	vacuous("rx_vacuous_no_open", "rx_reorder", "rx_reorder", "!s_ctl_valid", "c_full_window"),
 	{name: "ps_fail_early", block: "path_sel", set: "path_sel", file: "path_sel.v",
 		old: "if (f_consec_sat >= FAIL_THR) begin", new: "if (f_consec_sat + 4'd1 >= FAIL_THR) begin",
 		breaks: "ps_consec", bmc: 4},
@@ -73,6 +147,57 @@ var mutants = []mutant{
 	{name: "ps_rd_state_late", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
 		old: "rd_state_next = state_reg[ridx*ST_W +: ST_W];", new: "rd_state_next = state_next[ridx*ST_W +: ST_W];",
 		breaks: "ps_rd_state", bmc: 4},
+	// interface (path_sel_io): a decision dropped while not taken; the status and read-out registers showing
+	// other state than the previous cycle's; each counter moving by two on its event
+	{name: "ps_sel_dropped", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old:    "end else if (m_sel_ready) begin\n        m_sel_valid_next = 1'b0;",
+		new:    "end else begin\n        m_sel_valid_next = 1'b0;",
+		breaks: "ps_sel_hold", induction: 1},
+	{name: "ps_status_stale", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old:    "m_status_all_failed_next = all_failed != {CONNS{1'b0}};",
+		new:    "m_status_all_failed_next = m_status_all_failed_reg;",
+		breaks: "ps_status", induction: 1},
+	{name: "ps_status_conn_flipped", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old: "m_status_conn_next = i[CONN_W-1:0];", new: "m_status_conn_next = ~i[CONN_W-1:0];",
+		breaks: "ps_status_conn", induction: 1},
+	{name: "ps_rd_all_failed_conn0", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old: "rd_all_failed_next = all_failed[rd_conn];", new: "rd_all_failed_next = all_failed[0];",
+		breaks: "ps_rd_all_failed", induction: 1},
+	{name: "ps_rd_inflight_stale", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old:    "end else if (rec_fresh_reg[ridx]) begin\n        rd_inflight_next",
+		new:    "end else if (1'b0) begin\n        rd_inflight_next",
+		breaks: "ps_rd_inflight", induction: 1},
+	{name: "ps_rd_cwnd_stale", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old:    "rd_cwnd_next = rec_fresh_reg[ridx] ? CWND_OPEN : cw_rd[rd_path*CW_W +: CW_W];",
+		new:    "rd_cwnd_next = cw_rd[rd_path*CW_W +: CW_W];",
+		breaks: "ps_rd_cwnd", induction: 1},
+	{name: "ps_cnt_decisions_double", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old:    "cnt_decisions_next = cnt_decisions_reg + 32'd1;",
+		new:    "cnt_decisions_next = cnt_decisions_reg + 32'd2;",
+		breaks: "ps_cnt_decisions", induction: 1},
+	{name: "ps_cnt_probes_double", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old: "cnt_probes_next = cnt_probes_reg + 32'd1;", new: "cnt_probes_next = cnt_probes_reg + 32'd2;",
+		breaks: "ps_cnt_probes", induction: 1},
+	{name: "ps_cnt_failures_double", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old: "cnt_failures_next = cnt_failures_reg + 32'd1;", new: "cnt_failures_next = cnt_failures_reg + 32'd2;",
+		breaks: "ps_cnt_failures", induction: 1},
+	{name: "ps_cnt_recoveries_double", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old:    "cnt_recoveries_next = cnt_recoveries_reg + 32'd1;",
+		new:    "cnt_recoveries_next = cnt_recoveries_reg + 32'd2;",
+		breaks: "ps_cnt_recoveries", induction: 1},
+	// cwnd above CWND_MAX (the cap left out) and below one packet (the floor left out); a new entropy
+	// without its top bits
+	{name: "ps_cwnd_no_cap", block: "path_sel", set: "path_sel", file: "path_sel.v",
+		old: "f_cwnd_new = CWND_CAP;", new: "f_cwnd_new = f_cwnd_sum[CW_W-1:0];", breaks: "ps_cwnd_range",
+		induction: 1},
+	{name: "ps_cwnd_no_floor", block: "path_sel", set: "path_sel", file: "path_sel.v",
+		old: "f_cwnd_new = CWND_FLOOR;", new: "f_cwnd_new = f_cwnd_half;", breaks: "ps_cwnd_range", induction: 1},
+	{name: "ps_entropy_top_bits", block: "path_sel", set: "path_sel", file: "path_sel.v",
+		old:    "f_entropy_fail = {2'b11, lfsr_step[13:0]};",
+		new:    "f_entropy_fail = {2'b10, lfsr_step[13:0]};",
+		breaks: "ps_entropy_form", induction: 1},
+	// a property mutant: no feedback, so no path ever fails and the failure cover is unreachable
+	vacuous("ps_vacuous_no_feedback", "path_sel", "path_sel", "!s_fb_valid", "c_ps_fail"),
 	{name: "ps_heal_no_holdoff", block: "path_sel", set: "path_sel_bmc", file: "path_sel.v",
 		old: "prb[i] = p_state == ST_FAILED && c_ho_over_reg[i];", new: "prb[i] = p_state == ST_FAILED;",
 		breaks: "ps_probe_holdoff", bmc: 4},
@@ -128,6 +253,26 @@ var mutants = []mutant{
 		old:    "tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span < WIN_PSN;",
 		new:    "tx_room = !tx_drop && !gbn_act_reg[s_tx_conn] && tx_span <= WIN_PSN;",
 		breaks: "retx_new_window", induction: 1},
+	// a property mutant: no new packet is ever offered, so the PSN wrap cover is unreachable
+	vacuous("retx_vacuous_no_tx", "retx", "retx", "!s_tx_valid", "c_retx_wrap"),
+	// A's copy of una not forwarded from this cycle's progress (stale for the next ACK of the connection)
+	{name: "retx_copy_stale_una", block: "retx", set: "retx", file: "retx.v",
+		old:    "if (a_progress && a_conn_reg == a_conn_next) begin",
+		new:    "if (1'b0) begin",
+		breaks: "retx_copy_h", induction: 1},
+	// counters: an error and a refused packet counted twice; the sent counter kept through a reset
+	{name: "retx_cnt_errors_double", block: "retx", set: "retx_cnt", file: "retx.v",
+		old:    "cnt_errors_next = cnt_errors_reg + {31'd0, l2_err};",
+		new:    "cnt_errors_next = cnt_errors_reg + {30'd0, l2_err, 1'b0};",
+		breaks: "retx_cnt_errors", induction: 1},
+	{name: "retx_cnt_dropped_double", block: "retx", set: "retx_cnt", file: "retx.v",
+		old:    "cnt_tx_dropped_next = cnt_tx_dropped_reg + {31'd0, tx_dropped};",
+		new:    "cnt_tx_dropped_next = cnt_tx_dropped_reg + {30'd0, tx_dropped, 1'b0};",
+		breaks: "retx_cnt_tx_dropped", induction: 1},
+	{name: "retx_cnt_sent_kept", block: "retx", set: "retx_cnt", file: "retx.v",
+		old: "        cnt_sent_reg <= 32'd0;\n", new: "", breaks: "retx_cnt_reset", induction: 1},
+	vacuous("retx_cnt_vacuous_no_tx", "retx", "retx_cnt", "!s_tx_valid", "c_retx_cnt_sent"),
+	vacuous("retx_resp_vacuous_no_tx", "retx", "retx_resp", "!s_tx_valid", "c_retx_resp_hole"),
 	{name: "retx_resend_next", block: "retx", set: "retx", file: "retx.v",
 		old: "x_psn = ent_psn;", new: "x_psn = ent_psn + PSN_ONE;", breaks: "retx_retx_outst", induction: 1},
 	{name: "retx_ack_past_nxt", block: "retx", set: "retx", file: "retx.v",
@@ -221,6 +366,8 @@ var mutants = []mutant{
 		old:    "cnt_retx_gbn_next = cnt_retx_gbn_reg + {31'd0, l2_send && l2_kind_reg == K_GBN};",
 		new:    "cnt_retx_gbn_next = cnt_retx_gbn_reg + {31'd0, l2_valid_reg && l2_kind_reg == K_GBN};",
 		breaks: "retx_cnt_retx_gbn", induction: 1},
+	vacuous("retx_gbn_vacuous_no_tx", "retx", "retx_gbn", "!s_tx_valid", "c_retx_gbn_resend"),
+	vacuous("retx_gbn_rw_vacuous_no_tx", "retx", "retx_gbn_rw", "!s_tx_valid", "c_retx_gbn_rewind"),
 	{name: "nt_req_twice", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
 		old: "!slot_valid_next[h_idx] && !slot_pend_next[h_idx]) begin", new: "!slot_valid_next[h_idx]) begin",
 		breaks: "nt_req_once", bmc: 5},
@@ -241,6 +388,9 @@ var mutants = []mutant{
 	{name: "nt_kind_lost", block: "nic_transport", set: "nic_transport", file: "nic_transport.v",
 		old: "kinds_next[kinds_tail] = req_retx_reg;", new: "kinds_next[kinds_tail] = 1'b0;",
 		breaks: "nt_kinds_h", induction: 1},
+	// a property mutant: no packet is ever offered for transmission, so no path request is made and the
+	// request cover is unreachable
+	vacuous("nt_vacuous_no_tx", "nic_transport", "nic_transport", "!s_tx_valid", "c_nt_request"),
 	{name: "nt_ctl_keeps_nak", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
 		old: "if (nak_valid_next && nak_conn_next == ctl_c) begin",
 		new: "if (1'b0 && nak_valid_next && nak_conn_next == ctl_c) begin", breaks: "nt_ctl_clears", bmc: 4},
@@ -252,6 +402,17 @@ var mutants = []mutant{
 		new: "if (!rx_ack_valid && nak_valid_reg) begin", breaks: "nt_nak_kept", bmc: 4},
 	{name: "nt_nak_resend", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
 		old: "rx_ahead && !nak_sent_reg[s_rx_conn];", new: "rx_ahead;", breaks: "nt_nak_once", bmc: 4},
+	vacuous("nt_gbn_vacuous_no_rx", "nic_transport", "nic_transport_gbn", "!s_rx_valid", "c_nt_nak_waits"),
+}
+
+// vacuous is a property mutant of a block: an input assumption added after the block's first-cycle
+// `assume (rst)` removes behaviour its covers need, so the set's properties still hold and the cover check
+// must fail on the cover named by breaks (BMC 1 and the cover check alone).
+func vacuous(name, block, set, assume, breaks string) mutant {
+	return mutant{name: name, block: block, set: set, file: block + ".v",
+		old:    "        assume (rst);\n    end\nend",
+		new:    "        assume (rst);\n    end\n    assume (" + assume + ");\nend",
+		breaks: breaks, coverOnly: true}
 }
 
 // TestMutantsFail applies each mutant to a copy of rtl/ and requires its property set to fail: the properties
@@ -285,6 +446,9 @@ func TestMutantsFail(t *testing.T) {
 			}
 			if m.induction > 0 {
 				c.Induction, c.BMC, c.Cover = m.induction, 0, 0
+			}
+			if m.coverOnly {
+				c.Induction, c.BMC = 0, 1
 			}
 			rtl := t.TempDir()
 			// every RTL file: a block's manifest files (nic_transport: its three blocks too)
