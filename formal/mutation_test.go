@@ -83,7 +83,7 @@ var mutants = []mutant{
 	{name: "rx_cum_moves_above", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
 		old: "s1_cum_res = cum_new;", new: "s1_cum_res = d_zero ? cum_new : s1_psn_reg;",
 		breaks: "rx_cum_received", induction: 2},
-	// release: a completion with the PSN after the head; the head left one ahead after a release; a
+	// release: a completion with the head's low bit flipped; the head left one ahead after a release; a
 	// release of the connection a control is opening or closing
 	{name: "rx_release_wrong_psn", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
 		old:    "rel_psn = rel_psn | head_reg[i*PSN_WIDTH +: PSN_WIDTH];",
