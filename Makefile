@@ -83,9 +83,11 @@ formal: deps $(BIN) ## prove the RTL property sets of the ci suite: table, build
 	$(SPRAYNIC) formal --suite ci --jobs 2 --junit build/formal.xml
 
 # The nightly checks get a 4-hour solver limit: rx_reorder_bmc's BMC 6 runs past the default 20 minutes.
+# Then the mutation test with its nightly mutants too (SPRAYNIC_MUTANTS=all; docs/formal.md).
 formal-nightly: deps $(BIN) ## every formal check (ci + nightly: deeper BMC), JUnit build/formal-nightly.xml
 	@mkdir -p build
 	$(SPRAYNIC) formal --suite nightly --jobs 2 --timeout 4h --junit build/formal-nightly.xml
+	SPRAYNIC_MUTANTS=all $(GO) test -count=1 -timeout 3h -run TestMutantsFail ./formal/
 
 sim: $(BIN) ## one end-to-end run of the golden transport over the network model (ARGS="--loss 0.01 ...")
 	$(SPRAYNIC) sim --seed $(SEED) $(ARGS)
