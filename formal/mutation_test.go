@@ -161,6 +161,9 @@ var mutants = []mutant{
 		old:    "m_status_all_failed_next = all_failed != {CONNS{1'b0}};",
 		new:    "m_status_all_failed_next = m_status_all_failed_reg;",
 		breaks: "ps_status", induction: 1},
+	{name: "ps_status_af_stale", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old: "m_status_af_next = all_failed;", new: "m_status_af_next = m_status_af_reg;",
+		breaks: "ps_status_af", induction: 1},
 	{name: "ps_status_conn_flipped", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
 		old: "m_status_conn_next = i[CONN_W-1:0];", new: "m_status_conn_next = ~i[CONN_W-1:0];",
 		breaks: "ps_status_conn", induction: 1},
@@ -346,6 +349,16 @@ var mutants = []mutant{
 	{name: "retx_resp_hole_behind_t", block: "retx", set: "retx_resp", file: "retx.v",
 		old: "(l2_kind_reg != K_RTO || !to_valid_reg);", new: "!to_valid_reg;",
 		breaks: "retx_resp_hole", induction: 1},
+	// L2's timeout waits while ACKs arrive: a hole in L1 behind it waits too (retx_resp_l1_h); with the wait only
+	// when nothing else does (no L1, no S mask, no timeout of connection 0 pending), the bound of L2 itself
+	{name: "retx_resp_l2_rto_stalls_l1", block: "retx", set: "retx_resp", file: "retx.v",
+		old: "(l2_kind_reg != K_RTO || !to_valid_reg);", new: "(l2_kind_reg != K_RTO || (!to_valid_reg && !a_valid_reg));",
+		breaks: "retx_resp_l1_h", induction: 1},
+	{name: "retx_resp_rto_l2_waits_ack", block: "retx", set: "retx_resp", file: "retx.v",
+		old: "(l2_kind_reg != K_RTO || !to_valid_reg);",
+		new: "(l2_kind_reg != K_RTO || (!to_valid_reg &&\n" +
+			"        !(a_valid_reg && !l1_valid_reg && sc_mask_reg == {SACK_BITS{1'b0}} && !rto_pend_reg[0])));",
+		breaks: "retx_resp_rto", induction: 1},
 	{name: "retx_resp_rto_waits_ack", block: "retx", set: "retx_resp", file: "retx.v",
 		old:    "issue_rto = adv && !sc_busy && !GBN_MODE && rto_any;",
 		new:    "issue_rto = adv && !sc_busy && !GBN_MODE && rto_any && !a_valid_reg;",
