@@ -21,14 +21,16 @@
  *
  * IHL (5..15) is read from frame byte 14, so the UDP and BTH fields move with IPv4 options.
  *
- * Technique: a parallel CRC over the whole beat (an XOR matrix generated at elaboration by
- * crc_matrix); the engine runs every byte of the frame through it, ICRC bytes included, with the
- * Ethernet bytes forced to zero (the start value is chosen so that 14 zero bytes bring it to the
- * state after the 8 bytes of ones). The ragged last beat runs through the same step with its empty
- * lanes as zero bytes; a pipeline of log2(KEEP_WIDTH) 32 x 32 maps (crc_back_matrix) then steps the
- * state back over KEEP_WIDTH/2, ..., 2, 1 zero bytes, each when its bit of the empty-byte count is
- * set. A last linear map (crc_undo_matrix) steps the CRC back over the 4 ICRC bytes; the ICRC
- * matches when the state after them equals the CRC-32 residue.
+ * Technique: each beat is masked into a register, then runs through a parallel CRC over the whole
+ * beat (an XOR matrix generated at elaboration by crc_matrix, each row an explicit tree of 6-input
+ * XORs); every byte of the frame goes through it, ICRC bytes included, with the Ethernet bytes
+ * forced to zero (the start value is chosen so that 14 zero bytes bring it to the state after the
+ * 8 bytes of ones). The ragged last beat runs through the same step with its empty lanes as zero
+ * bytes; a pipeline of 32 x 32 maps (crc_back_matrix) then steps the state back over
+ * KEEP_WIDTH/2, ..., 4 zero bytes, each when its bit of the empty-byte count is set, and last over
+ * 0..3 bytes. A last linear map (crc_undo_matrix) steps the CRC back over the 4 ICRC bytes; the
+ * ICRC matches when the state after them equals the CRC-32 residue. With RX_ICRC 2 the verdict
+ * alone: the state after the whole last beat against the residue run on over its empty lanes.
  *
  * Interfaces: s_axis (frames in), m_icrc_* (one result per frame, no backpressure): m_icrc_valid
  * is high log2(DATA_WIDTH/8)+2 cycles after the cycle of the frame's tlast transfer.
@@ -43,9 +45,10 @@
 module roce_icrc #(
     // Width of the AXI-Stream data bus, bits; 64, 128, 256 or 512.
     parameter DATA_WIDTH = 64,
-    // 1: the frame's last 4 bytes are the ICRC it carries (m_icrc_rx, m_icrc_ok report it); 0: they
-    // are zero, a builder's place for the ICRC it fills in (m_icrc_rx and m_icrc_ok are 0, and the
-    // logic that reads the received bytes is left out).
+    // 1: the frame's last 4 bytes are the ICRC it carries (m_icrc_rx, m_icrc_ok report it); 2:
+    // the same, the verdict alone (m_icrc_ok; m_icrc and m_icrc_rx are 0, and the logic that
+    // computes them is left out); 0: they are zero, a builder's place for the ICRC it fills in
+    // (m_icrc_rx and m_icrc_ok are 0, and the logic that reads the received bytes is left out).
     parameter RX_ICRC = 1
 ) (
     input  wire                         clk,
@@ -252,8 +255,68 @@ function [(1<<BEAT_W)-1:0] lane_zero;
     end
 endfunction
 
+// row_count: the set bits of a matrix row; row_index: their positions, IX_W bits each, in order.
+localparam IX_W = $clog2(MW);
+
+function integer row_count;
+    input [MW-1:0] r;
+    integer i;
+    begin
+        row_count = 0;
+        for (i = 0; i < MW; i = i + 1) begin
+            if (r[i]) begin
+                row_count = row_count + 1;
+            end
+        end
+    end
+endfunction
+
+function [IX_W*MW-1:0] row_index;
+    input [MW-1:0] r;
+    integer i, n;
+    begin
+        row_index = {IX_W*MW{1'b0}};
+        n = 0;
+        for (i = 0; i < MW; i = i + 1) begin
+            if (r[i]) begin
+                row_index[IX_W*n +: IX_W] = i[IX_W-1:0];
+                n = n + 1;
+            end
+        end
+    end
+endfunction
+
+// residue_z: entry z (bits 32*z +: 32) is the state s run on over z zero bytes, z = 0..KEEP_WIDTH-1
+function [32*KEEP_WIDTH-1:0] residue_z;
+    input [31:0] s;
+    reg [31:0] c;
+    integer z, i;
+    begin
+        c = s;
+        for (z = 0; z < KEEP_WIDTH; z = z + 1) begin
+            residue_z[32*z +: 32] = c;
+            for (i = 0; i < 8; i = i + 1) begin
+                c = c[0] ? ({1'b0, c[31:1]} ^ POLY) : {1'b0, c[31:1]};
+            end
+        end
+    end
+endfunction
+
+// cnt_off: where stage s of the last-beat pipeline keeps its KEEP_LOG-s count bits
+function integer cnt_off;
+    input integer s;
+    integer i;
+    begin
+        cnt_off = 0;
+        for (i = 0; i < s; i = i + 1) begin
+            cnt_off = cnt_off + KEEP_LOG - i;
+        end
+    end
+endfunction
+
 localparam [31:0] CRC_START = crc_start(8, 14);
 localparam [31:0] RESIDUE = crc_residue(32'hFFFFFFFF);
+localparam [32*KEEP_WIDTH-1:0] RES_Z = residue_z(RESIDUE);
 localparam [32*MW-1:0] MAT_FULL = crc_matrix(DATA_WIDTH);
 localparam [32*64-1:0] MAT_UNDO = crc_undo_matrix(32);
 
@@ -263,27 +326,42 @@ initial begin
         $error("Error: DATA_WIDTH must be 64, 128, 256 or 512, got %0d (instance %m)", DATA_WIDTH);
         $finish;
     end
-    if (RX_ICRC != 0 && RX_ICRC != 1) begin
-        $error("Error: RX_ICRC must be 0 or 1, got %0d (instance %m)", RX_ICRC);
+    if (RX_ICRC != 0 && RX_ICRC != 1 && RX_ICRC != 2) begin
+        $error("Error: RX_ICRC must be 0, 1 or 2, got %0d (instance %m)", RX_ICRC);
         $finish;
     end
 end
 
-// frame state: beat index (saturating), IHL, CRC so far, last 3 bytes of the previous beat
+// input stage: beat index (saturating), IHL, last 3 bytes of the previous beat
 reg [BEAT_W-1:0] frame_beat_reg = {BEAT_W{1'b0}}, frame_beat_next;
 reg [3:0] ihl_reg = 4'd5, ihl_next;
-reg [31:0] crc_reg = 32'd0, crc_next;
 reg [23:0] prev_reg = 24'd0, prev_next;
 
-// last-beat pipeline: stage s of KEEP_LOG+1 (valid, CRC, received ICRC, zero-byte count left)
-reg [KEEP_LOG:0] tail_valid_reg = {KEEP_LOG+1{1'b0}};
-wire [KEEP_LOG:0] tail_valid_next;
-reg [32*(KEEP_LOG+1)-1:0] tail_crc_reg = {32*(KEEP_LOG+1){1'b0}};
-wire [32*(KEEP_LOG+1)-1:0] tail_crc_next;
-reg [32*(KEEP_LOG+1)-1:0] tail_rx_reg = {32*(KEEP_LOG+1){1'b0}};
-wire [32*(KEEP_LOG+1)-1:0] tail_rx_next;
-reg [KEEP_LOG*KEEP_LOG-1:0] tail_cnt_reg = {KEEP_LOG*KEEP_LOG{1'b0}};
-wire [KEEP_LOG*KEEP_LOG-1:0] tail_cnt_next;
+// mask register: the masked beat and what the tail needs of it (empty-byte count, received ICRC)
+reg [DATA_WIDTH-1:0] mb_data_reg = {DATA_WIDTH{1'b0}};
+reg mb_valid_reg = 1'b0;
+reg mb_last_reg = 1'b0;
+reg [KEEP_LOG-1:0] mb_cnt_reg = {KEEP_LOG{1'b0}};
+reg [31:0] mb_rx_reg = 32'd0;
+
+// CRC so far; CRC_START between frames
+reg [31:0] crc_reg = CRC_START, crc_next;
+
+// last-beat pipeline: KEEP_LOG stages (valid, CRC, received ICRC, zero-byte count left); stage s
+// keeps the low KEEP_LOG-s bits of the count (the bits its step and the later ones read) at
+// cnt_off(s)
+localparam CNT_BITS = cnt_off(KEEP_LOG - 1);
+reg [KEEP_LOG-1:0] tail_valid_reg = {KEEP_LOG{1'b0}};
+wire [KEEP_LOG-1:0] tail_valid_next;
+reg [32*KEEP_LOG-1:0] tail_crc_reg = {32*KEEP_LOG{1'b0}};
+wire [32*KEEP_LOG-1:0] tail_crc_next;
+reg [32*KEEP_LOG-1:0] tail_rx_reg = {32*KEEP_LOG{1'b0}};
+wire [32*KEEP_LOG-1:0] tail_rx_next;
+reg [CNT_BITS-1:0] tail_cnt_reg = {CNT_BITS{1'b0}};
+wire [CNT_BITS-1:0] tail_cnt_next;
+// RX_ICRC 2: the verdict, from stage 1 on
+reg [KEEP_LOG-1:1] tail_ok_reg = {KEEP_LOG-1{1'b0}};
+wire [KEEP_LOG-1:1] tail_ok_next;
 
 // result
 reg m_icrc_valid_reg = 1'b0, m_icrc_valid_next;
@@ -296,12 +374,12 @@ reg [3:0] ihl_cur;
 wire [DATA_WIDTH-1:0] beat_masked;
 reg [KEEP_LOG-1:0] zero_cnt;
 reg [KEEP_WIDTH-1:0] keep_rev;
-reg [31:0] crc_in;
 reg [31:0] rx_cur;
 reg [KEEP_WIDTH-1:0] rx_end;
 reg [KEEP_WIDTH-1:0] rx_col;
 reg [KEEP_WIDTH/2-1:0] cnt_terms;
 wire [DATA_WIDTH+23:0] rx_window = {s_axis_tdata, prev_reg};
+wire [MW-1:0] full_in = {mb_data_reg, crc_reg};
 wire [31:0] crc_full;
 wire [31:0] crc_undo;
 
@@ -314,7 +392,7 @@ assign m_icrc_ok = m_icrc_ok_reg;
 
 integer b, q;
 
-// IHL, byte count, received ICRC, CRC start
+// IHL, byte count, received ICRC
 always @* begin
     ihl_cur = ihl_reg;
     if (frame_beat_reg == IHL_BEAT[BEAT_W-1:0]) begin
@@ -344,15 +422,13 @@ always @* begin
         for (q = 0; q < KEEP_WIDTH; q = q + 1) begin
             rx_col[q] = rx_window[8*q + b];
         end
-        rx_cur[b] = RX_ICRC != 0 && |(rx_end & rx_col);
+        rx_cur[b] = RX_ICRC == 1 && |(rx_end & rx_col);
     end
-
-    crc_in = frame_beat_reg == {BEAT_W{1'b0}} ? CRC_START : crc_reg;
 end
 
 // masking: lane i of beat frame_beat_reg is zero, ones or as received; tables built at elaboration
 // (a lookup of the beat index and IHL per lane, no position arithmetic); a lane past tkeep is zero
-genvar j, s;
+genvar j, s, g;
 generate
     for (j = 0; j < KEEP_WIDTH; j = j + 1) begin : g_mask
         localparam [16*(1<<BEAT_W)-1:0] VAR = lane_var(j);
@@ -366,18 +442,46 @@ generate
     end
 endgenerate
 
-// the full-beat XOR matrix
+// the full-beat XOR matrix over the mask register and crc_reg: row j as an explicit tree of
+// 6-input XORs, two levels kept as nets (abc maps a flat XOR of hundreds of inputs less densely)
 generate
     for (j = 0; j < 32; j = j + 1) begin : g_full
-        assign crc_full[j] = ^(MAT_FULL[j*MW +: MW] & {beat_masked, crc_in});
+        localparam [MW-1:0] ROW = MAT_FULL[j*MW +: MW];
+        localparam N0 = row_count(ROW);
+        localparam [IX_W*MW-1:0] IX = row_index(ROW);
+        localparam N1 = (N0 + 5) / 6;
+        localparam N2 = (N1 + 5) / 6;
+        wire [6*N1-1:0] t0;
+        wire [6*N2-1:0] t1;
+        wire [N2-1:0] t2;
+
+        for (g = 0; g < 6*N1; g = g + 1) begin : g_in
+            if (g < N0) begin : g_bit
+                assign t0[g] = full_in[IX[IX_W*g +: IX_W]];
+            end else begin : g_pad
+                assign t0[g] = 1'b0;
+            end
+        end
+        for (g = 0; g < 6*N2; g = g + 1) begin : g_l1
+            if (g < N1) begin : g_x
+                (* keep *) wire x = ^t0[6*g +: 6];
+                assign t1[g] = x;
+            end else begin : g_pad
+                assign t1[g] = 1'b0;
+            end
+        end
+        for (g = 0; g < N2; g = g + 1) begin : g_l2
+            (* keep *) wire x = ^t1[6*g +: 6];
+            assign t2[g] = x;
+        end
+        assign crc_full[j] = ^t2;
     end
 endgenerate
 
-// frame state
+// input stage and mask register
 always @* begin
     frame_beat_next = frame_beat_reg;
     ihl_next = ihl_reg;
-    crc_next = crc_reg;
     prev_next = prev_reg;
 
     if (s_axis_tvalid) begin
@@ -385,7 +489,6 @@ always @* begin
         if (s_axis_tlast) begin
             frame_beat_next = {BEAT_W{1'b0}};
         end else begin
-            crc_next = crc_full;
             ihl_next = ihl_cur;
             if (frame_beat_reg != HDR_BEATS[BEAT_W-1:0]) begin
                 frame_beat_next = frame_beat_reg + 1'b1;
@@ -394,66 +497,103 @@ always @* begin
     end
 end
 
+// CRC: each masked beat steps crc_reg; a tlast beat's result goes to the tail instead and crc_reg
+// returns to CRC_START for the next frame's first beat
+always @* begin
+    crc_next = crc_reg;
+    if (mb_valid_reg) begin
+        crc_next = mb_last_reg ? CRC_START : crc_full;
+    end
+end
+
 // last-beat pipeline, stage 0: the CRC after the whole beat, its empty lanes run as zero bytes,
 // and their count z; the received ICRC
-assign tail_valid_next = {tail_valid_reg[KEEP_LOG-1:0], s_axis_tvalid && s_axis_tlast};
+assign tail_valid_next = {tail_valid_reg[KEEP_LOG-2:0], mb_valid_reg && mb_last_reg};
 assign tail_crc_next[0 +: 32] = crc_full;
-assign tail_rx_next = {tail_rx_reg[0 +: 32*KEEP_LOG], rx_cur};
-assign tail_cnt_next[0 +: KEEP_LOG] = zero_cnt;
+assign tail_rx_next = {tail_rx_reg[0 +: 32*(KEEP_LOG-1)], mb_rx_reg};
+assign tail_cnt_next[0 +: KEEP_LOG] = mb_cnt_reg;
 
 // stage s+1 from stage s: the CRC stepped back over 2^k zero bytes, k = KEEP_LOG-1-s, when bit k of
-// z is set (a 32 x 32 map; the maps commute, so the order of the bits does not matter)
+// z is set (a 32 x 32 map; the maps commute, so the order of the bits does not matter); the last
+// step handles bits 1 and 0 together, a 4-way select of the identity and the maps back over 1, 2
+// and 3 bytes
 generate
-    for (s = 0; s < KEEP_LOG; s = s + 1) begin : g_step
+    for (s = 0; s < KEEP_LOG - 1; s = s + 1) begin : g_step
         localparam S = s;
         localparam k = KEEP_LOG - 1 - s;
-        localparam [32*32-1:0] MAT = crc_back_matrix(8 << k);
         wire [31:0] s_crc = tail_crc_reg[32*S +: 32];
-        wire [KEEP_LOG-1:0] s_cnt = tail_cnt_reg[KEEP_LOG*S +: KEEP_LOG];
-        wire [31:0] step_crc;
+        wire [k:0] s_cnt = tail_cnt_reg[cnt_off(S) +: k + 1];
 
-        for (j = 0; j < 32; j = j + 1) begin : g_row
-            assign step_crc[j] = ^(MAT[j*32 +: 32] & s_crc);
-        end
+        if (k > 1) begin : g_one
+            localparam [32*32-1:0] MAT = crc_back_matrix(8 << k);
+            wire [31:0] step_crc;
 
-        assign tail_crc_next[32*(S+1) +: 32] = s_cnt[k] ? step_crc : s_crc;
-        if (S + 1 < KEEP_LOG) begin : g_left
-            assign tail_cnt_next[KEEP_LOG*(S+1) +: KEEP_LOG] = s_cnt;
+            for (j = 0; j < 32; j = j + 1) begin : g_row
+                assign step_crc[j] = ^(MAT[j*32 +: 32] & s_crc);
+            end
+            assign tail_crc_next[32*(S+1) +: 32] = s_cnt[k] ? step_crc : s_crc;
+            assign tail_cnt_next[cnt_off(S + 1) +: k] = s_cnt[k-1:0];
+        end else begin : g_two
+            localparam [32*32-1:0] MAT1 = crc_back_matrix(8);
+            localparam [32*32-1:0] MAT2 = crc_back_matrix(16);
+            localparam [32*32-1:0] MAT3 = crc_back_matrix(24);
+            wire [31:0] step1, step2, step3;
+
+            for (j = 0; j < 32; j = j + 1) begin : g_row
+                assign step1[j] = ^(MAT1[j*32 +: 32] & s_crc);
+                assign step2[j] = ^(MAT2[j*32 +: 32] & s_crc);
+                assign step3[j] = ^(MAT3[j*32 +: 32] & s_crc);
+            end
+            assign tail_crc_next[32*(S+1) +: 32] = s_cnt[1] ? (s_cnt[0] ? step3 : step2) :
+                                                             (s_cnt[0] ? step1 : s_crc);
         end
     end
 endgenerate
 
+// RX_ICRC 2: the verdict from tail stage 0, the state after the whole beat, without stepping back:
+// the state after the frame is the residue exactly when the state after the beat is the residue
+// run on over the z empty lanes as zero bytes (RES_Z entry z); then delayed to the result stage
+assign tail_ok_next = {tail_ok_reg[KEEP_LOG-2:1],
+                       tail_crc_reg[0 +: 32] == RES_Z[32*tail_cnt_reg[0 +: KEEP_LOG] +: 32]};
+
 // the CRC before the 4 ICRC bytes
 generate
     for (j = 0; j < 32; j = j + 1) begin : g_undo
-        assign crc_undo[j] = ^(MAT_UNDO[j*64 +: 64] &
-                               {tail_rx_reg[32*KEEP_LOG +: 32], tail_crc_reg[32*KEEP_LOG +: 32]});
+        assign crc_undo[j] = ^(MAT_UNDO[j*64 +: 64] & {tail_rx_reg[32*(KEEP_LOG-1) +: 32],
+                                                      tail_crc_reg[32*(KEEP_LOG-1) +: 32]});
     end
 endgenerate
 
 // result
 always @* begin
-    m_icrc_valid_next = tail_valid_reg[KEEP_LOG];
+    m_icrc_valid_next = tail_valid_reg[KEEP_LOG-1];
     m_icrc_next = m_icrc_reg;
     m_icrc_rx_next = m_icrc_rx_reg;
     m_icrc_ok_next = m_icrc_ok_reg;
 
-    if (tail_valid_reg[KEEP_LOG]) begin
-        m_icrc_next = ~crc_undo;
-        m_icrc_rx_next = tail_rx_reg[32*KEEP_LOG +: 32];
-        m_icrc_ok_next = RX_ICRC != 0 && tail_crc_reg[32*KEEP_LOG +: 32] == RESIDUE;
+    if (tail_valid_reg[KEEP_LOG-1]) begin
+        m_icrc_next = RX_ICRC == 2 ? 32'd0 : ~crc_undo;
+        m_icrc_rx_next = tail_rx_reg[32*(KEEP_LOG-1) +: 32];
+        m_icrc_ok_next = RX_ICRC == 2 ? tail_ok_reg[KEEP_LOG-1] :
+                         RX_ICRC == 1 && tail_crc_reg[32*(KEEP_LOG-1) +: 32] == RESIDUE;
     end
 end
 
 always @(posedge clk) begin
     frame_beat_reg <= frame_beat_next;
     ihl_reg <= ihl_next;
-    crc_reg <= crc_next;
     prev_reg <= prev_next;
+    mb_data_reg <= beat_masked;
+    mb_valid_reg <= s_axis_tvalid;
+    mb_last_reg <= s_axis_tlast;
+    mb_cnt_reg <= zero_cnt;
+    mb_rx_reg <= rx_cur;
+    crc_reg <= crc_next;
     tail_valid_reg <= tail_valid_next;
     tail_crc_reg <= tail_crc_next;
     tail_rx_reg <= tail_rx_next;
     tail_cnt_reg <= tail_cnt_next;
+    tail_ok_reg <= tail_ok_next;
     m_icrc_valid_reg <= m_icrc_valid_next;
     m_icrc_reg <= m_icrc_next;
     m_icrc_rx_reg <= m_icrc_rx_next;
@@ -461,7 +601,9 @@ always @(posedge clk) begin
 
     if (rst) begin
         frame_beat_reg <= {BEAT_W{1'b0}};
-        tail_valid_reg <= {KEEP_LOG+1{1'b0}};
+        mb_valid_reg <= 1'b0;
+        crc_reg <= CRC_START;
+        tail_valid_reg <= {KEEP_LOG{1'b0}};
         m_icrc_valid_reg <= 1'b0;
     end
 end

@@ -299,7 +299,8 @@ wire        ic_tready;
 reg         icrc_ok_reg = 1'b0;
 
 roce_icrc #(
-    .DATA_WIDTH(DATA_WIDTH)
+    .DATA_WIDTH(DATA_WIDTH),
+    .RX_ICRC(2)
 ) icrc (
     .clk(clk),
     .rst(rst),

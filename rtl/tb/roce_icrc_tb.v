@@ -10,8 +10,10 @@
  * (DATA_WIDTH/32 digits), then tdata (DATA_WIDTH/4 digits); a line with valid 0 is an idle cycle.
  * Expect file (+expect=FILE, FRAMES lines): ok (1 digit), received ICRC (8), computed ICRC (8).
  *
- * Checks: m_icrc, m_icrc_rx and m_icrc_ok per frame; m_icrc_valid exactly when a tlast transfer
- * happened log2(DATA_WIDTH/8)+2 cycles before; s_axis_tready high. Summary line:
+ * Two instances take the same beats: dut (RX_ICRC 1) and dut_v (RX_ICRC 2, the verdict alone).
+ * Checks: m_icrc, m_icrc_rx and m_icrc_ok per frame (dut_v: m_icrc_ok, and m_icrc and m_icrc_rx
+ * 0); m_icrc_valid of each exactly when a tlast transfer happened log2(DATA_WIDTH/8)+2 cycles
+ * before; s_axis_tready high. A frame counts one mismatch if either instance is wrong. Summary:
  *   roce_icrc_tb: frames F mismatches M latency_errors L ready_errors R
  */
 
@@ -54,6 +56,11 @@ wire m_icrc_valid;
 wire [31:0] m_icrc;
 wire [31:0] m_icrc_rx;
 wire m_icrc_ok;
+wire s_axis_tready_v;
+wire m_icrc_valid_v;
+wire [31:0] m_icrc_v;
+wire [31:0] m_icrc_rx_v;
+wire m_icrc_ok_v;
 
 roce_icrc #(
     .DATA_WIDTH(DATA_WIDTH)
@@ -69,6 +76,23 @@ roce_icrc #(
     .m_icrc(m_icrc),
     .m_icrc_rx(m_icrc_rx),
     .m_icrc_ok(m_icrc_ok)
+);
+
+roce_icrc #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .RX_ICRC(2)
+) dut_v (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_tdata(s_axis_tdata),
+    .s_axis_tkeep(s_axis_tkeep),
+    .s_axis_tvalid(s_axis_tvalid),
+    .s_axis_tready(s_axis_tready_v),
+    .s_axis_tlast(s_axis_tlast),
+    .m_icrc_valid(m_icrc_valid_v),
+    .m_icrc(m_icrc_v),
+    .m_icrc_rx(m_icrc_rx_v),
+    .m_icrc_ok(m_icrc_ok_v)
 );
 
 reg [8*1024-1:0] beats_file;
@@ -112,25 +136,30 @@ end
 
 always @(posedge clk) begin
     last_hist <= {last_hist[LATENCY-2:0], s_axis_tvalid && s_axis_tlast && s_axis_tready};
-    if (s_axis_tvalid && !s_axis_tready) begin
+    if (s_axis_tvalid && (!s_axis_tready || !s_axis_tready_v)) begin
         ready_errors <= ready_errors + 1;
     end
-    if (!rst && m_icrc_valid != last_hist[LATENCY-1]) begin
+    if (!rst && (m_icrc_valid != last_hist[LATENCY-1] ||
+                 m_icrc_valid_v != last_hist[LATENCY-1])) begin
         latency_errors <= latency_errors + 1;
         if (latency_errors < 5) begin
-            $display("roce_icrc_tb: cycle %0d: m_icrc_valid %0d, want %0d", cycle, m_icrc_valid,
-                     last_hist[LATENCY-1]);
+            $display("roce_icrc_tb: cycle %0d: m_icrc_valid %0d (dut_v %0d), want %0d", cycle,
+                     m_icrc_valid, m_icrc_valid_v, last_hist[LATENCY-1]);
         end
     end
     if (m_icrc_valid) begin
         frames <= frames + 1;
         if (frames >= FRAMES || m_icrc_ok != expects[frames][64] ||
-                m_icrc_rx != expects[frames][32 +: 32] || m_icrc != expects[frames][0 +: 32]) begin
+                m_icrc_rx != expects[frames][32 +: 32] || m_icrc != expects[frames][0 +: 32] ||
+                m_icrc_ok_v != expects[frames][64] || m_icrc_v != 32'd0 ||
+                m_icrc_rx_v != 32'd0) begin
             mismatches <= mismatches + 1;
             if (mismatches < 5) begin
                 $display("roce_icrc_tb: frame %0d: icrc %08x rx %08x ok %0d, want %08x %08x %0d",
                          frames, m_icrc, m_icrc_rx, m_icrc_ok, expects[frames][0 +: 32],
                          expects[frames][32 +: 32], expects[frames][64]);
+                $display("roce_icrc_tb: frame %0d: dut_v icrc %08x rx %08x ok %0d, want 0 0 %0d",
+                         frames, m_icrc_v, m_icrc_rx_v, m_icrc_ok_v, expects[frames][64]);
             end
         end
     end
