@@ -553,8 +553,15 @@ endgenerate
 // RX_ICRC 2: the verdict from tail stage 0, the state after the whole beat, without stepping back:
 // the state after the frame is the residue exactly when the state after the beat is the residue
 // run on over the z empty lanes as zero bytes (RES_Z entry z); then delayed to the result stage
-assign tail_ok_next = {tail_ok_reg[KEEP_LOG-2:1],
-                       tail_crc_reg[0 +: 32] == RES_Z[32*tail_cnt_reg[0 +: KEEP_LOG] +: 32]};
+wire ok_z = tail_crc_reg[0 +: 32] == RES_Z[32*tail_cnt_reg[0 +: KEEP_LOG] +: 32];
+
+generate
+    if (KEEP_LOG > 2) begin : g_ok_line
+        assign tail_ok_next = {tail_ok_reg[KEEP_LOG-2:1], ok_z};
+    end else begin : g_ok_one
+        assign tail_ok_next = ok_z;
+    end
+endgenerate
 
 // the CRC before the 4 ICRC bytes
 generate

@@ -121,7 +121,7 @@ var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 var paramDecl = regexp.MustCompile(`(?m)^\s*parameter\s+(?:integer\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=`)
 
 // instanceParams are the parameters of a module that its parent sets per instance, not the configuration:
-// elaborated alone, the module keeps their defaults (roce_icrc's RX_ICRC: 1 in roce_rx, 0 in roce_tx).
+// elaborated alone, the module keeps their defaults (roce_icrc's RX_ICRC: 2 in roce_rx, 0 in roce_tx).
 var instanceParams = map[string][]string{"roce_icrc": {"RX_ICRC"}}
 
 // Params returns the configuration's Verilog parameters that top declares (read from rtl/<top>.v: one module
