@@ -151,7 +151,7 @@ localparam [DBW:0] MAXW_D = MAXW[DBW:0];
 localparam [24:0] QPN_LO = QPN_BASE[24:0];
 localparam [24:0] QPN_HI = QPN_BASE[24:0] + CONNS[24:0];
 localparam [8:0] PATHS9 = PATHS[8:0];
-localparam [16:0] MTU17 = MTU[16:0];
+localparam [15:0] MTU40 = MTU[15:0] + 16'd40;
 localparam [7:0] SACK_WORDS8 = SACK_WORDS[7:0];
 // Reject reasons (R_OK: accepted).
 localparam [2:0] R_OK = 3'd0, R_NOTROCE = 3'd1, R_TRUNC = 3'd2, R_INVALID = 3'd3,
@@ -234,13 +234,57 @@ function [K-1:0] thermo;
     end
 endfunction
 
+// ihl4_plus: c + 4 x IHL, written as a table of constants (one LUT level, not an adder).
+function [15:0] ihl4_plus;
+    input [3:0] ihl;
+    input [15:0] c;
+    integer v;
+    begin
+        ihl4_plus = c;
+        for (v = 1; v < 16; v = v + 1) begin
+            if (ihl == v[3:0]) begin
+                ihl4_plus = c + 16'd4 * v[15:0];
+            end
+        end
+    end
+endfunction
+
+// inc32: x + 1, given f = (x[3:0] == 15) from a register: the low 4 bits in LUTs, f carried into
+// the upper 28 (a carry chain of 7 cells, not 8 after a LUT)
+function [31:0] inc32;
+    input [31:0] x;
+    input f;
+    begin
+        inc32 = {x[31:4] + {27'd0, f}, x[3:0] + 4'd1};
+    end
+endfunction
+
+// over, under: x > y, x < y, for a two's complement x and a y below 64 (6 bits)
+function over;
+    input [16:0] x;
+    input [5:0] y;
+    begin
+        over = !x[16] && (x[15:6] != 10'd0 || x[5:0] > y);
+    end
+endfunction
+
+function under;
+    input [16:0] x;
+    input [5:0] y;
+    begin
+        under = x[16] || (x[15:6] == 10'd0 && x[5:0] < y);
+    end
+endfunction
+
 /*
  * Input side: reservations (tready), the ICRC engine on the stream cut at the IPv4 total length
  */
 reg                 in_frame_reg = 1'b0;
 reg [IBW-1:0]       in_beat_reg = {IBW{1'b0}};
 reg [16:0]          in_off_reg = 17'd0;
-reg [15:0]          in_tot_reg = 16'd0;
+// the ICRC cut of the frame (byte 13 + total length): its beat and its lanes in that beat
+reg [16-KL:0]       in_endb_reg = {17-KL{1'b0}};
+reg [KL-1:0]        in_endl_reg = {KL{1'b0}};
 reg                 in_tot_ok_reg = 1'b0;
 reg                 ic_done_reg = 1'b0;
 // frames between the input and the commit stage; buffer words they reserve
@@ -262,20 +306,29 @@ wire [DAW:0] occ_a = awr_reg - ard_reg;
 wire [BAW:0] wused = wptr_reg - rptr_reg;
 wire [BAW+1:0] wtotal = {1'b0, wused} + {1'b0, wres_reg};
 wire need_word = in_beat_reg < MAXW[IBW-1:0];
-wire start_ok = ({1'b0, occ_d} + {1'b0, infl_reg} < DESC_DEPTH) &&
-    ({1'b0, occ_a} + {1'b0, infl_reg} < DESC_DEPTH);
-assign s_axis_tready = (in_frame_reg || start_ok) && (!need_word || wtotal < BUF_WORDS_N);
+// Room, registered: computed from the last cycle's state with room for the one frame start or
+// the one reserved word that cycle may have added (descriptors and words are freed, never taken,
+// by anything else), so tready is two LUT levels from registers.
+reg  start_ok_reg = 1'b0;
+reg  word_ok_reg = 1'b0;
+assign s_axis_tready = (in_frame_reg || start_ok_reg) && (!need_word || word_ok_reg);
 wire in_xfer = s_axis_tvalid && s_axis_tready;
 
-// ICRC cut: the frame ends for roce_icrc at byte 14 + total length (or at tlast, if earlier)
+// ICRC cut: the frame ends for roce_icrc at byte 14 + total length (or at tlast, if earlier).
+// On the beat that holds the total length the cut is a compare with constants (that beat's
+// offset is TOT_OFF); after it, a compare of registers (the cut beat and lanes, registered).
+localparam [16:0] TOT_LIM = TOT_OFF17 + K17 - 17'd13;
+localparam END_LO_I = 13 % K;
+localparam [KL-1:0] END_LO = END_LO_I[KL-1:0];
 wire        tot_here = in_off_reg == TOT_OFF17;
-wire [15:0] tot_now = tot_here ?
-    {s_axis_tdata[8*TOT_LANE +: 8], s_axis_tdata[8*(TOT_LANE+1) +: 8]} : in_tot_reg;
-wire        tot_known = in_tot_ok_reg || tot_here;
-wire [16:0] ip_end_m1 = {1'b0, tot_now} + 17'd13;
-wire        cut_eq = ip_end_m1[16:KL] == in_off_reg[16:KL];
-wire        cut = tot_known && ip_end_m1[16:KL] <= in_off_reg[16:KL];
-wire [K-1:0] cut_keep = cut_eq ? thermo(ip_end_m1[KL-1:0]) : {{K-1{1'b0}}, 1'b1};
+wire [15:0] tot_in = {s_axis_tdata[8*TOT_LANE +: 8], s_axis_tdata[8*(TOT_LANE+1) +: 8]};
+wire [16:0] ip_end_m1 = {1'b0, tot_in} + 17'd13;
+wire [KL-1:0] end_lo = tot_in[KL-1:0] + END_LO;
+wire        cut_here = {1'b0, tot_in} < TOT_LIM;
+wire        eq_here = TOT_OFF < 13 || {1'b0, tot_in} >= TOT_OFF17 - 17'd13;
+wire        cut_eq = tot_here ? eq_here : in_endb_reg == in_off_reg[16:KL];
+wire        cut = tot_here ? cut_here : in_tot_ok_reg && in_endb_reg <= in_off_reg[16:KL];
+wire [K-1:0] cut_keep = cut_eq ? thermo(tot_here ? end_lo : in_endl_reg) : {{K-1{1'b0}}, 1'b1};
 wire [K-1:0] ic_keep = !cut ? s_axis_tkeep : s_axis_tlast ? cut_keep & s_axis_tkeep : cut_keep;
 wire        ic_valid = in_xfer && !ic_done_reg;
 // the cut beat is registered in front of roce_icrc (the cut arithmetic ends at a register)
@@ -297,6 +350,8 @@ wire [31:0] ic_m_icrc_rx;
 wire        ic_m_ok;
 wire        ic_tready;
 reg         icrc_ok_reg = 1'b0;
+// per counter (cnt_data, cnt_ack, then the reject counters in port order): low 4 bits are 15
+reg [8:0]   cnt_lf_reg = 9'd0;
 
 roce_icrc #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -387,7 +442,7 @@ always @(posedge clk) begin
         cs_t_reg[21*q +: 21] <= cs_node[21*(2*q) +: 21] + cs_node[21*(2*q+1) +: 21];
     end
     cs_t_first_reg <= {cs_t_first_reg[0 +: CSL-1], cs_b_first_reg};
-    cs_acc_reg <= (cs_t_first_reg[CSL-1] ? 21'd0 : cs_acc_reg) + cs_t_reg[21 +: 21];
+    cs_acc_reg <= cs_t_first_reg[CSL-1] ? cs_t_reg[21 +: 21] : cs_acc_reg + cs_t_reg[21 +: 21];
     cs_ok_reg <= cs_ok_c;
     if (rst) begin
         cs_in_beat_reg <= 4'd0;
@@ -428,19 +483,38 @@ wire [3:0]              d_ihl = hdr_reg[8*14 +: 4];
 // when the frame before it has committed)
 wire [3:0]              p_ihl = d_ihl < 4'd5 ? 4'd5 : d_ihl;
 wire [6:0]              p_start = {1'b0, p_ihl, 2'b00} + 7'd50;
-wire [6:0]              b0_7 = p_start >> KL;
-wire [DBW-1:0]          b0 = {{DBW-7{1'b0}}, b0_7};
 wire [KL-1:0]           p_shift = p_start[KL-1:0];
-wire [DBW:0]            k_raw = {1'b0, d_beat_reg} - {1'b0, b0} - 1'b1;
-wire                    cand = dv && d_beat_reg > b0 && k_raw < MAXW_D;
+// k_reg: d_beat_reg - b0 - 1 (the beat's payload word, two's complement), loaded on the beat that
+// holds the IHL, so valid after it; no payload word is written before (b0 > IHL_BEAT)
+localparam [DBW-1:0] IHL_BEAT_D = IHL_BEAT[DBW-1:0];
+wire [3:0]              ihl_in = ddata[8*IHL_LANE +: 4];
+wire [3:0]              p_ihl_in = ihl_in < 4'd5 ? 4'd5 : ihl_in;
+wire [6:0]              b0_in = ({1'b0, p_ihl_in, 2'b00} + 7'd50) >> KL;
+reg  [DBW:0]            k_reg;
+wire                    k_ok = d_beat_reg > IHL_BEAT_D;
+wire                    cand = dv && k_ok && !k_reg[DBW] && k_reg < MAXW_D;
 wire [2*DATA_WIDTH-1:0] sh_in = {fl_reg ? {DATA_WIDTH{1'b0}} : ddata, prev_reg};
 wire [2*DATA_WIDTH-1:0] sh_out = sh_in >> {p_shift, 3'b000};
 wire                    buf_we = fl_reg || cand;
-wire [DBW-1:0]          wk = fl_reg ? fl_k_reg : k_raw[DBW-1:0];
+wire [DBW-1:0]          wk = fl_reg ? fl_k_reg : k_reg[DBW-1:0];
 wire [BAW-1:0]          buf_wa = wptr_reg[BAW-1:0] + wk[BAW-1:0];
-wire [DBW:0]            k_last = {1'b0, d_beat_reg} - {1'b0, b0};
+wire [DBW:0]            k_last = k_reg + 1'b1;
 
 reg [DATA_WIDTH-1:0]    buf_mem [0:BUF_WORDS-1];
+
+wire [3:0]              ihl_cur = d_beat_reg == IHL_BEAT_D ? ihl_in : d_ihl;
+// On the beat that holds the total length: fd = tot - 4 x IHL and fd less 24, 36, 40 and MTU + 40
+// (two's complement), and tot + 13, so each length check of stage F is one compare of a register
+// with a constant or with a field of at most 6 bits (pad, 4 x SACK words).
+localparam TOT_BEAT = 16 / K;
+localparam [DBW-1:0] TOT_BEAT_D = TOT_BEAT[DBW-1:0];
+wire [15:0]             tot_d = {ddata[8*TOT_LANE +: 8], ddata[8*(TOT_LANE+1) +: 8]};
+reg  [16:0]             fd_reg;
+reg  [17:0]             ft13_reg;
+reg  [16:0]             fx24_reg;
+reg  [16:0]             fx36_reg;
+reg  [16:0]             fx40_reg;
+reg  [16:0]             fxm_reg;
 
 always @(posedge clk) begin
     if (buf_we) begin
@@ -450,7 +524,8 @@ end
 
 // frame end (cycle T, the delayed tlast beat): length, MAC flag and reservation for stage F
 reg                     f_valid_reg = 1'b0;
-reg [17:0]              f_len_reg;
+// frame length less 1, bytes (no adder between tkeep and the register)
+reg [17:0]              f_lm1_reg;
 reg                     f_user_reg;
 reg [IBW-1:0]           f_res_reg;
 
@@ -466,19 +541,31 @@ always @(posedge clk) begin
                 hdr_reg[8*i +: 8] <= ddata[8*(i%K) +: 8];
             end
         end
+        if (d_beat_reg == TOT_BEAT_D) begin
+            fd_reg <= {1'b0, tot_d} - {11'd0, ihl_cur, 2'b00};
+            fx24_reg <= {1'b0, tot_d} - {1'b0, ihl4_plus(ihl_cur, 16'd24)};
+            fx36_reg <= {1'b0, tot_d} - {1'b0, ihl4_plus(ihl_cur, 16'd36)};
+            fx40_reg <= {1'b0, tot_d} - {1'b0, ihl4_plus(ihl_cur, 16'd40)};
+            fxm_reg <= {1'b0, tot_d} - {1'b0, ihl4_plus(ihl_cur, MTU40)};
+            ft13_reg <= {2'b00, tot_d} + 18'd13;
+        end
         if (dlast) begin
             d_beat_reg <= {DBW{1'b0}};
             d_off_reg <= 17'd0;
             d_user_reg <= 1'b0;
-            fl_reg <= d_beat_reg >= b0 && k_last < MAXW_D;
+            fl_reg <= k_ok && (!k_reg[DBW] || k_last == {DBW+1{1'b0}}) && k_last < MAXW_D;
             fl_k_reg <= k_last[DBW-1:0];
             f_valid_reg <= 1'b1;
-            f_len_reg <= {1'b0, d_off_reg[16:KL], keep_last(dkeep)} + 18'd1;
+            f_lm1_reg <= {1'b0, d_off_reg[16:KL], keep_last(dkeep)};
             f_user_reg <= d_user_reg || duser;
             f_res_reg <= {1'b0, d_beat_reg} < MAXW_D ? d_beat_reg[IBW-1:0] + 1'b1 : MAXW[IBW-1:0];
         end else begin
             if (d_beat_reg != DB_MAX) begin
                 d_beat_reg <= d_beat_reg + 1'b1;
+                k_reg <= k_reg + 1'b1;
+            end
+            if (d_beat_reg == IHL_BEAT_D) begin
+                k_reg <= {{DBW-6{1'b0}}, IHL_BEAT_D[6:0]} - {{DBW-6{1'b0}}, b0_in};
             end
             if (d_off_reg < OFF_SAT) begin
                 d_off_reg <= d_off_reg + K17;
@@ -498,8 +585,8 @@ end
 /*
  * Stage F (cycle T+1): every check but the ICRC, from the header bytes and the frame length
  */
-wire [7:0] ihl4 = {2'b00, d_ihl, 2'b00};
-wire [15:0] tot = {hdr_reg[8*16 +: 8], hdr_reg[8*17 +: 8]};
+// the low bits of the total length (the data payload's 4-byte alignment)
+wire [1:0] tot_lo = hdr_reg[8*17 +: 2];
 reg [511:0] uv;
 
 always @* begin
@@ -522,6 +609,7 @@ end
 // 4 x IHL, the UDP payload (BTH .. ICRC) is tot - h - 8 bytes, the data payload tot - h - 40 - pad.
 wire [7:0]  opcode = uv[8*8 +: 8];
 wire [1:0]  pad = uv[8*9+4 +: 2];
+wire [5:0]  pad6 = {4'd0, pad};
 wire [3:0]  tver = uv[8*9 +: 4];
 wire [23:0] qpn = {uv[8*13 +: 8], uv[8*14 +: 8], uv[8*15 +: 8]};
 wire [23:0] psn = {uv[8*17 +: 8], uv[8*18 +: 8], uv[8*19 +: 8]};
@@ -530,9 +618,10 @@ wire [7:0]  syn = uv[8*20 +: 8];
 wire [7:0]  s_words = uv[8*29 +: 8];
 wire [7:0]  sp_path = uv[8*21 +: 8];
 wire [7:0]  sk_path = uv[8*24 +: 8];
-wire [15:0] h_pad = {8'd0, ihl4} + {14'd0, pad};
-wire [15:0] h_sack = {8'd0, ihl4} + {6'd0, s_words, 2'b00};
-wire [16:0] n_pay = {1'b0, tot} - {1'b0, h_pad} - 17'd40;
+// fd = tot - h (fd_pos: not negative); fx24, fx36, fx40, fxm: fd less 24, 36, 40, MTU + 40
+wire        fd_pos = !fd_reg[16];
+wire [15:0] fdu = fd_reg[15:0];
+wire [LEN_W-1:0] n_pay = fx40_reg[LEN_W-1:0] - {{LEN_W-2{1'b0}}, pad};
 reg  [255:0] bitmap;
 integer w;
 
@@ -543,7 +632,7 @@ always @* begin
     end
 end
 
-wire has_sack = tot > {8'd0, ihl4} + 16'd28;
+wire has_sack = fd_pos && fdu > 16'd28;
 wire qpn_out = {1'b0, qpn} < QPN_LO || {1'b0, qpn} >= QPN_HI;
 wire bits_over = SACK_BITS < 32 && s_words != 8'd0 && (bitmap[31:0] >> SACK_BITS) != 32'd0;
 
@@ -551,49 +640,49 @@ wire bits_over = SACK_BITS < 32 && s_words != 8'd0 && (bitmap[31:0] >> SACK_BITS
 // the verdict is the kind of the first flag set (stage C), so a flag is meaningful only when the
 // flags before it are clear. pre_f: steps 1 and 2 (before the ICRC); data_f, ack_f: steps 4, 5.
 wire [20:0] pre_f = {
-    !is_ack && tot >= h_pad + 16'd40 && tot[1:0] != 2'd0,           // 20 pad count (data)
+    !is_ack && !under(fx40_reg, pad6) && tot_lo != 2'd0,              // 20 pad count (data)
     is_ack && pad != 2'd0,                                            // 19 pad count (ACK)
     qpn == 24'd0 || qpn == 24'd1 || qpn == 24'hFFFFFF,                // 18 dest qp reserved
     opcode != 8'h04 && opcode != 8'h11,                               // 17 opcode
     tver != 4'd0,                                                     // 16 tver
-    tot < h_pad + 16'd24,                                             // 15 pad beyond BTH
-    tot < {8'd0, ihl4} + 16'd24,                                      // 14 BTH + ICRC
-    {uv[8*4 +: 8], uv[8*5 +: 8]} != tot - {8'd0, ihl4},               // 13 UDP length
+    under(fx24_reg, pad6),                                            // 15 pad beyond BTH
+    fx24_reg[16],                                                     // 14 BTH + ICRC
+    {uv[8*4 +: 8], uv[8*5 +: 8]} != fdu,                              // 13 UDP length
     {uv[8*2 +: 8], uv[8*3 +: 8]} != 16'd4791,                         // 12 UDP port
-    tot < {8'd0, ihl4} + 16'd8,                                       // 11 UDP header
-    {2'b00, tot} + 18'd14 > f_len_reg,                                // 10 total length > frame
-    tot < {8'd0, ihl4},                                               //  9 total length < header
+    !fd_pos || fdu < 16'd8,                                           // 11 UDP header
+    ft13_reg > f_lm1_reg,                                             // 10 total length > frame
+    !fd_pos,                                                          //  9 total length < header
     !cs_ok_reg,                                                       //  8 header checksum
     {hdr_reg[8*20 +: 6], hdr_reg[8*21 +: 8]} != 14'd0,                //  7 fragment
     hdr_reg[8*23 +: 8] != 8'd17,                                      //  6 protocol
-    f_len_reg < 18'd14 + {10'd0, ihl4},                               //  5 options present
+    f_lm1_reg < {2'b00, ihl4_plus(d_ihl, 16'd13)},                    //  5 options present
     d_ihl < 4'd5,                                                     //  4 IHL
     hdr_reg[8*14+4 +: 4] != 4'd4,                                     //  3 version
-    f_len_reg < 18'd34,                                               //  2 IPv4 header present
+    f_lm1_reg < 18'd33,                                               //  2 IPv4 header present
     {hdr_reg[8*12 +: 8], hdr_reg[8*13 +: 8]} != 16'h0800,             //  1 EtherType
-    f_len_reg < 18'd14};                                              //  0 Ethernet header
+    f_lm1_reg < 18'd13};                                              //  0 Ethernet header
 wire [11:0] data_f = {4'd0,
-    n_pay > MTU17,                                                    //  7 payload > MTU
+    over(fxm_reg, pad6),                                              //  7 payload > MTU
     {1'b0, sp_path} >= PATHS9,                                        //  6 path
     qpn_out,                                                          //  5 dest qp range
     uv[8*22 +: 6] != 6'd0,                                            //  4 spray flags
     uv[8*32 +: 8] != 8'd16,                                           //  3 spray length
     uv[8*23 +: 8] != 8'd1,                                            //  2 spray version
     uv[8*20 +: 8] != 8'hB5,                                           //  1 spray type
-    tot < h_pad + 16'd40};                                            //  0 spray header
+    under(fx40_reg, pad6)};                                           //  0 spray header
 wire [11:0] ack_f = {
     has_sack && bits_over,                                            // 11 bitmap bits
     has_sack && s_words > SACK_WORDS8,                                // 10 SACK words
     has_sack && {1'b0, sk_path} >= PATHS9,                            //  9 SACK path
     qpn_out,                                                          //  8 dest qp range
-    has_sack && tot > h_sack + 16'd36,                                //  7 after the bitmap
-    has_sack && tot < h_sack + 16'd36,                                //  6 bitmap present
+    has_sack && over(fx36_reg, {s_words[3:0], 2'b00}),                //  7 after the bitmap
+    has_sack && under(fx36_reg, {s_words[3:0], 2'b00}),               //  6 bitmap present
     has_sack && {uv[8*30 +: 8], uv[8*31 +: 8]} != 16'd0,              //  5 SACK reserved
     has_sack && s_words > 8'd8,                                       //  4 SACK words
     has_sack && uv[8*28 +: 7] != 7'd0,                                //  3 SACK flags
-    has_sack && tot < {8'd0, ihl4} + 16'd36,                          //  2 SACK header
+    has_sack && fx36_reg[16],                                         //  2 SACK header
     syn != 8'h60 && syn[6:5] != 2'b00,                                //  1 syndrome
-    tot < {8'd0, ihl4} + 16'd28};                                     //  0 AETH
+    !fd_pos || fdu < 16'd28};                                         //  0 AETH
 localparam [3*24-1:0] PRE_KINDS = {R_OK, R_OK, R_OK, R_INVALID, R_INVALID, R_INVALID, R_OPCODE,
     R_INVALID, R_TRUNC, R_TRUNC, R_INVALID, R_NOTROCE, R_TRUNC, R_TRUNC, R_INVALID, R_INVALID,
     R_INVALID, R_NOTROCE, R_TRUNC, R_INVALID, R_INVALID, R_TRUNC, R_NOTROCE, R_TRUNC};
@@ -628,12 +717,14 @@ reg                     c_ack_reg;
 reg [IBW-1:0]           c_res_reg;
 reg [IBW-1:0]           c_words_reg;
 reg [LEN_W-1:0]         c_len_reg;
+// the payload reader's view of len: len != 0, index of the last word, last lane
+reg [IBW+KL:0]          c_rd_reg;
 reg [DD_W-1:0]          c_dd_reg;
 reg [AD_W-1:0]          c_ad_reg;
 
 wire [23:0] qpn_off = qpn - QPN_LO[23:0];
-wire [23:0] cum_psn = syn == 8'h60 ? psn : psn + 24'd1;
-wire [16:0] n_words = ({1'b0, tot} + K17 - 17'd41 - {1'b0, h_pad}) >> KL;
+wire [16:0] n_words = (fx40_reg + K17 - 17'd1 - {15'd0, pad}) >> KL;
+wire [16:0] n_pay_m1 = fx40_reg - 17'd1 - {15'd0, pad};
 wire [23:0] sp_pseq = {uv[8*33 +: 8], uv[8*34 +: 8], uv[8*35 +: 8]};
 wire [31:0] msg_id = {uv[8*24 +: 8], uv[8*25 +: 8], uv[8*26 +: 8], uv[8*27 +: 8]};
 wire [31:0] p_offset = {uv[8*28 +: 8], uv[8*29 +: 8], uv[8*30 +: 8], uv[8*31 +: 8]};
@@ -652,11 +743,12 @@ always @(posedge clk) begin
     c_ack_reg <= is_ack;
     c_res_reg <= f_res_reg;
     c_words_reg <= n_words[IBW-1:0];
-    c_len_reg <= n_pay[LEN_W-1:0];
+    c_len_reg <= n_pay;
+    c_rd_reg <= {fx40_reg != {11'd0, pad6}, n_pay_m1[KL +: IBW], n_pay_m1[KL-1:0]};
     c_dd_reg <= {qpn_off[CONN_W-1:0], psn, sp_path[PATH_W-1:0], sp_pseq[PSEQ_WIDTH-1:0],
         uv[8*22+7], uv[8*22+6], uv[8*16+7], hdr_reg[8*15 +: 2] == 2'b11,
         msg_id[HANDLE_WIDTH-1:0], p_offset, src};
-    c_ad_reg <= {qpn_off[CONN_W-1:0], cum_psn, has_sack ? sk_path[PATH_W-1:0] : {PATH_W{1'b0}},
+    c_ad_reg <= {qpn_off[CONN_W-1:0], psn, has_sack ? sk_path[PATH_W-1:0] : {PATH_W{1'b0}},
         has_sack ? pnext[PSEQ_WIDTH-1:0] : {PSEQ_WIDTH{1'b0}}, sack_all[SACK_BITS-1:0],
         has_sack && uv[8*28+7], syn == 8'h60, has_sack, src};
 end
@@ -673,15 +765,21 @@ wire       c_ack = c_valid_reg && reason == R_OK && c_ack_reg;
 
 reg [DD_W-1:0]  dd_mem [0:DESC_DEPTH-1];
 reg [LEN_W-1:0] dlen_mem [0:DESC_DEPTH-1];
+reg [IBW+KL:0]  drd_mem [0:DESC_DEPTH-1];
 reg [AD_W-1:0]  ad_mem [0:DESC_DEPTH-1];
+// c_ad_reg holds the BTH PSN; the cumulative PSN written is PSN + 1 for an ACK, PSN for a NAK
+wire [23:0]     c_ad_psn = c_ad_reg[AD_W-CONN_W-1 -: 24];
+wire [AD_W-1:0] c_ad_w = {c_ad_reg[AD_W-1 -: CONN_W], c_ad_reg[81] ? c_ad_psn : c_ad_psn + 24'd1,
+    c_ad_reg[AD_W-CONN_W-25:0]};
 
 always @(posedge clk) begin
     if (c_data) begin
         dd_mem[dwr_reg[DAW-1:0]] <= c_dd_reg;
         dlen_mem[dwr_reg[DAW-1:0]] <= c_len_reg;
+        drd_mem[dwr_reg[DAW-1:0]] <= c_rd_reg;
     end
     if (c_ack) begin
-        ad_mem[awr_reg[DAW-1:0]] <= c_ad_reg;
+        ad_mem[awr_reg[DAW-1:0]] <= c_ad_w;
     end
 end
 
@@ -691,18 +789,41 @@ always @(posedge clk) begin
     end
     if (c_valid_reg) begin
         case (reason)
-            R_NOTROCE: cnt_not_roce <= cnt_not_roce + 32'd1;
-            R_TRUNC: cnt_truncated <= cnt_truncated + 32'd1;
-            R_INVALID: cnt_invalid <= cnt_invalid + 32'd1;
-            R_OPCODE: cnt_unknown_opcode <= cnt_unknown_opcode + 32'd1;
-            R_ICRC: cnt_bad_icrc <= cnt_bad_icrc + 32'd1;
-            R_LIMIT: cnt_limit <= cnt_limit + 32'd1;
-            R_MAC: cnt_mac_error <= cnt_mac_error + 32'd1;
+            R_NOTROCE: begin
+                cnt_not_roce <= inc32(cnt_not_roce, cnt_lf_reg[2]);
+                cnt_lf_reg[2] <= cnt_not_roce[3:0] == 4'd14;
+            end
+            R_TRUNC: begin
+                cnt_truncated <= inc32(cnt_truncated, cnt_lf_reg[3]);
+                cnt_lf_reg[3] <= cnt_truncated[3:0] == 4'd14;
+            end
+            R_INVALID: begin
+                cnt_invalid <= inc32(cnt_invalid, cnt_lf_reg[4]);
+                cnt_lf_reg[4] <= cnt_invalid[3:0] == 4'd14;
+            end
+            R_OPCODE: begin
+                cnt_unknown_opcode <= inc32(cnt_unknown_opcode, cnt_lf_reg[5]);
+                cnt_lf_reg[5] <= cnt_unknown_opcode[3:0] == 4'd14;
+            end
+            R_ICRC: begin
+                cnt_bad_icrc <= inc32(cnt_bad_icrc, cnt_lf_reg[6]);
+                cnt_lf_reg[6] <= cnt_bad_icrc[3:0] == 4'd14;
+            end
+            R_LIMIT: begin
+                cnt_limit <= inc32(cnt_limit, cnt_lf_reg[7]);
+                cnt_lf_reg[7] <= cnt_limit[3:0] == 4'd14;
+            end
+            R_MAC: begin
+                cnt_mac_error <= inc32(cnt_mac_error, cnt_lf_reg[8]);
+                cnt_lf_reg[8] <= cnt_mac_error[3:0] == 4'd14;
+            end
             default: begin
                 if (c_ack_reg) begin
-                    cnt_ack <= cnt_ack + 32'd1;
+                    cnt_ack <= inc32(cnt_ack, cnt_lf_reg[1]);
+                    cnt_lf_reg[1] <= cnt_ack[3:0] == 4'd14;
                 end else begin
-                    cnt_data <= cnt_data + 32'd1;
+                    cnt_data <= inc32(cnt_data, cnt_lf_reg[0]);
+                    cnt_lf_reg[0] <= cnt_data[3:0] == 4'd14;
                 end
             end
         endcase
@@ -726,10 +847,14 @@ always @(posedge clk) begin
             in_tot_ok_reg <= 1'b0;
         end else if (tot_here) begin
             in_tot_ok_reg <= 1'b1;
-            in_tot_reg <= tot_now;
+            in_endb_reg <= ip_end_m1[16:KL];
+            in_endl_reg <= ip_end_m1[KL-1:0];
         end
         ic_done_reg <= !s_axis_tlast && (ic_done_reg || cut);
     end
+    start_ok_reg <= ({1'b0, occ_d} + {1'b0, infl_reg} + 1'b1 < DESC_DEPTH) &&
+        ({1'b0, occ_a} + {1'b0, infl_reg} + 1'b1 < DESC_DEPTH) && !rst;
+    word_ok_reg <= wtotal + 1'b1 < BUF_WORDS_N && !rst;
     infl_reg <= infl_reg + {{DAW{1'b0}}, in_xfer && !in_frame_reg} -
         {{DAW{1'b0}}, c_valid_reg};
     wres_reg <= wres_reg + {{BAW{1'b0}}, in_xfer && need_word} -
@@ -751,6 +876,7 @@ always @(posedge clk) begin
         cnt_bad_icrc <= 32'd0;
         cnt_limit <= 32'd0;
         cnt_mac_error <= 32'd0;
+        cnt_lf_reg <= 9'd0;
         dwr_reg <= {DAW+1{1'b0}};
         awr_reg <= {DAW+1{1'b0}};
         drd_reg <= {DAW+1{1'b0}};
@@ -780,17 +906,17 @@ assign {m_ack_conn, m_ack_psn, m_ack_path, m_ack_pseq, m_ack_sack, m_ack_ecn, m_
  */
 reg [IBW-1:0]       pw_reg = {IBW{1'b0}};
 wire                p_has = prd_reg != dwr_reg;
-wire [LEN_W-1:0]    p_len = dlen_mem[prd_reg[DAW-1:0]];
-wire [LEN_W-1:0]    p_len_m1 = p_len - 1'b1;
-wire                p_last = {{LEN_W{1'b0}}, pw_reg} == {{IBW{1'b0}}, p_len_m1 >> KL};
+wire [IBW+KL:0]     p_rd = drd_mem[prd_reg[DAW-1:0]];
+wire                p_nz = p_rd[IBW+KL];
+wire                p_last = pw_reg == p_rd[KL +: IBW];
 wire                p_load = !m_axis_tvalid || m_axis_tready;
-wire                p_go = p_load && p_has && p_len != {LEN_W{1'b0}};
+wire                p_go = p_load && p_has && p_nz;
 
 always @(posedge clk) begin
     if (p_go) begin
         m_axis_tdata <= buf_mem[rptr_reg[BAW-1:0]];
         m_axis_tlast <= p_last;
-        m_axis_tkeep <= p_last ? thermo(p_len_m1[KL-1:0]) : {K{1'b1}};
+        m_axis_tkeep <= p_last ? thermo(p_rd[KL-1:0]) : {K{1'b1}};
     end
     if (p_load) begin
         m_axis_tvalid <= p_go;
@@ -799,7 +925,7 @@ always @(posedge clk) begin
         rptr_reg <= rptr_reg + 1'b1;
         pw_reg <= p_last ? {IBW{1'b0}} : pw_reg + 1'b1;
     end
-    if ((p_go && p_last) || (p_has && p_len == {LEN_W{1'b0}})) begin
+    if ((p_go && p_last) || (p_has && !p_nz)) begin
         prd_reg <= prd_reg + 1'b1;
     end
     if (rst) begin

@@ -126,6 +126,16 @@ func rxFrames(t *testing.T, r *rand.Rand, cfg config.Config, sd uint64) []rxFram
 		f := g.edit(g.valid(), func(b []byte) { b[14] = 0x40 | byte(ihl%5) })
 		g.add("edit", f[:min(len(f), 60+r.IntN(80))], false)
 	}
+	// a data frame with its IPv4 total length set to every value below its own, the UDP length to match,
+	// checksums and ICRC recomputed (the bytes after it trail): the ICRC cut falls on every byte of the
+	// first beats, and the verdict after the ICRC's (spray header) shows where it fell
+	base := g.data(100, g.qpn(), g.path())
+	for tot := 20; tot < 160; tot++ {
+		g.add("edit", g.edit(base, func(b []byte) {
+			b[16], b[17] = byte(tot>>8), byte(tot)
+			b[38], b[39] = byte((tot-20)>>8), byte(tot-20)
+		}), false)
+	}
 	return g.fs
 }
 
