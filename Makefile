@@ -160,7 +160,7 @@ synth-all: deps deps-fpga $(BIN) ## synth on every board, every top not marked s
 fpga-baseline: deps deps-fpga $(BIN) ## the one command that rewrites fpga/baseline.json (and spraynic.core)
 	$(SPRAYNIC) fpga-baseline $(FPGA_FLAGS)
 
-fpga-check: deps deps-fpga $(BIN) ## compare the open-source boards with fpga/baseline.json (>5% worse fails)
+fpga-check: deps deps-fpga $(BIN) ## compare the baseline boards with fpga/baseline.json (>5% worse fails)
 	$(SPRAYNIC) synth --check $(FPGA_FLAGS)
 
 # The one-connection recurrences of the three blocks alone (fpga/bounds/, docs/fpga.md "Targets"): Fmax on the

@@ -58,8 +58,11 @@ type Board struct {
 	Package string
 	// Seed is the fixed nextpnr placer seed (PnR boards only).
 	Seed int
-	// Check is true when `synth --check` and the baseline cover this board.
+	// Check is true when `synth --check` and the baseline cover this board, every top.
 	Check bool
+	// CheckTops are the tops `synth --check` and the baseline cover on a board whose Check is false: the blocks
+	// whose logic depth at this board's preset is a target and whose jobs take minutes, not an hour.
+	CheckTops []string
 	// Vivado is true when the flow also writes a Vivado project script and constraints for this part.
 	Vivado bool
 }
@@ -88,7 +91,7 @@ var Boards = []Board{
 		Name: "xcu250", Family: Xilinx, Device: "xcu250-figd2104-2L-e", Config: "u250",
 		// Alveo U250: 1,728,000 LUT, 3,456,000 FF, 2688 RAMB36, 1280 URAM288, 12288 DSP48E2.
 		Capacity:  Resources{LUT: 1728000, FF: 3456000, BRAM: 2688, URAM: 1280, DSP: 12288},
-		TargetMHz: 250, Vivado: true,
+		TargetMHz: 250, Vivado: true, CheckTops: []string{"roce_rx", "roce_tx"},
 	},
 }
 
@@ -111,13 +114,40 @@ func LookupBoard(name string) (Board, error) {
 	return Board{}, fmt.Errorf("unknown board %q (allowed: %s)", name, strings.Join(BoardNames(), ", "))
 }
 
-// CheckBoards lists the boards covered by the baseline check.
+// CheckBoards lists the boards covered by the baseline check: every top (Check) or some (CheckTops).
 func CheckBoards() []Board {
 	var bs []Board
 	for _, b := range Boards {
-		if b.Check {
+		if b.Check || len(b.CheckTops) > 0 {
 			bs = append(bs, b)
 		}
 	}
 	return bs
+}
+
+// Checks reports whether the baseline check covers top on b.
+func (b Board) Checks(top string) bool {
+	if b.Check {
+		return true
+	}
+	for _, t := range b.CheckTops {
+		if t == top {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckScope names what the baseline check covers, for help texts: each check board, with its tops when it checks
+// only some.
+func CheckScope() string {
+	var parts []string
+	for _, b := range CheckBoards() {
+		if b.Check {
+			parts = append(parts, b.Name)
+			continue
+		}
+		parts = append(parts, b.Name+" ("+strings.Join(b.CheckTops, ", ")+")")
+	}
+	return strings.Join(parts, ", ")
 }

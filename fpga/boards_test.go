@@ -5,6 +5,7 @@ import (
 
 	"github.com/spraynic/spraynic/config"
 	"github.com/spraynic/spraynic/fpga"
+	"github.com/spraynic/spraynic/tops"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -60,8 +61,33 @@ func TestBoardsAreConsistent(t *testing.T) {
 	}
 	assert.Equal(t, []string{"ice40-hx8k", "ecp5-85k", "gowin-gw2a55", "xcu250"}, fpga.BoardNames())
 	for _, b := range fpga.CheckBoards() {
-		assert.True(t, b.Check, "CheckBoards returns only checked boards")
+		assert.True(t, b.Check || len(b.CheckTops) > 0, "CheckBoards returns only checked boards")
 	}
+	assert.Equal(t, []string{"ice40-hx8k", "ecp5-85k", "gowin-gw2a55", "xcu250"}, fpga.Names(fpga.CheckBoards()))
+}
+
+// TestBoardChecks: a Check board checks every top, the others only their CheckTops, each a top of the manifest.
+func TestBoardChecks(t *testing.T) {
+	root, err := tops.Root()
+	require.NoError(t, err)
+	m, err := tops.LoadManifest(root)
+	require.NoError(t, err)
+	for _, b := range fpga.Boards {
+		for _, top := range b.CheckTops {
+			assert.Contains(t, m.SynthNames(), top, "%s: CheckTops names a top that synth --check runs", b.Name)
+		}
+	}
+	ice40, err := fpga.LookupBoard("ice40-hx8k")
+	require.NoError(t, err)
+	assert.True(t, ice40.Checks("retx"))
+	u250, err := fpga.LookupBoard("xcu250")
+	require.NoError(t, err)
+	assert.False(t, u250.Check, "xcu250 checks some tops only")
+	assert.True(t, u250.Checks("roce_rx"))
+	assert.True(t, u250.Checks("roce_tx"))
+	assert.False(t, u250.Checks("retx"), "xcu250's retx takes minutes: not checked")
+	assert.False(t, u250.Checks("nic_roce"))
+	assert.Equal(t, "ice40-hx8k, ecp5-85k, gowin-gw2a55, xcu250 (roce_rx, roce_tx)", fpga.CheckScope())
 }
 
 func TestFamilyString(t *testing.T) {

@@ -104,6 +104,23 @@ func (p *Project) Run(ctx context.Context, o Options, boards []Board, configOver
 	return RunJobs(ctx, o, jobs, parallel), nil
 }
 
+// RunCheck runs the jobs of the baseline check on boards, each board's own preset: the selected tops the board
+// checks (Board.Checks).
+func (p *Project) RunCheck(ctx context.Context, o Options, boards []Board, parallel int) ([]Result, error) {
+	all, err := p.Jobs(boards, "")
+	if err != nil {
+		return nil, err
+	}
+	var jobs []Job
+	for _, j := range all {
+		if j.Board.Checks(j.Top.Name) {
+			jobs = append(jobs, j)
+		}
+	}
+	o.Root = p.Root
+	return RunJobs(ctx, o, jobs, parallel), nil
+}
+
 // Vivado writes and tclsh-checks the Vivado scripts of the selected tops (Scripts) on the boards under outDir,
 // printing their paths to w.
 func (p *Project) Vivado(ctx context.Context, w io.Writer, outDir string, boards []Board, configOverride string) error {

@@ -35,7 +35,7 @@ func synthCommand() *cli.Command {
 			fpga.BoardNames(),
 			", ",
 		) + ".\n" +
-			"--check runs the baseline boards and compares with " + fpga.BaselineFile +
+			"--check runs the baseline's (board, top) pairs and compares with " + fpga.BaselineFile +
 			" (fails on > 5% growth or Fmax drop).",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "board",
@@ -44,7 +44,7 @@ func synthCommand() *cli.Command {
 			&cli.StringFlag{Name: "config",
 				Usage: "preset name or config file instead of each board's preset (not with --check)"},
 			&cli.BoolFlag{Name: "check",
-				Usage: "compare with " + fpga.BaselineFile + " (default boards: the baseline's)"},
+				Usage: "compare with " + fpga.BaselineFile + "; without --board: " + fpga.CheckScope()},
 			&cli.BoolFlag{Name: "vivado-only", Usage: "only write and tclsh-check the Vivado scripts (boards: " +
 				strings.Join(fpga.Names(fpga.VivadoBoards(fpga.Boards)), ", ") + "), no yosys"},
 			&cli.StringSliceFlag{Name: "top",
@@ -70,7 +70,12 @@ func synthAction(c *cli.Context) error {
 	if c.Bool("vivado-only") {
 		return p.Vivado(c.Context, c.App.Writer, outDir(c, p), fpga.VivadoBoards(boards), cfg)
 	}
-	results, err := runFlows(c, p, boards, cfg)
+	var results []fpga.Result
+	if c.Bool("check") {
+		results, err = runCheckFlows(c, p, boards)
+	} else {
+		results, err = runFlows(c, p, boards, cfg)
+	}
 	if err != nil {
 		return err
 	}
@@ -129,8 +134,8 @@ func fpgaBaselineCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "fpga-baseline",
 		Category: catFPGA,
-		Usage: "run the baseline boards (" + strings.Join(fpga.Names(fpga.CheckBoards()), ", ") + ") " +
-			"for every top not marked synth_when_named and rewrite " + fpga.BaselineFile + " and " + fpga.CoreFile,
+		Usage: "run the baseline boards (" + fpga.CheckScope() + ") for every top not marked synth_when_named " +
+			"and rewrite " + fpga.BaselineFile + " and " + fpga.CoreFile,
 		Description: "The one command that moves the FPGA baseline: " +
 			"`synth --check` fails when a block grows more than 5%\n" +
 			"or its iCE40 Fmax drops more than 5% against the file this writes. " +
@@ -141,7 +146,7 @@ func fpgaBaselineCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			results, err := runFlows(c, p, fpga.CheckBoards(), "")
+			results, err := runCheckFlows(c, p, fpga.CheckBoards())
 			if err != nil {
 				return err
 			}
@@ -175,6 +180,12 @@ func outDir(c *cli.Context, p *fpga.Project) string {
 		out = filepath.Join(p.Root, out)
 	}
 	return out
+}
+
+// runCheckFlows runs the jobs of the baseline check on boards (Board.Checks).
+func runCheckFlows(c *cli.Context, p *fpga.Project, boards []fpga.Board) ([]fpga.Result, error) {
+	return p.RunCheck(c.Context, fpga.Options{OutDir: outDir(c, p), Force: c.Bool("force"), Log: c.App.ErrWriter},
+		boards, c.Int("jobs"))
 }
 
 // runFlows runs the (board, top) jobs of the project as the flags say.
