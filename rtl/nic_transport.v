@@ -878,6 +878,101 @@ always @* begin
     end
 end
 
+/*
+ * Set nic_transport_gbn, the filter's rules (docs/nic_transport.md, "Go-back-N receive filter",
+ * "Receive verdicts"), for a descriptor taken on s_rx of connection c with d = psn - exp[c]
+ * (signed): rx_reorder takes it exactly when d <= 0; exp[c] moves by one at d == 0 and otherwise
+ * only at a control of c; NAK-sent is cleared by d == 0 and set by a NAK; each filtered (d > 0)
+ * descriptor counts once in cnt_gbn_dropped and each NAK once in cnt_naks; a filtered descriptor
+ * shows on m_rxv with code 4, its connection and PSN the next cycle, and code 4 shows for nothing
+ * else (rx_reorder's verdicts, cut here, take precedence: rx_reorder_rxv proves they come only the
+ * cycle after it took a descriptor, never after a filtered one). The ACK merge: m_ack is
+ * rx_reorder's ACK when it is valid, else the waiting NAK (path fields 0). The path choice: every
+ * hint gets path 0 with entropy E0(c, 0) = 16'hC000 | ((c * PATHS * 997) mod 2^14) at once.
+ */
+wire [31:0]             f_e0 = {{32-CONN_W{1'b0}}, tx_preq_conn} * PATHS * 32'd997;
+wire [PSN_WIDTH-1:0]    f_exp_c = exp_reg[s_rx_conn*PSN_WIDTH +: PSN_WIDTH];
+wire [PSN_WIDTH-1:0]    f_d = s_rx_psn - f_exp_c;
+wire                    f_take = !rst && s_rx_valid && s_rx_ready;
+wire                    f_in_order = f_take && f_d == {PSN_WIDTH{1'b0}};
+wire                    f_filtered = f_take && !f_d[PSN_WIDTH-1] && f_d != {PSN_WIDTH{1'b0}};
+wire                    f_naked = f_filtered && !nak_sent_reg[s_rx_conn];
+reg                     f_rst_prev = 1'b1;
+reg                     f_in_order_prev = 1'b0;
+reg                     f_filtered_prev = 1'b0;
+reg                     f_naked_prev = 1'b0;
+reg [CONN_W-1:0]        f_rx_conn_prev = {CONN_W{1'b0}};
+reg [PSN_WIDTH-1:0]     f_rx_psn_prev = {PSN_WIDTH{1'b0}};
+reg [CONNS*PSN_WIDTH-1:0] f_exp_prev = {CONNS*PSN_WIDTH{1'b0}};
+reg [CONNS-1:0]         f_sent_prev = {CONNS{1'b0}};
+reg [31:0]              f_dropped_prev = 32'd0;
+reg [31:0]              f_naks_prev = 32'd0;
+reg                     f_nt_gbn_exp;
+reg                     f_nt_gbn_sent;
+reg                     f_ev;
+integer                 f_c;
+
+always @(posedge clk) begin
+    f_rst_prev <= rst;
+    f_in_order_prev <= f_in_order;
+    f_filtered_prev <= f_filtered;
+    f_naked_prev <= f_naked;
+    f_rx_conn_prev <= s_rx_conn;
+    f_rx_psn_prev <= s_rx_psn;
+    f_exp_prev <= exp_reg;
+    f_sent_prev <= nak_sent_reg;
+    f_dropped_prev <= cnt_gbn_dropped_reg;
+    f_naks_prev <= cnt_naks_reg;
+end
+
+always @* begin
+    f_nt_gbn_exp = 1'b1;
+    f_nt_gbn_sent = 1'b1;
+    for (f_c = 0; f_c < CONNS; f_c = f_c + 1) begin
+        // a control of f_c last cycle is nt_ctl_clears's
+        if (!f_rst_prev && !(f_ctl_prev && f_ctl_conn_prev == f_c[CONN_W-1:0])) begin
+            f_ev = f_rx_conn_prev == f_c[CONN_W-1:0];
+            if (exp_reg[f_c*PSN_WIDTH +: PSN_WIDTH] != f_exp_prev[f_c*PSN_WIDTH +: PSN_WIDTH] +
+                    {{PSN_WIDTH-1{1'b0}}, f_in_order_prev && f_ev}) begin
+                f_nt_gbn_exp = 1'b0;
+            end
+            if (nak_sent_reg[f_c] != (f_in_order_prev && f_ev ? 1'b0 :
+                    f_naked_prev && f_ev ? 1'b1 : f_sent_prev[f_c])) begin
+                f_nt_gbn_sent = 1'b0;
+            end
+        end
+    end
+    if (f_past_valid && GBN_MODE) begin
+        // rx_reorder takes a descriptor exactly when it is taken on s_rx at or behind exp
+        if (!rst) begin
+            nt_gbn_pass: assert ((rx_pass && rx_pkt_ready) ==
+                (f_take && (f_d == {PSN_WIDTH{1'b0}} || f_d[PSN_WIDTH-1])));
+        end
+        // exp moves only by one at an in-order descriptor (or at a control); NAK-sent follows
+        nt_gbn_exp: assert (f_nt_gbn_exp);
+        nt_gbn_sent: assert (f_nt_gbn_sent);
+        // the counters count the filter's events, once each
+        nt_gbn_cnt: assert (f_rst_prev ? cnt_gbn_dropped_reg == 32'd0 && cnt_naks_reg == 32'd0 :
+            cnt_gbn_dropped_reg == f_dropped_prev + {31'd0, f_filtered_prev} &&
+            cnt_naks_reg == f_naks_prev + {31'd0, f_naked_prev});
+        // code 4 on m_rxv: the descriptor filtered the cycle before, and nothing else
+        if (!rst && !rx_rxv_valid) begin
+            nt_gbn_verdict: assert ((m_rxv_valid && m_rxv_code == 3'd4) == f_filtered_prev &&
+                (!f_filtered_prev || (m_rxv_conn == f_rx_conn_prev && m_rxv_psn == f_rx_psn_prev)));
+        end
+        nt_ack_merge: assert (m_ack_valid == (rx_ack_valid || nak_valid_reg) &&
+            m_ack_nak == (!rx_ack_valid && nak_valid_reg) &&
+            (rx_ack_valid ? m_ack_conn == rx_ack_conn && m_ack_psn == rx_ack_psn &&
+                m_ack_path == rx_ack_path && m_ack_pseq == rx_ack_pseq &&
+                m_ack_sack == rx_ack_sack && m_ack_ecn == rx_ack_ecn :
+                m_ack_conn == nak_conn_reg && m_ack_psn == nak_psn_reg &&
+                m_ack_path == {PATH_W{1'b0}} && m_ack_pseq == {PSEQ_WIDTH{1'b0}} &&
+                m_ack_sack == {SACK_BITS{1'b0}} && !m_ack_ecn));
+        nt_gbn_path: assert (tx_s_path_valid == tx_preq_valid &&
+            tx_s_path_path == {PATH_W{1'b0}} && tx_s_path_entropy == {2'b11, f_e0[13:0]});
+    end
+end
+
 if (GBN_MODE) begin : g_f_cover_gbn
     always @* begin
         if (f_past_valid && !rst) begin
@@ -886,6 +981,8 @@ if (GBN_MODE) begin : g_f_cover_gbn
                 s_ctl_conn == nak_conn_reg);
             // a packet that needs a NAK waits behind a full NAK register
             c_nt_nak_waits: cover (rx_need_nak && nak_valid_reg && !f_nak_pop);
+            // a descriptor filtered with its gap's NAK already sent
+            c_nt_gbn_quiet_drop: cover (f_filtered && nak_sent_reg[s_rx_conn]);
         end
     end
 end
