@@ -459,6 +459,55 @@ var mutants = []mutant{
 	{name: "nt_gbn_path_entropy", block: "nic_transport", set: "nic_transport_gbn", file: "nic_transport.v",
 		old: "prod = idx * 14'd997;", new: "prod = idx * 14'd991;", breaks: "nt_gbn_path", bmc: 4},
 	vacuous("nt_gbn_vacuous_no_rx", "nic_transport", "nic_transport_gbn", "!s_rx_valid", "c_nt_nak_waits"),
+	// nightly mutants for the assertions no other mutant names (helpers and second statements of a property)
+	// path_sel_io: the all-failed status bit from connection 0 alone (disagrees with the vector it summarises)
+	nightlyOnly(mutant{name: "ps_status_any_conn0", block: "path_sel", set: "path_sel_io", file: "path_sel.v",
+		old: "m_status_all_failed_next = all_failed != {CONNS{1'b0}};", new: "m_status_all_failed_next = all_failed[0];",
+		breaks: "ps_status_any", induction: 1}),
+	// rx_reorder: the ACK FIFO popped while empty (the count wraps below 0); a packet writing open from its
+	// descriptor's open bit, not the connection's (a packet after a close closes its connection, lag left)
+	nightlyOnly(mutant{name: "rx_ack_pop_empty", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "ack_pop = ack_count_reg != {AF_W+1{1'b0}} && m_ack_ready;", new: "ack_pop = m_ack_ready;",
+		breaks: "rx_ack_fifo", bmc: 3}),
+	nightlyOnly(mutant{name: "rx_pkt_writes_open", block: "rx_reorder", set: "rx_reorder", file: "rx_reorder.v",
+		old: "s1_open_res = s1_ctl ? s1_open_reg : c_open;", new: "s1_open_res = s1_open_reg;",
+		breaks: "rx_closed_idle", induction: 2}),
+	// path_sel: a decision on a SUSPECT path moves it to PROBING (the move tested by state, not by the probe
+	// flag), its loss count left standing outside ACTIVE and SUSPECT
+	nightlyOnly(mutant{name: "ps_suspect_to_probing", block: "path_sel", set: "path_sel", file: "path_sel.v",
+		old:    "if (sel_probe && c_state[(i % PATHS)*ST_W +: ST_W] == ST_FAILED) begin",
+		new:    "if (c_state[(i % PATHS)*ST_W +: ST_W] != ST_ACTIVE) begin",
+		breaks: "ps_consec_h", induction: 1}),
+	// path_sel_hold: a fail in a tick cycle stamps this cycle's tick count (one tick early); S1's hold-off-over
+	// bit kept through a fail of its path in the cycle; the bit computed at this cycle's tick count (a tick late)
+	nightlyOnly(mutant{name: "ps_stamp_early", block: "path_sel", set: "path_sel_hold", file: "path_sel.v",
+		old: "mem[s_fb_conn] <= ticks_next;", new: "mem[s_fb_conn] <= ticks_reg;", breaks: "ps_holdoff_stamp_h",
+		induction: 1}),
+	nightlyOnly(mutant{name: "ps_ho_over_through_fail", block: "path_sel", set: "path_sel_hold", file: "path_sel.v",
+		old: "s1_ho_over[i] = !(fb_hs && f_fail && s_fb_conn == s1_conn_reg && s_fb_path == i[PATH_W-1:0])\n" +
+			"            && (ho_over_reg",
+		new: "s1_ho_over[i] = (ho_over_reg", breaks: "ps_ho_over_h", induction: 1}),
+	nightlyOnly(mutant{name: "ps_ho_over_late", block: "path_sel", set: "path_sel_hold", file: "path_sel.v",
+		old:    "|| ticks_next - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);",
+		new:    "|| ticks_reg - ho_s1[i*TS_W +: TS_W] >= HOLDOFF);",
+		breaks: "ps_ho_set_h", induction: 1}),
+	// retx_resp: the issue serves a waiting timeout before S's holes (a hole waits behind every timeout)
+	nightlyOnly(mutant{name: "retx_resp_rto_before_hole", block: "retx", set: "retx_resp", file: "retx.v",
+		old:    "issue_hole = adv && sc_busy;\n    issue_rto = adv && !sc_busy && !GBN_MODE && rto_any;",
+		new:    "issue_hole = adv && sc_busy && !rto_any;\n    issue_rto = adv && !GBN_MODE && rto_any;",
+		breaks: "retx_resp_s_h", induction: 1}),
+	// retx_resp: L2's timeout waits while ACKs arrive and L1 holds another timeout (the one behind it waits too; with
+	// the wait always, or while E is valid, a hole in L1 behind it fails retx_resp_l1_h first)
+	nightlyOnly(mutant{name: "retx_resp_rto_l2_waits_ack_l1", block: "retx", set: "retx_resp", file: "retx.v",
+		old: "(l2_kind_reg != K_RTO || !to_valid_reg);",
+		new: "(l2_kind_reg != K_RTO || (!to_valid_reg &&\n" +
+			"        !(a_valid_reg && l1_valid_reg && l1_kind_reg == K_RTO)));",
+		breaks: "retx_resp_l1_rto_h", induction: 1}),
+	// retx_gbn: the feedback output takes E without E valid (m_fb rises with nothing to show)
+	nightlyOnly(mutant{name: "retx_gbn_fb_empty_e", block: "retx", set: "retx_gbn", file: "retx.v",
+		old:    "ev_take = fb_free && !to_valid_reg && ev_valid_reg;",
+		new:    "ev_take = fb_free && !to_valid_reg;",
+		breaks: "retx_gbn_no_fb", induction: 1}),
 }
 
 // vacuous is a property mutant of a block: an input assumption added after the block's first-cycle
