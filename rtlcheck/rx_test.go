@@ -357,6 +357,8 @@ type rxOut struct {
 	starts     []int
 	descCycles []int
 	x          []int
+	// changes are the counter changes in order: cycle, counter index (cosim.RXVerdicts), new value
+	changes [][3]int
 }
 
 // readRxOut parses the out file of a run; width is the bus width, bits.
@@ -386,6 +388,14 @@ func readRxOut(t *testing.T, path string, width int) rxOut {
 			if fs[2] == "1" {
 				o.pays, cur = append(o.pays, cur), nil
 			}
+		case "C":
+			var c [3]int
+			for i, s := range fs[1:4] {
+				v, err := strconv.ParseInt(s, 16, 64)
+				require.NoError(t, err, "%q", sc.Text())
+				c[i] = int(v)
+			}
+			o.changes = append(o.changes, c)
 		case "X":
 			for _, s := range fs[1:] {
 				v, err := strconv.ParseInt(s, 16, 64)
@@ -445,6 +455,7 @@ func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what stri
 	data, acks, pays, cnt := rxWant(cfg, fs)
 	require.Equal(t, cnt[:], o.x[3:], "%s: counters (data ack not_roce truncated invalid unknown_opcode "+
 		"bad_icrc limit mac_error)", what)
+	rxCounterChanges(t, fs, o.changes, what)
 	require.Equal(t, len(data), len(o.data), "%s: data descriptors", what)
 	for i := range data {
 		require.Equal(t, data[i], o.data[i], "%s: data descriptor %d (conn psn path pseq first last ack_req ecn "+
@@ -458,6 +469,24 @@ func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what stri
 	require.Equal(t, len(pays), len(o.pays), "%s: payloads", what)
 	for i := range pays {
 		require.Equal(t, pays[i], o.pays[i], "%s: payload %d", what, i)
+	}
+}
+
+// rxCounterChanges requires that the counters moved one frame at a time, in frame order: the n-th change is
+// the n-th frame's counter going up by exactly one, at most one change per cycle. A counter that is wrong for
+// a while and right at the end fails here.
+func rxCounterChanges(t *testing.T, fs []rxFrame, changes [][3]int, what string) {
+	require.Len(t, changes, len(fs), "%s: counter changes (one per frame)", what)
+	var cnt [9]int
+	for i, fr := range fs {
+		k := rxKind(fr)
+		cnt[k]++
+		c := changes[i]
+		require.Equal(t, [2]int{k, cnt[k]}, [2]int{c[1], c[2]}, "%s: counter change %d at cycle %d "+
+			"(counter index, value)", what, i, c[0])
+		if i > 0 {
+			require.Greater(t, c[0], changes[i-1][0], "%s: counter change %d in the cycle of the one before", what, i)
+		}
 	}
 }
 

@@ -205,6 +205,23 @@ endfunction
 
 wire [31:0] counted = cnt[0] + cnt[1] + cnt[2] + cnt[3] + cnt[4] + cnt[5] + cnt[6] + cnt[7] +
     cnt[8];
+// the counters' values of the cycle before: every change is written as "C cycle index value"
+reg [31:0] cnt_seen [0:8];
+integer ci;
+initial begin
+    for (ci = 0; ci < 9; ci = ci + 1) begin
+        cnt_seen[ci] = 32'd0;
+    end
+end
+
+always @(posedge clk) begin
+    for (ci = 0; ci < 9; ci = ci + 1) begin
+        if (cnt[ci] != cnt_seen[ci]) begin
+            $fwrite(fd, "C %0x %0x %0x\n", cycle, ci, cnt[ci]);
+        end
+        cnt_seen[ci] <= cnt[ci];
+    end
+end
 
 always @(posedge clk) begin
     cycle <= cycle + 1;
