@@ -199,8 +199,8 @@ func Compare(base Baseline, reports []Report, boards []string) []Finding {
 	for _, e := range base.Entries {
 		if ran[e.Board] && !have[e.Board+"/"+e.Top] {
 			out = append(out, Finding{Board: e.Board, Top: e.Top, Kind: "entry", Verdict: Worse,
-				Detail: "baseline entry without a report: the top left rtl/manifest.json? " +
-					"`make fpga-baseline` drops it"})
+				Detail: "baseline entry without a report: the top left rtl/manifest.json, or the board no " +
+					"longer checks it? `make fpga-baseline` drops it"})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

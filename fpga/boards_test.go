@@ -1,6 +1,7 @@
 package fpga_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/spraynic/spraynic/config"
@@ -107,4 +108,45 @@ func TestFamilyString(t *testing.T) {
 			assert.Equal(t, tt.want, tt.f.String())
 		})
 	}
+}
+
+// TestBaselineMatchesCheck: fpga/baseline.json has exactly one entry per job of the check (board, top, config and
+// parameter hash), so `synth --check` finds every entry it compares and leaves none over.
+func TestBaselineMatchesCheck(t *testing.T) {
+	root, err := tops.Root()
+	require.NoError(t, err)
+	p, err := fpga.NewProject(root, nil)
+	require.NoError(t, err)
+	jobs, err := p.CheckJobs(fpga.CheckBoards())
+	require.NoError(t, err)
+	var want []string
+	for _, j := range jobs {
+		want = append(want, j.Board.Name+" "+j.Top.Name+" "+j.Config.Name+" "+fpga.ParamsHash(j.Top.Params))
+	}
+	base, err := fpga.ReadBaseline(filepath.Join(root, fpga.BaselineFile))
+	require.NoError(t, err)
+	var have []string
+	for _, e := range base.Entries {
+		have = append(have, e.Board+" "+e.Top+" "+e.Config+" "+e.ParamsHash)
+	}
+	assert.ElementsMatch(t, want, have, "baseline entries against the check's jobs (`make fpga-baseline` records them)")
+}
+
+// TestCheckJobsRefusesBoardWithoutChecks: a board that checks no top is an error, not a check of nothing.
+func TestCheckJobsRefusesBoardWithoutChecks(t *testing.T) {
+	root, err := tops.Root()
+	require.NoError(t, err)
+	p, err := fpga.NewProject(root, nil)
+	require.NoError(t, err)
+	u250, err := fpga.LookupBoard("xcu250")
+	require.NoError(t, err)
+	u250.CheckTops = nil
+	_, err = p.CheckJobs([]fpga.Board{u250})
+	require.EqualError(t, err, "board xcu250: the baseline check covers none of its tops (it covers "+
+		fpga.CheckScope()+")")
+	u250.CheckTops = []string{"roce_tx"}
+	jobs, err := p.CheckJobs([]fpga.Board{u250})
+	require.NoError(t, err)
+	require.Len(t, jobs, 1)
+	assert.Equal(t, "roce_tx", jobs[0].Top.Name)
 }

@@ -107,18 +107,35 @@ func (p *Project) Run(ctx context.Context, o Options, boards []Board, configOver
 // RunCheck runs the jobs of the baseline check on boards, each board's own preset: the selected tops the board
 // checks (Board.Checks).
 func (p *Project) RunCheck(ctx context.Context, o Options, boards []Board, parallel int) ([]Result, error) {
+	jobs, err := p.CheckJobs(boards)
+	if err != nil {
+		return nil, err
+	}
+	o.Root = p.Root
+	return RunJobs(ctx, o, jobs, parallel), nil
+}
+
+// CheckJobs are the jobs of the baseline check on boards: the selected tops each board checks. A board that checks
+// none of them is an error naming what the check covers.
+func (p *Project) CheckJobs(boards []Board) ([]Job, error) {
 	all, err := p.Jobs(boards, "")
 	if err != nil {
 		return nil, err
 	}
 	var jobs []Job
-	for _, j := range all {
-		if j.Board.Checks(j.Top.Name) {
-			jobs = append(jobs, j)
+	for _, b := range boards {
+		n := len(jobs)
+		for _, j := range all {
+			if j.Board.Name == b.Name && b.Checks(j.Top.Name) {
+				jobs = append(jobs, j)
+			}
+		}
+		if len(jobs) == n {
+			return nil, fmt.Errorf("board %s: the baseline check covers none of its tops (it covers %s)", b.Name,
+				CheckScope())
 		}
 	}
-	o.Root = p.Root
-	return RunJobs(ctx, o, jobs, parallel), nil
+	return jobs, nil
 }
 
 // Vivado writes and tclsh-checks the Vivado scripts of the selected tops (Scripts) on the boards under outDir,

@@ -134,8 +134,8 @@ func fpgaBaselineCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "fpga-baseline",
 		Category: catFPGA,
-		Usage: "run the baseline boards (" + fpga.CheckScope() + ") for every top not marked synth_when_named " +
-			"and rewrite " + fpga.BaselineFile + " and " + fpga.CoreFile,
+		Usage: "run the baseline check's (board, top) pairs (" + fpga.CheckScope() + "; every top not marked " +
+			"synth_when_named) and rewrite " + fpga.BaselineFile + " and " + fpga.CoreFile,
 		Description: "The one command that moves the FPGA baseline: " +
 			"`synth --check` fails when a block grows more than 5%\n" +
 			"or its iCE40 Fmax drops more than 5% against the file this writes. " +
