@@ -882,13 +882,14 @@ end
  * Set nic_transport_gbn, the filter's rules (docs/nic_transport.md, "Go-back-N receive filter",
  * "Receive verdicts"), for a descriptor taken on s_rx of connection c with d = psn - exp[c]
  * (signed): rx_reorder takes it exactly when d <= 0; exp[c] moves by one at d == 0 and otherwise
- * only at a control of c; NAK-sent is cleared by d == 0 and set by a NAK; each filtered (d > 0)
- * descriptor counts once in cnt_gbn_dropped and each NAK once in cnt_naks; a filtered descriptor
- * shows on m_rxv with code 4, its connection and PSN the next cycle, and code 4 shows for nothing
- * else (rx_reorder's verdicts, cut here, take precedence: rx_reorder_rxv proves they come only the
- * cycle after it took a descriptor, never after a filtered one). The ACK merge: m_ack is
- * rx_reorder's ACK when it is valid, else the waiting NAK (path fields 0). The path choice: every
- * hint gets path 0 with entropy E0(c, 0) = 16'hC000 | ((c * PATHS * 997) mod 2^14) at once.
+ * only at a control of c; NAK-sent is cleared by d == 0 and set by a NAK; both are 0 after a
+ * reset; each filtered (d > 0) descriptor counts once in cnt_gbn_dropped and each NAK once in
+ * cnt_naks; a filtered descriptor shows on m_rxv with code 4, its connection and PSN the next
+ * cycle, and code 4 shows for nothing else (rx_reorder's verdicts, cut here, take precedence:
+ * rx_reorder_rxv proves they come only the cycle after it took a descriptor, never after a
+ * filtered one). The ACK merge: m_ack is rx_reorder's ACK when it is valid, else the waiting NAK
+ * (path fields 0). The path choice: every hint gets path 0 with entropy
+ * E0(c, 0) = 16'hC000 | ((c * PATHS * 997) mod 2^14) at once.
  */
 wire [31:0]             f_e0 = {{32-CONN_W{1'b0}}, tx_preq_conn} * PATHS * 32'd997;
 wire [PSN_WIDTH-1:0]    f_exp_c = exp_reg[s_rx_conn*PSN_WIDTH +: PSN_WIDTH];
@@ -928,10 +929,18 @@ end
 always @* begin
     f_nt_gbn_exp = 1'b1;
     f_nt_gbn_sent = 1'b1;
+    f_ev = 1'b0;
     for (f_c = 0; f_c < CONNS; f_c = f_c + 1) begin
+        f_ev = f_rx_conn_prev == f_c[CONN_W-1:0];
+        // after a reset: exp 0, no NAK sent
+        if (f_rst_prev && exp_reg[f_c*PSN_WIDTH +: PSN_WIDTH] != {PSN_WIDTH{1'b0}}) begin
+            f_nt_gbn_exp = 1'b0;
+        end
+        if (f_rst_prev && nak_sent_reg[f_c]) begin
+            f_nt_gbn_sent = 1'b0;
+        end
         // a control of f_c last cycle is nt_ctl_clears's
         if (!f_rst_prev && !(f_ctl_prev && f_ctl_conn_prev == f_c[CONN_W-1:0])) begin
-            f_ev = f_rx_conn_prev == f_c[CONN_W-1:0];
             if (exp_reg[f_c*PSN_WIDTH +: PSN_WIDTH] != f_exp_prev[f_c*PSN_WIDTH +: PSN_WIDTH] +
                     {{PSN_WIDTH-1{1'b0}}, f_in_order_prev && f_ev}) begin
                 f_nt_gbn_exp = 1'b0;
