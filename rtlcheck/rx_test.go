@@ -476,9 +476,11 @@ func rxCompare(t *testing.T, cfg config.Config, fs []rxFrame, o rxOut, what stri
 // the n-th frame's counter going up by exactly one, at most one change per cycle. A counter that is wrong for
 // a while and right at the end fails here.
 func rxCounterChanges(t *testing.T, fs []rxFrame, changes [][3]int, what string) {
-	require.Len(t, changes, len(fs), "%s: counter changes (one per frame)", what)
 	var cnt [9]int
 	for i, fr := range fs {
+		if i == len(changes) {
+			break
+		}
 		k := rxKind(fr)
 		cnt[k]++
 		c := changes[i]
@@ -488,6 +490,7 @@ func rxCounterChanges(t *testing.T, fs []rxFrame, changes [][3]int, what string)
 			require.Greater(t, c[0], changes[i-1][0], "%s: counter change %d in the cycle of the one before", what, i)
 		}
 	}
+	require.Len(t, changes, len(fs), "%s: counter changes (one per frame)", what)
 }
 
 // rxSourcesVary requires that, over the accepted data frames of fs and over the accepted ACKs, each of the ten
