@@ -182,14 +182,17 @@ func outDir(c *cli.Context, p *fpga.Project) string {
 	return out
 }
 
+// flowOptions are the flow options the flags give.
+func flowOptions(c *cli.Context, p *fpga.Project) fpga.Options {
+	return fpga.Options{OutDir: outDir(c, p), Force: c.Bool("force"), Log: c.App.ErrWriter}
+}
+
 // runCheckFlows runs the jobs of the baseline check on boards (Board.Checks).
 func runCheckFlows(c *cli.Context, p *fpga.Project, boards []fpga.Board) ([]fpga.Result, error) {
-	return p.RunCheck(c.Context, fpga.Options{OutDir: outDir(c, p), Force: c.Bool("force"), Log: c.App.ErrWriter},
-		boards, c.Int("jobs"))
+	return p.RunCheck(c.Context, flowOptions(c, p), boards, c.Int("jobs"))
 }
 
 // runFlows runs the (board, top) jobs of the project as the flags say.
 func runFlows(c *cli.Context, p *fpga.Project, boards []fpga.Board, cfg string) ([]fpga.Result, error) {
-	return p.Run(c.Context, fpga.Options{OutDir: outDir(c, p), Force: c.Bool("force"), Log: c.App.ErrWriter},
-		boards, cfg, c.Int("jobs"))
+	return p.Run(c.Context, flowOptions(c, p), boards, cfg, c.Int("jobs"))
 }
